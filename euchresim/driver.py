@@ -1,0 +1,341 @@
+"""The jitted loops: deal, ask each seat's policy, apply, write a row.
+
+This layer sits between ``policies`` and ``sim``: it is the only numba code
+that knows both the engine's state machine and the policy dispatch.  One
+call plays one chunk (a fixed number of hands, games or rubbers) from its
+own deal stream and policy stream, so a chunk's output depends only on the
+seed and its index.
+"""
+import numpy as np
+from numba import njit
+
+from .engine.bits import randbelow
+from .engine.deal import deal
+from .engine.hand import apply_action, legal_actions, start_hand
+from .engine.layout import (
+    ALONE, AWAY, CALLS, CFG_GAME_TO, CFG_JOKER_MODE, CFG_PLAYERS, CFG_TIE, DEAL, DEAL_DUMMY,
+    DISCARD, DUMMY_KEEP, ERR, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED,
+    ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA,
+    ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, FIRST_LEADER, HAND, JOKER_SUIT, KITTY, MAKER,
+    MAKER_TRICKS, NCALLS, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD,
+    PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAYS, POINTS, PRIV_SIZE, REDEAL, ROUND,
+    SCORE, ST_SIZE, THROWN_IN, TO_ACT, TRICK_WINNER, TRICKS, TRUMP, UPCARD, BID2_PASS,
+    CALL_ORDER, CALL_PASS, CALL_SUIT0, DEALER, CFG_NPACK, T_PACK,
+)
+from .policies.builtin import decide
+
+
+@njit(cache=True, _nrt=False)
+def play_out(st, priv, tab, pids, params, rng):
+    """Ask the policies for every decision until the hand is over."""
+    while st[PHASE] != PH_DONE:
+        seat = st[TO_ACT]
+        legal = legal_actions(st, priv, tab)
+        a = decide(pids[seat], st, priv[HAND + seat], priv[AWAY + seat], seat, legal,
+                   params[seat], rng, tab)
+        if apply_action(st, priv, tab, a):
+            return st[ERR]
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def write_row(rows, plays, i, st, priv, players, game, rubber):
+    r = rows[i]
+    r["game"] = game
+    r["rubber"] = rubber
+    dealer = st[DEALER]
+    r["dealer"] = dealer
+    r["hand0"] = priv[DEAL + 0]
+    r["hand1"] = priv[DEAL + 1]
+    r["hand2"] = priv[DEAL + 2]
+    r["hand3"] = priv[DEAL + 3]
+    r["dummy"] = priv[DEAL_DUMMY]
+    r["upcard"] = st[UPCARD]
+    r["kitty"] = priv[KITTY]
+    r["joker_suit"] = st[JOKER_SUIT]
+    r["n_calls"] = st[NCALLS]
+    r["call1"] = st[CALLS + 0]
+    r["call2"] = st[CALLS + 1]
+    r["call3"] = st[CALLS + 2]
+    r["call4"] = st[CALLS + 3]
+    r["call5"] = st[CALLS + 4]
+    r["call6"] = st[CALLS + 5]
+    r["call7"] = st[CALLS + 6]
+    r["call8"] = st[CALLS + 7]
+    maker = st[MAKER]
+    r["maker"] = maker
+    r["maker_pos"] = (maker - dealer) % players if maker >= 0 else -1
+    r["make_round"] = st[ROUND]
+    r["trump"] = st[TRUMP]
+    r["alone"] = st[ALONE]
+    r["out"] = st[OUT]
+    r["maker_alone"] = maker >= 0 and (st[ALONE] >> maker) & 1 == 1
+    r["defender_alone"] = maker >= 0 and (st[ALONE] & ~(1 << maker)) != 0
+    r["discard"] = priv[DISCARD]
+    r["dummy_keep"] = priv[DUMMY_KEEP]
+    r["leader"] = st[FIRST_LEADER]
+    r["trick1"] = st[TRICK_WINNER + 0]
+    r["trick2"] = st[TRICK_WINNER + 1]
+    r["trick3"] = st[TRICK_WINNER + 2]
+    r["trick4"] = st[TRICK_WINNER + 3]
+    r["trick5"] = st[TRICK_WINNER + 4]
+    r["tricks0"] = st[TRICKS + 0]
+    r["tricks1"] = st[TRICKS + 1]
+    r["tricks2"] = st[TRICKS + 2]
+    r["tricks3"] = st[TRICKS + 3]
+    r["points0"] = st[POINTS + 0]
+    r["points1"] = st[POINTS + 1]
+    r["points2"] = st[POINTS + 2]
+    r["points3"] = st[POINTS + 3]
+    mt = st[MAKER_TRICKS]
+    r["maker_tricks"] = mt
+    played = maker >= 0
+    r["euchred"] = played and mt < 3
+    r["march"] = played and mt == 5
+    r["thrown_in"] = st[THROWN_IN] == 1
+    r["redeal"] = st[REDEAL] == 1
+    r["score0"] = st[SCORE + 0]
+    r["score1"] = st[SCORE + 1]
+    r["score2"] = st[SCORE + 2]
+    r["score3"] = st[SCORE + 3]
+    n = st[NPLAYS]
+    for k in range(20):
+        plays[i, k] = st[PLAYS + k] if k < n else -1
+
+
+@njit(cache=True)
+def _new_state():
+    return np.zeros(ST_SIZE, dtype=np.int64), np.zeros(PRIV_SIZE, dtype=np.int64)
+
+
+@njit(cache=True)
+def run_hands(tab, n, drng, prng, pids, params, rows, plays):
+    """Play ``n`` independent hands (R3: the deal passes left, not on a redeal).
+
+    Returns 0, or an error code with the failing row in ``rows`` (row n-1).
+    """
+    players = tab[CFG_PLAYERS]
+    st, priv = _new_state()
+    work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
+    hands = np.zeros(4, dtype=np.int64)
+    dealer = randbelow(drng, players)
+    for i in range(n):
+        dummy, upcard, kitty = deal(tab, work, drng, hands)
+        start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
+        err = play_out(st, priv, tab, pids, params, prng)
+        write_row(rows, plays, i, st, priv, players, -1, -1)
+        if err:
+            return err
+        if st[REDEAL] == 0:
+            dealer = (dealer + 1) % players
+    return 0
+
+
+@njit(cache=True)
+def _game_winners(st, scores, players, target, tie):
+    """R12: seats (mask) that won, 0 if the game goes on."""
+    reached = 0
+    for s in range(players):
+        if scores[s] >= target:
+            reached |= 1 << s
+    if reached == 0 or players == 4 or (reached & (reached - 1)) == 0:
+        return reached
+    maker = st[MAKER]
+    if tie == 0 and maker >= 0 and (reached >> maker) & 1:   # C8 maker
+        return 1 << maker
+    if tie == 2:                                              # C8 shared
+        return reached
+    top = -1
+    for s in range(players):
+        if (reached >> s) & 1 and scores[s] > top:
+            top = scores[s]
+    win = 0
+    for s in range(players):
+        if (reached >> s) & 1 and scores[s] == top:
+            win |= 1 << s
+    return win
+
+
+@njit(cache=True)
+def _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids, params, rows, plays,
+               nrows, game, rubber, games, gi):
+    """Play one game to the target; returns (rows used or -1 if full, next dealer, winners)."""
+    players = tab[CFG_PLAYERS]
+    target = tab[CFG_GAME_TO]
+    scores = np.zeros(4, dtype=np.int64)
+    first = dealer
+    bridge = False
+    nh = 0
+    winners = 0
+    while winners == 0:
+        if nrows >= rows.shape[0]:
+            return -1, dealer, 0
+        for s in range(4):
+            st[SCORE + s] = scores[s]
+        dummy, upcard, kitty = deal(tab, work, drng, hands)
+        start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
+        err = play_out(st, priv, tab, pids, params, prng)
+        write_row(rows, plays, nrows, st, priv, players, game, rubber)
+        nrows += 1
+        nh += 1
+        if err:
+            return -2 - err, dealer, 0
+        for s in range(players):
+            scores[s] += st[POINTS + s]
+        if players == 4 and target == 5:
+            if (scores[0] == 4 and scores[1] <= 2) or (scores[1] == 4 and scores[0] <= 2):
+                bridge = True          # R12 "at the bridge": a label only
+        if st[REDEAL] == 0:
+            dealer = (dealer + 1) % players
+        winners = _game_winners(st, scores, players, target, tab[CFG_TIE])
+    g = games[gi]
+    g["game"] = game
+    g["rubber"] = rubber
+    g["first_dealer"] = first
+    g["hands"] = nh
+    g["score0"] = scores[0]
+    g["score1"] = scores[1]
+    g["score2"] = scores[2]
+    g["score3"] = scores[3]
+    g["winners"] = winners
+    g["bridge"] = bridge
+    return nrows, dealer, winners
+
+
+@njit(cache=True)
+def rubber_points(loser_score):
+    """R13: rubber points a game counts for its winners."""
+    if loser_score <= 0:
+        return 3
+    if loser_score <= 2:
+        return 2
+    return 1
+
+
+@njit(cache=True)
+def run_games(tab, ngames, nrubbers, drng, prng, pids, params, rows, plays, games, rubbers):
+    """Play whole games (R12), or rubbers (R13) when ``nrubbers`` > 0.
+
+    Returns the number of hand rows written, -1 if ``rows`` was too small
+    (the caller retries the chunk with more room), or -2 - error code.
+    """
+    players = tab[CFG_PLAYERS]
+    st, priv = _new_state()
+    work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
+    hands = np.zeros(4, dtype=np.int64)
+    dealer = randbelow(drng, players)
+    nrows = 0
+    gi = 0
+    if nrubbers == 0:
+        for game in range(ngames):
+            nrows, dealer, w = _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids,
+                                          params, rows, plays, nrows, game, -1, games, gi)
+            if nrows < 0:
+                return nrows
+            gi += 1
+        return nrows
+    for rb in range(nrubbers):
+        wins = np.zeros(2, dtype=np.int64)
+        rp = np.zeros(2, dtype=np.int64)
+        ng = 0
+        while wins[0] < 2 and wins[1] < 2:
+            nrows, dealer, w = _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids,
+                                          params, rows, plays, nrows, gi, rb, games, gi)
+            if nrows < 0:
+                return nrows
+            side = 0 if w & 1 else 1
+            loser = games[gi]["score1"] if side == 0 else games[gi]["score0"]
+            wins[side] += 1
+            rp[side] += rubber_points(loser)
+            gi += 1
+            ng += 1
+        ws = 0 if wins[0] == 2 else 1
+        r = rubbers[rb]
+        r["rubber"] = rb
+        r["games"] = ng
+        r["winner_side"] = ws
+        r["winner_points"] = rp[ws]
+        r["loser_points"] = rp[1 - ws]
+        r["margin"] = 2 + rp[ws] - rp[1 - ws]    # R13
+    return nrows
+
+
+@njit(cache=True)
+def replay_hand(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, alone, discard,
+                keep, plays, st, priv):
+    """Replay a hand record's actions, checking each (HAND_RECORD.md).
+
+    Returns (error code, phase, step): step is the index into ``calls`` or
+    ``plays`` where that applies, or the seat for an alone error.
+    """
+    start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
+    ci = 0
+    pi = 0
+    asked = 0
+    used_discard = False
+    used_keep = False
+    used_joker = False
+    while st[PHASE] != PH_DONE:
+        ph = st[PHASE]
+        seat = st[TO_ACT]
+        step = -1
+        if ph == PH_JOKER:
+            if joker_suit < 0:
+                return ERR_SCRIPT_SHORT, ph, -1
+            a = joker_suit
+            used_joker = True
+        elif ph == PH_BID1 or ph == PH_BID2:
+            if ci >= calls.shape[0]:
+                return ERR_SCRIPT_SHORT, ph, ci
+            c = calls[ci]
+            step = ci
+            ci += 1
+            if c == CALL_PASS:
+                a = 0 if ph == PH_BID1 else BID2_PASS
+            elif ph == PH_BID1 and c == CALL_ORDER:
+                a = 1
+            elif ph == PH_BID2 and c >= CALL_SUIT0:
+                a = c - CALL_SUIT0
+            else:
+                return ERR_SCRIPT_KIND, ph, step
+        elif ph == PH_ALONE or ph == PH_DEFEND:
+            a = (alone >> seat) & 1
+            asked |= 1 << seat
+            step = seat
+        elif ph == PH_DISCARD:
+            if discard < 0:
+                return ERR_SCRIPT_SHORT, ph, -1
+            a = discard
+            used_discard = True
+        elif ph == PH_DUMMY:
+            if keep < 0:
+                return ERR_SCRIPT_SHORT, ph, -1
+            a = keep
+            used_keep = True
+        else:
+            if pi >= plays.shape[0]:
+                return ERR_SCRIPT_SHORT, ph, pi
+            a = plays[pi]
+            step = pi
+            pi += 1
+            if not (priv[HAND + seat] >> a) & 1:
+                return ERR_NOT_HELD, ph, step
+        if apply_action(st, priv, tab, a):
+            return ERR_ILLEGAL, ph, step
+    if ci < calls.shape[0]:
+        return ERR_CALLS_EXTRA, PH_DONE, ci
+    if pi < plays.shape[0]:
+        return ERR_PLAYS_EXTRA, PH_DONE, pi
+    extra = alone & ~asked
+    if extra:
+        s = 0
+        while not (extra >> s) & 1:
+            s += 1
+        return ERR_ALONE_UNASKED, PH_DONE, s
+    if discard >= 0 and not used_discard:
+        return ERR_DISCARD_UNUSED, PH_DONE, -1
+    if keep >= 0 and not used_keep:
+        return ERR_DUMMY_UNUSED, PH_DONE, -1
+    if joker_suit >= 0 and not used_joker and joker_suit != st[JOKER_SUIT]:
+        return ERR_JOKER_UNUSED, PH_DONE, -1
+    return 0, PH_DONE, -1

@@ -1,0 +1,1 @@
+"""numba kernels only: no I/O, no pandas, no Rules objects (see STYLE.md)."""

@@ -1,0 +1,106 @@
+"""Bit tricks and the random stream the kernels use.
+
+numba has no public popcount, so two LLVM intrinsics give ``popcnt`` and
+``tzcnt``.  The generator is xoshiro256** on a 4-word uint64 state array that
+``sim`` seeds from a ``numpy.random.SeedSequence``: owning the stream (rather
+than numba's global one) is what makes every chunk reproducible, and keeps
+the deal stream apart from the policy stream.
+"""
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an int64 board."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def lowbit(typingctx, x):
+    """Index of the lowest set bit (64 for an empty board)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def highbit(x):
+    """Index of the highest set bit of a non-empty int64 board."""
+    n = np.int64(-1)
+    while x:
+        n += 1
+        x >>= 1
+    return n
+
+
+@njit(cache=True)
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True)
+def next_u64(s):
+    """xoshiro256** step on the uint64[4] state ``s``."""
+    result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
+    t = s[1] << np.uint64(17)
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl(s[3], 45)
+    return result
+
+
+@njit(cache=True)
+def randbelow(s, n):
+    """Unbiased integer in [0, n) for 0 < n < 2**32 (Lemire's method)."""
+    nn = np.uint64(n)
+    x = next_u64(s) >> np.uint64(32)
+    m = x * nn
+    low = m & np.uint64(0xFFFFFFFF)
+    if low < nn:
+        t = (np.uint64(0x100000000) - nn) % nn
+        while low < t:
+            x = next_u64(s) >> np.uint64(32)
+            m = x * nn
+            low = m & np.uint64(0xFFFFFFFF)
+    return np.int64(m >> np.uint64(32))
+
+
+@njit(cache=True)
+def random_bit(s, mask):
+    """A uniformly chosen set bit of a non-empty mask, as its index."""
+    k = randbelow(s, popcount(mask))
+    for _ in range(k):
+        mask &= mask - 1
+    return lowbit(mask)
+
+
+@njit(cache=True)
+def random_float(s):
+    """Uniform float in [0, 1) with 53 random bits."""
+    return np.float64(next_u64(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+def seed_state(seed_sequence):
+    """A uint64[4] xoshiro state from a ``numpy.random.SeedSequence``."""
+    st = seed_sequence.generate_state(4, dtype=np.uint64)
+    if not st.any():  # the all-zero state is the one xoshiro cannot leave
+        st[0] = 1
+    return st

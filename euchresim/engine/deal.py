@@ -1,0 +1,39 @@
+"""R4: a uniformly random deal from the deal stream."""
+import numpy as np
+from numba import njit
+
+from .bits import randbelow
+from .layout import CFG_PACK, CFG_PLAYERS
+
+
+@njit(cache=True, _nrt=False)
+def deal(tab, work, rng, hands):
+    """Deal 5 cards a seat (and the Cutthroat dummy), then the upcard.
+
+    ``work`` is a per-chunk copy of ``the pack (``tab[T_PACK:]``) shuffled in place: a partial
+    Fisher-Yates over the cards dealt gives a uniform deal whatever order
+    ``work`` was left in.  Returns (dummy, upcard, kitty); ``hands`` is filled.
+    """
+    players = tab[CFG_PLAYERS]
+    n = work.shape[0]
+    ndealt = 5 * players + (5 if players == 3 else 0) + 1
+    for i in range(ndealt):
+        j = i + randbelow(rng, n - i)
+        c = work[i]
+        work[i] = work[j]
+        work[j] = c
+    dealt = np.int64(0)
+    for s in range(4):
+        h = np.int64(0)
+        if s < players:
+            for k in range(5):
+                h |= np.int64(1) << work[5 * s + k]
+        hands[s] = h
+        dealt |= h
+    dummy = np.int64(0)
+    if players == 3:
+        for k in range(15, 20):
+            dummy |= np.int64(1) << work[k]
+    upcard = work[ndealt - 1]
+    kitty = tab[CFG_PACK] & ~(dealt | dummy | (np.int64(1) << upcard))
+    return dummy, upcard, kitty

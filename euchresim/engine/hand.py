@@ -1,0 +1,336 @@
+"""One hand of euchre as a state machine: start, legal actions, apply.
+
+Phases follow docs/choices.md C1: joker suit (R7) -> round one (R5) ->
+round two (R6) -> maker alone (R8, R9) -> defender alone (R8, R9) ->
+dealer's exchange (R5) -> Cutthroat dummy (R9) -> play (R10) -> score (R11).
+A driver loops ``legal_actions`` / ``apply_action`` and asks a policy for
+each decision, so the same machine serves simulation, replay of a hand
+record, and (later) search from any point of a hand.
+"""
+import numpy as np
+from numba import njit
+
+from .bits import popcount
+from .layout import (
+    ALONE, ASKED, AWAY, BEST_POWER, BEST_SEAT, BID2_PASS, BIDSUIT, CALL_ORDER, CALL_PASS,
+    CALL_SUIT0, CALLS, CFG_BOTH_LEAD, CFG_DEFEND, CFG_JOKER_MODE, CFG_PLAYERS, CFG_STICK, DEAL,
+    DEAL_DUMMY, DEALER, DISCARD, DUMMY, DUMMY_KEEP, ERR, ERR_ARG, ERR_ILLEGAL, EXCHANGED,
+    FIRST_LEADER, HAND, JOKER_DEALER_NAMES, JOKER_REDEAL, JOKER_SUIT, KITTY, LED, LEADER, MAKER,
+    MAKER_TRICKS, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND,
+    PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, POINTS, REDEAL,
+    ROUND, SC_ALONE, SC_ALONE_VS_DEFENDER, SC_CUTTHROAT, SC_CUTTHROAT_DEFENDER, SC_PARTNERSHIP,
+    SC_TWO_HAND, SCORE, T_EFF, T_POWER, T_SCORE, T_SUIT_OF, THROWN_IN, TO_ACT, TRICK, TRICK_WINNER, TRICKS, TRUMP, UPCARD,
+)
+
+JOKER = 32
+
+
+@njit(cache=True, _nrt=False)
+def next_active(st, seat, players):
+    """R10: the next seat clockwise that does not sit out."""
+    s = (seat + 1) % players
+    while (st[OUT] >> s) & 1:
+        s = (s + 1) % players
+    return s
+
+
+@njit(cache=True, _nrt=False)
+def start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty):
+    """Lay a deal out and open the bidding (R4, R5, R7).
+
+    ``st[SCORE..]`` (the game score) is left as the caller set it.
+    """
+    players = tab[CFG_PLAYERS]
+    for k in range(SCORE):  # the game-score slots after SCORE stay as the caller set them
+        st[k] = 0
+    st[DEALER] = dealer
+    st[UPCARD] = upcard
+    st[JOKER_SUIT] = -1
+    st[MAKER] = -1
+    st[TRUMP] = -1
+    st[FIRST_LEADER] = -1
+    for k in range(8):
+        st[CALLS + k] = -1
+    for k in range(20):
+        st[PLAYS + k] = -1
+        st[PLAY_SEAT + k] = -1
+    for k in range(5):
+        st[TRICK_WINNER + k] = -1
+    for s in range(4):
+        h = hands[s] if s < players else np.int64(0)
+        priv[HAND + s] = h
+        priv[DEAL + s] = h
+        priv[AWAY + s] = 0
+    priv[DUMMY] = dummy
+    priv[DEAL_DUMMY] = dummy
+    priv[KITTY] = kitty
+    priv[DISCARD] = -1
+    priv[DUMMY_KEEP] = 0
+    st[TO_ACT] = (dealer + 1) % players
+    st[PHASE] = PH_BID1
+    if upcard == JOKER:
+        mode = tab[CFG_JOKER_MODE]
+        if mode == JOKER_REDEAL:            # R7 redeal: thrown in at once
+            st[THROWN_IN] = 1
+            st[REDEAL] = 1
+            st[PHASE] = PH_DONE
+            st[TO_ACT] = -1
+        elif mode == JOKER_DEALER_NAMES:    # R7 default: the dealer names a suit
+            st[PHASE] = PH_JOKER
+            st[TO_ACT] = dealer
+        else:                               # R7 fixed suit
+            st[JOKER_SUIT] = mode
+            st[BIDSUIT] = mode
+    else:
+        st[BIDSUIT] = upcard >> 3
+
+
+@njit(cache=True, _nrt=False)
+def legal_actions(st, priv, tab):
+    """What the seat to act may do: a mask of action codes, or a board of cards."""
+    ph = st[PHASE]
+    seat = st[TO_ACT]
+    if ph == PH_PLAY:
+        hand = priv[HAND + seat]
+        if st[NINTRICK] == 0:
+            return hand
+        follow = hand & tab[T_EFF + 4 * st[TRUMP] + st[LED]]   # R10 follow suit (R2 bowers moved)
+        return follow if follow else hand
+    if ph == PH_BID1 or ph == PH_ALONE or ph == PH_DEFEND:
+        return np.int64(3)
+    if ph == PH_BID2:
+        m = np.int64(15) & ~(np.int64(1) << st[BIDSUIT])       # R6: not the turned-down suit
+        if not (tab[CFG_STICK] and seat == st[DEALER]):       # R6 stick the dealer
+            m |= np.int64(1) << BID2_PASS
+        return m
+    if ph == PH_DISCARD:
+        return priv[HAND + seat] | (np.int64(1) << st[UPCARD])
+    if ph == PH_DUMMY:
+        return priv[HAND + seat] | priv[DUMMY]
+    if ph == PH_JOKER:
+        return np.int64(15)
+    return np.int64(0)
+
+
+@njit(cache=True, _nrt=False)
+def _after_trump(st, tab, maker, trump, rnd):
+    st[MAKER] = maker
+    st[TRUMP] = trump
+    st[ROUND] = rnd
+    if tab[CFG_PLAYERS] == 2:          # no lone hands in the 2-hand game
+        _after_defend(st, tab)
+    else:
+        st[PHASE] = PH_ALONE
+        st[TO_ACT] = maker
+
+
+@njit(cache=True, _nrt=False)
+def _defender(st, players, k):
+    """The k-th defender (1 or 2) clockwise from the maker's left (C1)."""
+    m = st[MAKER]
+    if players == 4:
+        return (m + 1) % 4 if k == 1 else (m + 3) % 4
+    return (m + k) % 3
+
+
+@njit(cache=True, _nrt=False)
+def _after_alone(st, tab):
+    players = tab[CFG_PLAYERS]
+    maker_alone = (st[ALONE] >> st[MAKER]) & 1
+    if players == 3 or (players == 4 and tab[CFG_DEFEND] and maker_alone):
+        st[PHASE] = PH_DEFEND
+        st[ASKED] = 1
+        st[TO_ACT] = _defender(st, players, 1)
+    else:
+        _after_defend(st, tab)
+
+
+@njit(cache=True, _nrt=False)
+def _after_defend(st, tab):
+    dealer = st[DEALER]
+    if st[ROUND] == 1 and not (st[OUT] >> dealer) & 1:   # C1/C2: dealer exchange
+        st[PHASE] = PH_DISCARD
+        st[TO_ACT] = dealer
+    else:
+        _after_discard(st, tab)
+
+
+@njit(cache=True, _nrt=False)
+def _after_discard(st, tab):
+    if tab[CFG_PLAYERS] == 3 and not (st[ALONE] >> st[MAKER]) & 1:   # R9 dummy
+        st[PHASE] = PH_DUMMY
+        st[TO_ACT] = st[MAKER]
+    else:
+        _start_play(st, tab)
+
+
+@njit(cache=True, _nrt=False)
+def first_leader(st, tab):
+    """R10 / C5: who makes the opening lead."""
+    players = tab[CFG_PLAYERS]
+    dealer = st[DEALER]
+    if players != 3 or st[ALONE] == 0:
+        return next_active(st, dealer, players)
+    maker = st[MAKER]
+    maker_alone = (st[ALONE] >> maker) & 1
+    lone_def = -1
+    for s in range(3):
+        if s != maker and (st[ALONE] >> s) & 1:
+            lone_def = s
+    if maker_alone and lone_def >= 0:
+        anchor = maker if tab[CFG_BOTH_LEAD] == 1 else lone_def
+    elif maker_alone:
+        anchor = maker
+    else:
+        anchor = lone_def
+    return next_active(st, anchor, players)
+
+
+@njit(cache=True, _nrt=False)
+def _start_play(st, tab):
+    players = tab[CFG_PLAYERS]
+    st[NACTIVE] = players - popcount(st[OUT])
+    lead = first_leader(st, tab)
+    st[FIRST_LEADER] = lead
+    st[LEADER] = lead
+    st[TO_ACT] = lead
+    st[PHASE] = PH_PLAY
+
+
+@njit(cache=True, _nrt=False)
+def score_hand(st, tab):
+    """R11: points per seat from the scoring table (C6 for who shows them)."""
+    players = tab[CFG_PLAYERS]
+    maker = st[MAKER]
+    if players == 4:
+        mt = st[TRICKS + maker] + st[TRICKS + (maker + 2) % 4]
+        if (st[ALONE] >> maker) & 1:
+            case = SC_ALONE_VS_DEFENDER if popcount(st[ALONE]) == 2 else SC_ALONE
+        else:
+            case = SC_PARTNERSHIP
+    elif players == 2:
+        mt = st[TRICKS + maker]
+        case = SC_TWO_HAND
+    else:
+        mt = st[TRICKS + maker]
+        case = SC_CUTTHROAT_DEFENDER if st[ALONE] & ~(np.int64(1) << maker) else SC_CUTTHROAT
+    mk = tab[T_SCORE + 12 * (case) + 2 * (mt) + (0)]
+    df = tab[T_SCORE + 12 * (case) + 2 * (mt) + (1)]
+    for s in range(players):
+        on_makers = s == maker or (players == 4 and s == (maker + 2) % 4)
+        st[POINTS + s] = mk if on_makers else df
+    st[MAKER_TRICKS] = mt
+
+
+@njit(cache=True, _nrt=False)
+def _illegal(st, a):
+    st[ERR] = ERR_ILLEGAL
+    st[ERR_ARG] = a
+    return ERR_ILLEGAL
+
+
+@njit(cache=True, _nrt=False)
+def apply_action(st, priv, tab, a):
+    """Carry out the seat-to-act's action ``a``; an illegal one sets st[ERR]."""
+    ph = st[PHASE]
+    seat = st[TO_ACT]
+    players = tab[CFG_PLAYERS]
+    legal = legal_actions(st, priv, tab)
+    if ph == PH_DUMMY:
+        if (a & ~legal) != 0 or popcount(a) != 5:
+            return _illegal(st, a)
+    elif a < 0 or a > 32 or not (legal >> a) & 1:
+        return _illegal(st, a)
+
+    if ph == PH_PLAY:
+        bit = np.int64(1) << a
+        priv[HAND + seat] &= ~bit
+        n = st[NPLAYS]
+        st[PLAYS + n] = a
+        st[PLAY_SEAT + n] = seat
+        st[NPLAYS] = n + 1
+        trump = st[TRUMP]
+        if st[NINTRICK] == 0:
+            st[LED] = tab[T_SUIT_OF + 33 * (trump) + (a)]      # R7/C4: a led joker calls for trump
+            st[BEST_SEAT] = seat
+            st[BEST_POWER] = tab[T_POWER + 132 * trump + 33 * st[LED] + a]
+        else:
+            p = tab[T_POWER + 132 * trump + 33 * st[LED] + a]
+            if p > st[BEST_POWER]:
+                st[BEST_SEAT] = seat
+                st[BEST_POWER] = p
+        st[NINTRICK] += 1
+        if st[NINTRICK] == st[NACTIVE]:        # trick complete (R10)
+            w = st[BEST_SEAT]
+            st[TRICK_WINNER + st[TRICK]] = w
+            st[TRICKS + w] += 1
+            st[TRICK] += 1
+            st[NINTRICK] = 0
+            st[LEADER] = w
+            st[TO_ACT] = w
+            if st[TRICK] == 5:
+                score_hand(st, tab)
+                st[PHASE] = PH_DONE
+                st[TO_ACT] = -1
+        else:
+            st[TO_ACT] = next_active(st, seat, players)
+    elif ph == PH_BID1:
+        k = st[NCALLS]
+        st[CALLS + k] = CALL_ORDER if a == 1 else CALL_PASS
+        st[NCALLS] = k + 1
+        if a == 1:
+            _after_trump(st, tab, seat, st[BIDSUIT], 1)
+        elif k + 1 == players:
+            st[PHASE] = PH_BID2
+            st[TO_ACT] = (st[DEALER] + 1) % players
+        else:
+            st[TO_ACT] = (seat + 1) % players
+    elif ph == PH_BID2:
+        k = st[NCALLS]
+        st[CALLS + k] = CALL_PASS if a == BID2_PASS else CALL_SUIT0 + a
+        st[NCALLS] = k + 1
+        if a != BID2_PASS:
+            _after_trump(st, tab, seat, a, 2)
+        elif k + 1 == 2 * players:               # R6: all passed twice, thrown in
+            st[THROWN_IN] = 1
+            st[PHASE] = PH_DONE
+            st[TO_ACT] = -1
+        else:
+            st[TO_ACT] = (seat + 1) % players
+    elif ph == PH_ALONE:
+        if a == 1:
+            st[ALONE] |= np.int64(1) << seat
+            if players == 4:                       # R8: partner sits out
+                st[OUT] |= np.int64(1) << ((seat + 2) % 4)
+        _after_alone(st, tab)
+    elif ph == PH_DEFEND:
+        if a == 1:
+            st[ALONE] |= np.int64(1) << seat
+            if players == 4:
+                partner = (seat + 2) % 4
+            else:
+                partner = 3 - st[MAKER] - seat       # R9: the other defender
+            st[OUT] |= np.int64(1) << partner
+            _after_defend(st, tab)
+        elif st[ASKED] == 2:
+            _after_defend(st, tab)
+        else:
+            st[ASKED] = 2
+            st[TO_ACT] = _defender(st, players, 2)
+    elif ph == PH_DISCARD:
+        priv[HAND + seat] = legal & ~(np.int64(1) << a)
+        priv[AWAY + seat] |= np.int64(1) << a
+        priv[DISCARD] = a
+        st[EXCHANGED] = 1 if a != st[UPCARD] else 0
+        _after_discard(st, tab)
+    elif ph == PH_DUMMY:
+        priv[HAND + seat] = a
+        priv[AWAY + seat] |= legal & ~a
+        priv[DUMMY_KEEP] = a
+        _start_play(st, tab)
+    elif ph == PH_JOKER:
+        st[JOKER_SUIT] = a
+        st[BIDSUIT] = a
+        st[PHASE] = PH_BID1
+        st[TO_ACT] = (st[DEALER] + 1) % players
+    return 0

@@ -1,0 +1,272 @@
+"""Built-in policies, dispatched by integer id inside the jitted loop.
+
+Every policy answers one call per decision,
+``decide(pid, st, hand, away, seat, legal, params, rng, tab)``:
+
+* ``st``     -- the public state (see engine/layout.py): upcard, calls,
+  alone/out masks, every card played and by whom, the tricks so far;
+* ``hand``   -- this seat's own cards; ``away`` -- the cards this seat put
+  face down (the dealer's discard, the Cutthroat dummy rejects);
+* ``legal``  -- the legal actions: a mask of action codes for a choice, a
+  board of cards for a discard or a play, the hand+dummy board for the
+  Cutthroat keep (answer a board of 5 of them);
+* ``params`` -- a float64 row, so a parameter sweep never recompiles;
+* ``rng``    -- this chunk's policy stream (never the deal stream).
+
+It never sees another seat's cards.  Ids: 0 ``random``, 1 ``baseline``.
+"""
+import numpy as np
+from numba import njit
+
+from ..engine.bits import lowbit, popcount, random_bit
+from ..engine.layout import (
+    BEST_POWER, BEST_SEAT, BIDSUIT, BID2_PASS, CFG_PLAYERS, DEALER, LED, MAKER, NINTRICK,
+    PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE,
+    TRUMP, UPCARD, T_EFF, T_ORDER, T_POWER,
+)
+
+RANDOM = 0
+BASELINE = 1
+
+# baseline parameters (index into the params row)
+P_ORDER = 0      # round-one strength needed to order/assist/take up
+P_NAME = 1       # round-two strength needed to name a suit
+P_ALONE = 2      # strength needed to go alone
+P_DEFEND = 3     # strength (in the trump suit) needed to defend alone
+P_PARTNER_UP = 4  # bonus when the upcard goes to one's own partner/self
+NPARAMS = 8
+BASELINE_DEFAULTS = np.array([4.0, 4.0, 7.0, 6.0, 0.5, 0.0, 0.0, 0.0])
+RANDOM_DEFAULTS = np.zeros(NPARAMS)
+
+JOKER = 32
+
+
+@njit(cache=True, _nrt=False)
+def random_choice(legal, rng):
+    return random_bit(rng, legal)
+
+
+@njit(cache=True, _nrt=False)
+def random_keep(legal, rng):
+    """A uniformly random 5 of the cards in ``legal``."""
+    keep = np.int64(0)
+    left = legal
+    for _ in range(5):
+        c = random_bit(rng, left)
+        keep |= np.int64(1) << c
+        left &= ~(np.int64(1) << c)
+    return keep
+
+
+@njit(cache=True, _nrt=False)
+def strength(hand, t, tab):
+    """A rule-of-thumb count of a hand with suit ``t`` as trump.
+
+    One point a trump, plus 1.5 for the joker, 1.25 the right bower, 1.0 the
+    left, 0.5 the ace of trump; 0.6 an off-suit ace; 0.4 an off-suit void
+    when holding two or more trumps.
+    """
+    trumps = hand & tab[T_EFF + 4 * (t) + (t)]
+    n = popcount(trumps)
+    v = np.float64(n)
+    if (trumps >> JOKER) & 1:
+        v += 1.5
+    if (trumps >> (8 * t + 4)) & 1:
+        v += 1.25
+    if (trumps >> (8 * (3 - t) + 4)) & 1:
+        v += 1.0
+    if (trumps >> (8 * t + 7)) & 1:
+        v += 0.5
+    for s in range(4):
+        if s == t:
+            continue
+        off = hand & tab[T_EFF + 4 * (t) + (s)]
+        if (off >> (8 * s + 7)) & 1:
+            v += 0.6
+        if off == 0 and n >= 2:
+            v += 0.4
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def _lowest(cards, t, tab):
+    """The cheapest card: lowest plain rank first, trumps last (R2 order)."""
+    best = -1
+    bv = 1 << 30
+    m = cards
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        v = tab[T_ORDER + 33 * (t) + (c)]
+        if v < bv:
+            bv = v
+            best = c
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _highest(cards, t, tab):
+    best = -1
+    bv = -1
+    m = cards
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        v = tab[T_ORDER + 33 * (t) + (c)]
+        if v > bv:
+            bv = v
+            best = c
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def baseline_discard(cards, t, tab):
+    """Put away the lowest off-suit card, preferring one that leaves a void."""
+    trumps = cards & tab[T_EFF + 4 * (t) + (t)]
+    best = -1
+    bv = 1 << 30
+    for s in range(4):
+        if s == t:
+            continue
+        off = cards & tab[T_EFF + 4 * (t) + (s)]
+        if off == 0:
+            continue
+        c = _lowest(off, t, tab)
+        if (c & 7) == 7:   # keep off-suit aces when possible
+            continue
+        v = tab[T_ORDER + 33 * (t) + (c)] - (10 if popcount(off) == 1 else 0)
+        if v < bv:
+            bv = v
+            best = c
+    if best >= 0:
+        return best
+    offs = cards & ~trumps
+    if offs:
+        return _lowest(offs, t, tab)
+    return _lowest(cards, t, tab)
+
+
+@njit(cache=True, _nrt=False)
+def baseline_keep(cards, t, tab):
+    """Keep the five strongest cards by R2 order (trumps first, then aces)."""
+    keep = np.int64(0)
+    left = cards
+    for _ in range(5):
+        c = _highest(left, t, tab)
+        keep |= np.int64(1) << c
+        left &= ~(np.int64(1) << c)
+    return keep
+
+
+@njit(cache=True, _nrt=False)
+def _teammate(st, seat, players):
+    """This hand's partner: fixed in 4-hand, the other defender in Cutthroat."""
+    if players == 4:
+        return (seat + 2) % 4
+    if players == 3 and seat != st[MAKER]:
+        return 3 - st[MAKER] - seat
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def baseline_play(st, hand, seat, legal, tab, players):
+    t = st[TRUMP]
+    trumps = legal & tab[T_EFF + 4 * (t) + (t)]
+    maker_side = seat == st[MAKER] or (players == 4 and (seat + 2) % 4 == st[MAKER])
+    if st[NINTRICK] == 0:
+        if maker_side and trumps:
+            return _highest(trumps, t, tab)
+        aces = np.int64(0)
+        for s in range(4):
+            if s != t:
+                aces |= legal & (np.int64(1) << (8 * s + 7)) & tab[T_EFF + 4 * (t) + (s)]
+        if aces:
+            return lowbit(aces)
+        return _lowest(legal, t, tab)
+    if st[BEST_SEAT] == _teammate(st, seat, players):
+        return _lowest(legal, t, tab)
+    led = st[LED]
+    winners = np.int64(0)
+    m = legal
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        if tab[T_POWER + 132 * (t) + 33 * (led) + (c)] > st[BEST_POWER]:
+            winners |= np.int64(1) << c
+    if winners:
+        # the cheapest card that wins, by trick power
+        best = -1
+        bv = 1 << 30
+        m = winners
+        while m:
+            c = lowbit(m)
+            m &= m - 1
+            v = tab[T_POWER + 132 * (t) + 33 * (led) + (c)]
+            if v < bv:
+                bv = v
+                best = c
+        return best
+    return _lowest(legal, t, tab)
+
+
+@njit(cache=True, _nrt=False)
+def baseline_decide(st, hand, away, seat, legal, params, tab):
+    ph = st[PHASE]
+    players = tab[CFG_PLAYERS]
+    if ph == PH_PLAY:
+        return baseline_play(st, hand, seat, legal, tab, players)
+    if ph == PH_BID1:
+        t = st[BIDSUIT]
+        dealer = st[DEALER]
+        if seat == dealer:
+            up = np.int64(1) << st[UPCARD]
+            with_up = hand | up
+            h = with_up & ~(np.int64(1) << baseline_discard(with_up, t, tab))
+            v = strength(h, t, tab)
+        else:
+            v = strength(hand, t, tab)
+            if players == 4 and (seat + 2) % 4 == dealer:
+                v += params[P_PARTNER_UP]
+            else:
+                v -= params[P_PARTNER_UP]
+        return 1 if v >= params[P_ORDER] else 0
+    if ph == PH_BID2:
+        best = -1
+        bv = -1.0
+        for s in range(4):
+            if (legal >> s) & 1:
+                v = strength(hand, s, tab)
+                if v > bv:
+                    bv = v
+                    best = s
+        if bv >= params[P_NAME] or not (legal >> BID2_PASS) & 1:
+            return best
+        return BID2_PASS
+    if ph == PH_ALONE:
+        return 1 if strength(hand, st[TRUMP], tab) >= params[P_ALONE] else 0
+    if ph == PH_DEFEND:
+        return 1 if strength(hand, st[TRUMP], tab) >= params[P_DEFEND] else 0
+    if ph == PH_DISCARD:
+        return baseline_discard(legal, st[TRUMP], tab)
+    if ph == PH_DUMMY:
+        return baseline_keep(legal, st[TRUMP], tab)
+    if ph == PH_JOKER:
+        best = 0
+        bv = -1.0
+        for s in range(4):
+            v = strength(hand | (np.int64(1) << JOKER), s, tab)
+            if v > bv:
+                bv = v
+                best = s
+        return best
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def decide(pid, st, hand, away, seat, legal, params, rng, tab):
+    """The one entry point the driver calls for every decision."""
+    if pid == BASELINE:
+        return baseline_decide(st, hand, away, seat, legal, params, tab)
+    if st[PHASE] == PH_DUMMY:
+        return random_keep(legal, rng)
+    return random_choice(legal, rng)

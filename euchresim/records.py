@@ -1,0 +1,410 @@
+"""Hand records (``shared/HAND_RECORD.md``): read, check the deal, write.
+
+A hand record is one JSON object per line.  This module turns the decoded
+object into a :class:`Record` of ints and boards (the form the engine and
+the test reference take) and back.  It is pure Python on purpose: reading a
+file of records must not pull in numba.
+
+Only the *static* facts of a record are checked here: field types and
+shapes, the pack, and that the deal uses every card of the pack exactly once
+(R1, R4).  Whether each call, discard and play was legal *in turn* needs the
+rules engine and is checked by the replay, not here.  Every error is a
+:class:`RecordError` whose message is one line that starts with the field
+path (``hands[2][3]: ...``) and names the rule id, so a replay can write it
+back into the record's ``error`` field as it is.
+"""
+from __future__ import annotations
+
+import json
+import operator
+import os
+from dataclasses import dataclass
+from typing import IO, Iterable, Iterator
+
+from .cards import JOKER, SUITS, CardError, board, card_str, cards_of, pack_mask, parse_card
+from .rules import Rules, RulesError
+
+PASS, ORDER = 0, 1          # call codes; naming suit s is 2 + s (C9)
+
+# Fields a record written by euchresim carries besides the hand itself; they
+# are accepted on input (a replay may read its own output) but not checked.
+OUTCOME_FIELDS = ("maker", "trump", "trick_winners", "tricks", "points", "error")
+RECORD_FIELDS = ("players", "deck", "rules", "dealer", "hands", "dummy", "upcard", "kitty",
+                 "joker_suit", "calls", "alone", "discard", "dummy_keep", "plays")
+
+
+class RecordError(ValueError):
+    """A record that cannot be a hand: one line, field path first, rule id."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One hand as ints: seats, card indexes and boards (see ``cards``).
+
+    ``kitty`` is the board of the undealt cards *other than* the upcard, as
+    in the JSON.  ``calls`` are codes: 0 pass, 1 order, 2 + suit for naming
+    a suit (C9).  A record of a deal only has empty ``calls``/``alone``/
+    ``plays`` and ``None`` for ``discard``/``dummy_keep``/``joker_suit``.
+    """
+
+    rules: Rules
+    dealer: int
+    hands: tuple[int, ...]
+    dummy: int
+    upcard: int
+    kitty: int
+    joker_suit: int | None = None
+    calls: tuple[int, ...] = ()
+    alone: tuple[int, ...] = ()
+    discard: int | None = None
+    dummy_keep: int | None = None
+    plays: tuple[int, ...] = ()
+
+
+def call_str(code: int) -> str:
+    """``"pass"``, ``"order"`` or the named suit's letter (C9)."""
+    try:
+        c = operator.index(code)            # ints, numpy ints; not floats
+    except TypeError:
+        c = -1
+    if c == PASS:
+        return "pass"
+    if c == ORDER:
+        return "order"
+    if 2 <= c <= 5:
+        return SUITS[c - 2]
+    raise ValueError(f"{code!r} is not a call code (0 pass, 1 order, 2..5 a suit)")
+
+
+def parse_call(text) -> int:
+    """Call code from ``"pass"``, ``"order"`` or a suit letter, any case (R5, R6)."""
+    s = text.strip().lower() if isinstance(text, str) else None
+    if s == "pass":
+        return PASS
+    if s == "order":
+        return ORDER
+    if s is not None and len(s) == 1 and s.upper() in SUITS:
+        return 2 + SUITS.index(s.upper())
+    raise RecordError(f"{text!r} is not pass, order or a suit letter (R5)")
+
+
+# ---------------------------------------------------------------- parsing
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _list(obj: dict, key: str, rule: str, what: str) -> list:
+    v = obj.get(key)
+    if not isinstance(v, (list, tuple)):
+        raise RecordError(f"{key}: {v!r} is not a list of {what} ({rule})")
+    return list(v)
+
+
+def _n_cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _card(value, path: str, deck: int) -> int:
+    if not isinstance(value, str):
+        raise RecordError(f"{path}: {value!r} is not a card; cards are strings like 'JH' (R1)")
+    try:
+        return parse_card(value, deck)
+    except CardError as e:
+        raise RecordError(f"{path}: {e}") from None
+
+
+class _Deal:
+    """Parses the cards of the deal, remembering where each card was seen."""
+
+    def __init__(self, deck: int):
+        self.deck = deck
+        self.seen: dict[int, str] = {}
+
+    def card(self, value, path: str, field: str) -> int:
+        c = _card(value, path, self.deck)
+        if c in self.seen:
+            raise RecordError(f"{field}: {card_str(c)} appears twice ({self.seen[c]} and {path}) (R1)")
+        self.seen[c] = path
+        return c
+
+    def cards(self, values: list, field: str) -> int:
+        return board(self.card(v, f"{field}[{i}]", field) for i, v in enumerate(values))
+
+
+def _require(obj: dict, key: str, why: str) -> None:
+    if key not in obj or obj[key] is None:
+        raise RecordError(f"{key}: missing or null; {why}")
+
+
+def _parse_rules(obj: dict) -> Rules:
+    for key, rule in (("players", "R3"), ("deck", "R1")):
+        _require(obj, key, f"every record names its {'variant' if key == 'players' else 'pack'} ({rule})")
+    players, deck = obj["players"], obj["deck"]
+    if not _is_int(players) or players not in (2, 3, 4):
+        raise RecordError(f"players: {players!r} is not 2, 3 or 4 (R3)")
+    if not _is_int(deck) or deck not in (24, 25, 32, 33):
+        raise RecordError(f"deck: {deck!r} is not 24, 25, 32 or 33 (R1)")
+    options = obj.get("rules")
+    if options is not None and not isinstance(options, dict):
+        raise RecordError(f"rules: {options!r} is not an object of rule options, e.g. {{\"game_to\": 5}}")
+    try:
+        return Rules.from_record(players, deck, options)
+    except RulesError as e:
+        raise RecordError(f"rules: {e}") from None
+    except (TypeError, ValueError) as e:   # a malformed scoring row, e.g. a number for a list
+        raise RecordError(f"rules: malformed scoring table ({e}); each side is a list of 6 numbers (R11)") from None
+
+
+def parse_record(obj) -> Record:
+    """Check a decoded JSON value statically and return it as a :class:`Record`.
+
+    Missing ``calls``, ``alone`` and ``plays`` mean empty lists; missing
+    ``discard``, ``dummy_keep`` and ``joker_suit`` mean null, so a record of
+    a deal alone is valid.  Raises :class:`RecordError`.
+    """
+    if not isinstance(obj, dict):
+        raise RecordError(f"record: {type(obj).__name__} is not a JSON object of hand-record fields")
+    rules = _parse_rules(obj)
+    players, deck = rules.players, rules.deck
+
+    _require(obj, "dealer", "every record names the dealer (R3)")
+    dealer = obj["dealer"]
+    if not _is_int(dealer) or not 0 <= dealer < players:
+        raise RecordError(f"dealer: {dealer!r} is not a seat of a {players}-player game (R3)")
+
+    deal = _Deal(deck)
+    _require(obj, "hands", "every record lists the deal, one hand per seat (R4)")
+    hands_in = _list(obj, "hands", "R4", "hands")
+    if len(hands_in) != players:
+        raise RecordError(f"hands: {len(hands_in)} hands, a {players}-player game deals {players} (R4)")
+    hands = []
+    for s, hand in enumerate(hands_in):
+        if not isinstance(hand, (list, tuple)):
+            raise RecordError(f"hands[{s}]: {hand!r} is not a list of 5 cards (R4)")
+        if len(hand) != 5:
+            raise RecordError(f"hands[{s}]: {_n_cards(len(hand))}, each hand has 5 (R4)")
+        hands.append(deal.cards(list(hand), f"hands[{s}]"))
+
+    dummy = 0
+    if rules.has_dummy:
+        _require(obj, "dummy", "a 3-player deal has a dummy of 5 cards (R9)")
+        dummy_in = _list(obj, "dummy", "R9", "5 cards")
+        if len(dummy_in) != 5:
+            raise RecordError(f"dummy: {_n_cards(len(dummy_in))}, the dummy has 5 (R9)")
+        dummy = deal.cards(dummy_in, "dummy")
+    elif obj.get("dummy") is not None:
+        raise RecordError(f"dummy: only a 3-player deal has a dummy, this is a {players}-player one (R9)")
+
+    _require(obj, "upcard", "every record names the upcard (R4)")
+    upcard = deal.card(obj["upcard"], "upcard", "upcard")
+
+    _require(obj, "kitty", "every record lists the undealt cards other than the upcard (R4)")
+    kitty_in = _list(obj, "kitty", "R4", "cards")
+    want = rules.kitty_size - 1
+    if len(kitty_in) != want:
+        deal_name = f"{players}-player {deck}-card deal" + (" with a dummy" if rules.has_dummy else "")
+        raise RecordError(f"kitty: {_n_cards(len(kitty_in))}, but a {deal_name} leaves {rules.kitty_size} undealt: "
+                          f"the upcard and {want} in the kitty (R4)")
+    kitty = deal.cards(kitty_in, "kitty")
+    # Every field has its size, no card repeats and all are in the pack, so
+    # the deal holds every card of the pack exactly once (R1, R4).
+    assert len(deal.seen) == bin(pack_mask(deck)).count("1")
+
+    joker_suit = _parse_joker_suit(obj.get("joker_suit"), upcard, rules)
+
+    calls_in = _list(obj, "calls", "R5", "calls") if obj.get("calls") is not None else []
+    calls = []
+    for i, text in enumerate(calls_in):
+        try:
+            calls.append(parse_call(text))
+        except RecordError as e:
+            raise RecordError(f"calls[{i}]: {e}") from None
+
+    lone_rule = "R9" if players == 3 else "R8"
+    alone_in = _list(obj, "alone", lone_rule, "seats") if obj.get("alone") is not None else []
+    for i, seat in enumerate(alone_in):
+        if not _is_int(seat) or not 0 <= seat < players:
+            raise RecordError(f"alone[{i}]: {seat!r} is not a seat (0..{players - 1}) ({lone_rule})")
+        if seat in alone_in[:i]:
+            raise RecordError(f"alone[{i}]: seat {seat} is listed twice ({lone_rule})")
+
+    discard = None if obj.get("discard") is None else _card(obj["discard"], "discard", deck)
+
+    dummy_keep = None
+    if obj.get("dummy_keep") is not None:
+        if not rules.has_dummy:
+            raise RecordError(f"dummy_keep: only a 3-player game has a dummy, this is a {players}-player one (R9)")
+        keep_in = _list(obj, "dummy_keep", "R9", "5 cards")
+        if len(keep_in) != 5:
+            raise RecordError(f"dummy_keep: {_n_cards(len(keep_in))}, the maker keeps 5 (R9)")
+        keep = [_card(v, f"dummy_keep[{i}]", deck) for i, v in enumerate(keep_in)]
+        try:
+            dummy_keep = board(keep)
+        except CardError as e:
+            raise RecordError(f"dummy_keep: {e} (R9)") from None
+
+    plays_in = _list(obj, "plays", "R10", "cards") if obj.get("plays") is not None else []
+    plays = tuple(_card(v, f"plays[{i}]", deck) for i, v in enumerate(plays_in))
+
+    # Last, so a misspelt field is first reported as the missing one.
+    for key in obj:
+        if key not in RECORD_FIELDS and key not in OUTCOME_FIELDS:
+            raise RecordError(f"{key}: not a hand-record field (fields are {', '.join(RECORD_FIELDS)})")
+    return Record(rules=rules, dealer=dealer, hands=tuple(hands), dummy=dummy, upcard=upcard,
+                  kitty=kitty, joker_suit=joker_suit, calls=tuple(calls), alone=tuple(alone_in),
+                  discard=discard, dummy_keep=dummy_keep, plays=plays)
+
+
+def _parse_joker_suit(value, upcard: int, rules: Rules) -> int | None:
+    """``joker_suit`` says which suit a joker upcard stood for (R7, C3).
+
+    Null is always accepted here (a deal-only record, or a redeal); a suit
+    must agree with the upcard and with a fixed ``joker_upcard`` option.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str) or value.strip().upper() not in SUITS or len(value.strip()) != 1:
+        raise RecordError(f"joker_suit: {value!r} is not a suit letter (C, D, H or S) or null (R7)")
+    suit = SUITS.index(value.strip().upper())
+    if upcard != JOKER:
+        raise RecordError("joker_suit: the upcard is not the joker (R7)")
+    if rules.joker_upcard == "redeal":
+        raise RecordError("joker_suit: with joker_upcard=redeal a joker upcard is thrown in, so it has no suit (R7)")
+    if rules.joker_upcard in SUITS and rules.joker_upcard != SUITS[suit]:
+        raise RecordError(f"joker_suit: {SUITS[suit]}, but the rules fix a joker upcard's suit as "
+                          f"{rules.joker_upcard} (R7)")
+    return suit
+
+
+# ---------------------------------------------------------------- writing
+
+def _cards_desc(mask: int) -> list[str]:
+    """A board's cards highest bit first: the joker, then spades A..7, hearts,
+    diamonds, clubs.  A board forgets the order a record gave, so writing
+    always uses this one order and equal hands always print alike."""
+    return [card_str(c) for c in reversed(cards_of(mask))]
+
+
+def format_record(rec: Record, outcome: dict | None = None) -> dict:
+    """The JSON-ready dict of ``rec`` in HAND_RECORD.md field order.
+
+    ``rules`` appears only when an option differs from the defaults and
+    ``dummy`` only for 3 players; boards are written by
+    :func:`_cards_desc`.  ``outcome`` fields (maker, trump, trick_winners,
+    tricks, points) follow as given, trump turned into a letter if it is an
+    int (a negative one, a kernel's "no trump", becomes None); any other
+    outcome keys (e.g. ``error``) come after them.
+    """
+    r = rec.rules
+    out: dict = {"players": r.players, "deck": r.deck}
+    changed = r.changed()
+    if changed:
+        out["rules"] = changed
+    out["dealer"] = rec.dealer
+    out["hands"] = [_cards_desc(h) for h in rec.hands]
+    if r.has_dummy:
+        out["dummy"] = _cards_desc(rec.dummy)
+    out["upcard"] = card_str(rec.upcard)
+    out["kitty"] = _cards_desc(rec.kitty)
+    out["joker_suit"] = None if rec.joker_suit is None else SUITS[rec.joker_suit]
+    out["calls"] = [call_str(c) for c in rec.calls]
+    out["alone"] = list(rec.alone)
+    out["discard"] = None if rec.discard is None else card_str(rec.discard)
+    out["dummy_keep"] = None if rec.dummy_keep is None else _cards_desc(rec.dummy_keep)
+    out["plays"] = [card_str(c) for c in rec.plays]
+    if outcome:
+        first = ("maker", "trump", "trick_winners", "tricks", "points")
+        for key in first + tuple(k for k in outcome if k not in first):
+            if key in outcome:
+                v = outcome[key]
+                if key == "trump" and v is not None and not isinstance(v, str):
+                    v = SUITS[int(v)] if 0 <= int(v) < 4 else None   # kernels say -1 for none
+                out[key] = v
+    return out
+
+
+# ---------------------------------------------------------------- JSON Lines
+
+def _name(path_or_file) -> str:
+    return str(getattr(path_or_file, "name", path_or_file))
+
+
+def iter_jsonl(path_or_file) -> Iterator[tuple[int, object]]:
+    """Yield ``(line number, decoded value)`` for every line, 1-based.
+
+    A line that is not JSON, a blank one included, yields ``(n,
+    RecordError("line n: not JSON: ..."))`` instead, so a replay can write one
+    output line per input line.  A file that cannot be opened or read raises
+    :class:`RecordError`; the open happens at the call, not at the first
+    ``next``.
+    """
+    if isinstance(path_or_file, (str, bytes, os.PathLike)):
+        try:
+            fh = open(path_or_file, "rb")
+        except OSError as e:
+            raise RecordError(f"{os.fsdecode(path_or_file)}: cannot read ({e.strerror})") from None
+        return _lines(fh, _name(path_or_file), close=True)
+    return _lines(path_or_file, _name(path_or_file), close=False)
+
+
+def _lines(fh: IO, name: str, close: bool) -> Iterator[tuple[int, object]]:
+    try:
+        n = 0
+        while True:
+            try:
+                line = fh.readline()
+            except OSError as e:
+                raise RecordError(f"{name}: cannot read ({e.strerror})") from None
+            if not line:
+                return
+            n += 1
+            if isinstance(line, bytes):
+                try:
+                    line = line.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    yield n, RecordError(f"line {n}: not JSON: not UTF-8 text (byte {e.start + 1})")
+                    continue
+            if not line.strip():
+                yield n, RecordError(f"line {n}: not JSON: the line is blank")
+                continue
+            try:
+                yield n, json.loads(line)
+            except json.JSONDecodeError as e:
+                yield n, RecordError(f"line {n}: not JSON: {e.msg} at column {e.colno}")
+            except RecursionError:
+                yield n, RecordError(f"line {n}: not JSON: nested too deeply")
+    finally:
+        if close:
+            fh.close()
+
+
+def _json_default(v):
+    """numpy scalars and arrays (from kernel outcomes) as plain JSON values."""
+    if hasattr(v, "tolist"):
+        return v.tolist()
+    raise TypeError(f"{type(v).__name__} is not JSON serialisable")
+
+
+def write_jsonl(path_or_file, dicts: Iterable[dict]) -> int:
+    """Write one compact JSON object per line; returns the number of lines."""
+    if isinstance(path_or_file, (str, bytes, os.PathLike)):
+        try:
+            fh = open(path_or_file, "w", encoding="utf-8")
+        except OSError as e:
+            raise RecordError(f"{os.fsdecode(path_or_file)}: cannot write ({e.strerror})") from None
+        with fh:
+            return _write(fh, dicts)
+    return _write(path_or_file, dicts)
+
+
+def _write(fh: IO, dicts: Iterable[dict]) -> int:
+    n = 0
+    for d in dicts:
+        fh.write(json.dumps(d, separators=(",", ":"), default=_json_default) + "\n")
+        n += 1
+    return n
+
+
+__all__ = ["Record", "RecordError", "parse_record", "format_record", "call_str", "parse_call",
+           "iter_jsonl", "write_jsonl", "PASS", "ORDER", "OUTCOME_FIELDS", "RECORD_FIELDS"]
