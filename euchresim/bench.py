@@ -1,0 +1,90 @@
+"""``euchresim bench``: hands per second per variant, and compile times.
+
+Speed is measured here, never asserted in tests (the brief, rule 4).  A
+measurement plays whole chunks through ``sim.run`` -- deal, both bidding
+rounds, play, score and the per-hand row -- after one warm-up chunk, so
+compile time is excluded; compile time is measured on its own, cold (an
+empty numba cache in a fresh process) and warm (the same cache reused).
+"""
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+from . import sim
+from .rules import Rules
+
+_COMPILE_SNIPPET = (
+    "import time; t=time.perf_counter();"
+    "from euchresim import sim; from euchresim.rules import Rules;"
+    "[sim.play_chunk(sim.RunSpec(rules=Rules(players=p, deck=25), policies=(pol,), count=50, chunk_size=50), 0)"
+    " for p in (2, 3, 4) for pol in ('random', 'baseline')];"
+    "sim.play_chunk(sim.RunSpec(rules=Rules(players=4), mode='rubbers', count=1, chunk_size=1), 0);"
+    "from euchresim.replay import replay_record;"
+    "print(time.perf_counter()-t)"
+)
+
+
+def compile_times() -> tuple[float, float]:
+    """Seconds to import and compile every kernel: (cold, from cache)."""
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, NUMBA_CACHE_DIR=d)
+        out = []
+        for _ in range(2):
+            r = subprocess.run([sys.executable, "-c", _COMPILE_SNIPPET], env=env, capture_output=True,
+                               text=True, check=True)
+            out.append(float(r.stdout.strip().splitlines()[-1]))
+    return out[0], out[1]
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{cpu}, {sim.default_workers()} cores, Python {platform.python_version()}"
+
+
+def measure(rules: Rules, policy: str, hands: int, workers: int) -> float:
+    chunk = max(1000, min(1 << 16, hands // (4 * workers)))
+    warm = sim.RunSpec(rules=rules, policies=(policy,), count=chunk, chunk_size=chunk, seed=1)
+    sim.run(warm, workers=1)
+    spec = sim.RunSpec(rules=rules, policies=(policy,), count=hands, chunk_size=chunk, seed=2)
+    t = time.perf_counter()
+    sim.run(spec, workers=workers)
+    return hands / (time.perf_counter() - t)
+
+
+def run_bench(hands, players, decks, policies, workers=None, compile_times=True, echo=None):
+    """A list of measurements (dicts), echoing a table as it goes if asked."""
+    allw = workers or sim.default_workers()
+    rows = []
+    if echo:
+        echo(f"machine: {machine()}")
+        echo(f"{'players':>7} {'deck':>4} {'policy':>9} {'workers':>7} {'hands/s':>12}")
+    for p in players:
+        for d in decks:
+            rules = Rules(players=p, deck=d)
+            for pol in policies:
+                for w in sorted({1, allw}):
+                    hps = measure(rules, pol, hands, w)
+                    rows.append({"players": p, "deck": d, "policy": pol, "workers": w,
+                                 "hands": hands, "hands_per_second": round(hps)})
+                    if echo:
+                        echo(f"{p:>7} {d:>4} {pol:>9} {w:>7} {hps:>12,.0f}")
+    if compile_times:
+        cold, warm = globals()["compile_times"]()
+        rows.append({"compile_cold_seconds": round(cold, 2), "compile_cached_seconds": round(warm, 2),
+                     "machine": machine()})
+        if echo:
+            echo(f"compile: cold {cold:.1f} s, from cache {warm:.1f} s")
+    return rows

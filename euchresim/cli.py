@@ -1,0 +1,247 @@
+"""The ``euchresim`` command: a thin shell over the library.
+
+Heavy modules (numba, pandas, pyarrow) are imported inside each command so
+``euchresim --help`` is instant.  Every input error ends as one line on
+stderr and a non-zero exit, never a traceback.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+
+import click
+
+from .rules import (BOTH_ALONE_LEAD_CHOICES, CUTTHROAT_TIE_CHOICES, JOKER_UPCARD_CHOICES,
+                    Rules, RulesError, ScoringTable)
+
+
+class InputError(click.ClickException):
+    """One line, exit status 1 (2 is click's own usage errors)."""
+
+
+def rules_options(f):
+    """Every rule option of RULES.md as a flag; builds a ``Rules`` value."""
+    @click.option("--players", type=click.Choice(["2", "3", "4"]), default="4", show_default=True,
+                  help="2-hand, 3-hand Cutthroat (with dummy) or 4-hand partnership (R3).")
+    @click.option("--deck", type=click.Choice(["24", "25", "32", "33"]), default="24", show_default=True,
+                  help="Pack: 24 (9-A), 25 (+joker), 32 (7-A), 33 (+joker) (R1).")
+    @click.option("--stick-the-dealer/--no-stick-the-dealer", default=False,
+                  help="The dealer may not pass in round two (R6).")
+    @click.option("--defend-alone/--no-defend-alone", default=False,
+                  help="After a loner one defender may go alone too; 4 players only (R8).")
+    @click.option("--joker-upcard", type=click.Choice(JOKER_UPCARD_CHOICES, case_sensitive=False),
+                  default="dealer-names", show_default=True, help="What a joker upcard means (R7).")
+    @click.option("--both-alone-lead", type=click.Choice(BOTH_ALONE_LEAD_CHOICES), default="defender",
+                  show_default=True, help="Cutthroat: who leads when maker and a defender are alone (R10).")
+    @click.option("--game-to", type=click.Choice(["5", "7", "10"]), default="10", show_default=True,
+                  help="Game target (R12).")
+    @click.option("--cutthroat-tie", type=click.Choice(CUTTHROAT_TIE_CHOICES), default="maker",
+                  show_default=True, help="Cutthroat: who wins when two reach the target at once (R12).")
+    @click.option("--scoring", "scoring_file", type=click.Path(dir_okay=False),
+                  help="JSON file of R11 scoring-table overrides (docs/rules.md).")
+    @functools.wraps(f)
+    def wrapper(*args, players, deck, stick_the_dealer, defend_alone, joker_upcard, both_alone_lead,
+                game_to, cutthroat_tie, scoring_file, **kw):
+        try:
+            scoring = ScoringTable.from_json_file(scoring_file) if scoring_file else ScoringTable()
+            rules = Rules(players=int(players), deck=int(deck), stick_the_dealer=stick_the_dealer,
+                          defend_alone=defend_alone, joker_upcard=joker_upcard,
+                          both_alone_lead=both_alone_lead, game_to=int(game_to),
+                          cutthroat_tie=cutthroat_tie, scoring=scoring)
+        except RulesError as e:
+            raise InputError(str(e)) from None
+        return f(*args, rules=rules, **kw)
+    return wrapper
+
+
+def _policy_names(values) -> list[str]:
+    names: list[str] = []
+    for v in values or ("random",):
+        names.extend(p.strip() for p in v.split(",") if p.strip())
+    return names
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="euchresim")
+def cli():
+    """Euchre strategy by Monte Carlo simulation.
+
+    \b
+    Example:
+        euchresim simulate --hands 1000000
+    """
+
+
+@cli.command()
+@rules_options
+@click.option("--hands", type=click.IntRange(min=1), help="Play N independent hands [default: 1000000].")
+@click.option("--games", type=click.IntRange(min=1), help="Play N whole games to the target (R12).")
+@click.option("--rubbers", type=click.IntRange(min=1), help="Play N rubbers, best of three games (R13, 4 players).")
+@click.option("--seed", type=int, default=0, show_default=True, help="One seed fixes every number.")
+@click.option("--policy", "policy", multiple=True, metavar="NAME[,NAME...]",
+              help="random or baseline; one for all seats, or one per seat (repeat or comma-separate).")
+@click.option("--workers", type=click.IntRange(min=1), help="Processes [default: all cores].")
+@click.option("--chunk-size", type=click.IntRange(min=1), help="Hands (games, rubbers) per chunk; part of what a seed means.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Write one row per hand to FILE.parquet (docs/schema.md).")
+@click.option("--records", type=click.Path(dir_okay=False), help="Write every hand as a hand record to FILE.jsonl.")
+@click.option("--resume", is_flag=True, help="Continue a stopped run that wrote --out/--records.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, out, records, resume, as_json):
+    """Play many hands (or games, or rubbers) and print how they went.
+
+    \b
+    Examples:
+        euchresim simulate --hands 1000000
+        euchresim simulate --players 3 --deck 25 --policy baseline --hands 200000 --json
+        euchresim simulate --games 10000 --game-to 5 --policy baseline,random --out games.parquet
+    """
+    from . import sim
+    from .analysis import format_summary, summary_frame
+    from .policies import PolicyError, resolve
+
+    given = [(m, v) for m, v in (("hands", hands), ("games", games), ("rubbers", rubbers)) if v]
+    if len(given) > 1:
+        raise InputError("give only one of --hands, --games, --rubbers")
+    mode, count = given[0] if given else ("hands", 1_000_000)
+    names = _policy_names(policy)
+    try:
+        resolve(names, rules.players)
+        spec = sim.RunSpec(rules=rules, policies=tuple(names), seed=seed, mode=mode, count=count,
+                           chunk_size=chunk_size or 0)
+    except (PolicyError, sim.SimError) as e:
+        raise InputError(str(e)) from None
+    outputs = sim.Outputs(parquet=out, records=records)   # one parts folder holds both
+    progress = _progress(as_json)
+    try:
+        counts = sim.run(spec, workers=workers, outputs=outputs, resume=resume, on_chunk=progress)
+    except sim.SimError as e:
+        raise InputError(str(e)) from None
+    except OSError as e:
+        raise InputError(f"{e.filename or ''}: {e.strerror}") from None
+    except KeyboardInterrupt as e:
+        _stopped(spec, outputs, getattr(e, "partial", {}), getattr(e, "done", 0), as_json)
+        sys.exit(130)
+    finally:
+        if progress:
+            click.echo("", err=True)
+    _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs)
+
+
+def _progress(quiet):
+    if quiet or not sys.stderr.isatty():
+        return None
+
+    def show(done, total):
+        click.echo(f"\rchunks {done}/{total}", err=True, nl=False)
+    return show
+
+
+def _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs, partial=False):
+    df = summary_frame(counts, spec.rules.players)
+    if as_json:
+        click.echo(json.dumps({"meta": spec.meta(), "partial": partial, "counts": counts,
+                               "summary": df.to_dict(orient="records")}, default=float))
+        return
+    m = spec.meta()
+    click.echo(f"euchresim {m['euchresim']} (engine {m['engine_version']})  players {spec.rules.players}  "
+               f"deck {spec.rules.deck}  {spec.mode} {counts.get('games', counts.get('hands', 0)) if spec.mode != 'rubbers' else counts.get('rubbers', 0)}"
+               f"  seed {spec.seed}  policies {','.join(m['policies'])}")
+    changed = spec.rules.changed()
+    if changed:
+        click.echo("rules: " + ", ".join(f"{k}={v}" for k, v in changed.items() if k != "scoring")
+                   + (" scoring=custom" if "scoring" in changed else ""))
+    click.echo(format_summary(df))
+    if outputs.parquet and not partial:
+        click.echo(f"wrote {outputs.parquet}")
+    if outputs.records and not partial:
+        click.echo(f"wrote {outputs.records}")
+
+
+def _stopped(spec, outputs, partial, done, as_json):
+    from .analysis import format_summary, summary_frame
+    where = f" and kept in {outputs.parts_dir}; rerun the same command with --resume" if outputs.parts_dir else ""
+    click.echo(f"\nstopped: {done} of {spec.n_chunks} chunks finished{where}", err=True)
+    if partial:
+        _print_summary(spec, partial, as_json, summary_frame, format_summary, outputs, partial=True)
+
+
+@cli.command()
+@click.argument("src", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", "dst", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="Where to write the checked records.")
+def replay(src, dst):
+    """Check every hand record in SRC and write it back with its outcome.
+
+    A broken record is written back with an `error` naming the step and the
+    rule id; the others go on. Exit status 1 if any record was broken.
+
+    \b
+    Example:
+        euchresim replay hands.jsonl -o checked.jsonl
+    """
+    from .records import RecordError
+    from .replay import replay_file
+    try:
+        n, broken, errors = replay_file(sys.stdin if src == "-" else src, sys.stdout if dst == "-" else dst)
+    except RecordError as e:
+        raise InputError(str(e)) from None
+    for e in errors:
+        click.echo(f"{src}: {e}", err=True)
+    if broken:
+        more = f" (first {len(errors)} shown)" if broken > len(errors) else ""
+        click.echo(f"{broken} of {n} records broken{more}", err=True)
+        sys.exit(1)
+    click.echo(f"{n} records replayed, none broken", err=True)
+
+
+@cli.command()
+@click.option("--hands", type=click.IntRange(min=1000), default=400_000, show_default=True,
+              help="Hands per measurement.")
+@click.option("--players", "players_", type=click.Choice(["2", "3", "4"]), multiple=True,
+              help="Only these player counts (repeat) [default: all].")
+@click.option("--deck", "decks", type=click.Choice(["24", "25", "32", "33"]), multiple=True,
+              help="Only these packs (repeat) [default: all].")
+@click.option("--policy", "policies", type=click.Choice(["random", "baseline"]), multiple=True,
+              help="Only these policies [default: both].")
+@click.option("--workers", type=click.IntRange(min=1), help="The 'all cores' figure's processes [default: all cores].")
+@click.option("--no-compile", is_flag=True, help="Skip the cold/warm compile-time measurement.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of measurements.")
+def bench(hands, players_, decks, policies, workers, no_compile, as_json):
+    """Complete hands per second for each variant, and compile times.
+
+    \b
+    Example:
+        euchresim bench --players 4 --deck 24 --json
+    """
+    from .bench import run_bench
+    rows = run_bench(hands=hands, players=[int(p) for p in players_] or [2, 3, 4],
+                     decks=[int(d) for d in decks] or [24, 25, 32, 33],
+                     policies=list(policies) or ["random", "baseline"], workers=workers,
+                     compile_times=not no_compile,
+                     echo=None if as_json else (lambda s: click.echo(s)))
+    if as_json:
+        click.echo(json.dumps(rows))
+
+
+def main(argv=None):
+    """Entry point: click's errors and ours as one line each."""
+    try:
+        cli.main(args=argv, prog_name="euchresim", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("euchresim: stopped", err=True)
+        sys.exit(130)
+    except click.exceptions.UsageError as e:
+        ctx = f"{e.ctx.command_path}: " if e.ctx else "euchresim: "
+        click.echo(f"{ctx}error: {e.format_message()}", err=True)
+        sys.exit(2)
+    except click.ClickException as e:
+        click.echo(f"euchresim: error: {e.format_message()}", err=True)
+        sys.exit(e.exit_code)
+    except KeyboardInterrupt:
+        click.echo("euchresim: stopped", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

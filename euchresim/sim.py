@@ -1,0 +1,359 @@
+"""Chunks, seeds and workers: the only place Python objects meet kernels.
+
+A run is cut into fixed-size chunks.  Chunk ``i`` gets two generators,
+``SeedSequence(seed, spawn_key=(i, 0))`` for the deal and ``(i, 1)`` for the
+policies, so its output depends only on the seed, the chunk size and ``i``:
+never on the number of workers, and the deals never on the policies.
+
+Workers run whole chunks and hand back per-chunk tallies (integer counts
+that merge exactly); when a run writes Parquet or hand records, each worker
+writes its chunk to ``<out>.parts/`` first.  A stopped run keeps those parts
+and ``resume`` picks up from them.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+import numpy as np
+
+from . import ENGINE_VERSION, __version__
+from .engine.bits import seed_state
+from .engine.layout import GAME_DTYPE, HAND_DTYPE, RUBBER_DTYPE
+from .rules import Rules
+
+DEFAULT_CHUNK = {"hands": 1 << 16, "games": 2048, "rubbers": 512}
+
+
+class SimError(RuntimeError):
+    """A failure inside a run: an illegal action from a policy, a bad resume."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What a run plays; with the seed it fixes every number the run gives."""
+    rules: Rules
+    policies: tuple = ("random",)
+    seed: int = 0
+    mode: str = "hands"            # hands | games | rubbers
+    count: int = 1_000_000
+    chunk_size: int = 0            # 0: DEFAULT_CHUNK[mode]
+
+    def __post_init__(self):
+        if self.mode not in DEFAULT_CHUNK:
+            raise ValueError(f"mode must be hands, games or rubbers, not {self.mode!r}")
+        if self.mode == "rubbers" and self.rules.players != 4:
+            raise SimError(f"rubbers are a 4-player rule, not for {self.rules.players} players (R13)")
+        if self.count < 1:
+            raise ValueError("count must be at least 1")
+        if self.chunk_size == 0:
+            object.__setattr__(self, "chunk_size", DEFAULT_CHUNK[self.mode])
+        if not isinstance(self.policies, tuple):
+            object.__setattr__(self, "policies", tuple(self.policies))
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.count // self.chunk_size)
+
+    def chunk_count(self, i: int) -> int:
+        return min(self.chunk_size, self.count - i * self.chunk_size)
+
+    def meta(self) -> dict:
+        """What a result file carries so it can be traced and resumed."""
+        from .policies import resolve
+        _, _, names = resolve(list(self.policies), self.rules.players)
+        return {
+            "euchresim": __version__, "engine_version": ENGINE_VERSION,
+            "rules": self.rules.to_dict(), "policies": names, "seed": self.seed,
+            "mode": self.mode, "count": self.count, "chunk_size": self.chunk_size,
+        }
+
+
+def chunk_states(seed: int, chunk: int):
+    """(deal, policy) generator states of one chunk."""
+    deal = seed_state(np.random.SeedSequence(seed, spawn_key=(chunk, 0)))
+    pol = seed_state(np.random.SeedSequence(seed, spawn_key=(chunk, 1)))
+    return deal, pol
+
+
+@dataclass
+class ChunkResult:
+    chunk: int
+    hands: np.ndarray                 # HAND_DTYPE rows
+    plays: np.ndarray                 # int8[n, 20]
+    games: np.ndarray = field(default_factory=lambda: np.zeros(0, GAME_DTYPE))
+    rubbers: np.ndarray = field(default_factory=lambda: np.zeros(0, RUBBER_DTYPE))
+
+
+def play_chunk(spec: RunSpec, chunk: int) -> ChunkResult:
+    """Play one chunk in this process."""
+    from .driver import run_games, run_hands
+    from .policies import resolve
+    from .tables import build_tables
+
+    tab = build_tables(spec.rules)
+    pids, params, _ = resolve(list(spec.policies), spec.rules.players)
+    n = spec.chunk_count(chunk)
+    if spec.mode == "hands":
+        drng, prng = chunk_states(spec.seed, chunk)
+        rows = np.zeros(n, HAND_DTYPE)
+        plays = np.zeros((n, 20), np.int8)
+        err = run_hands(tab, n, drng, prng, pids, params, rows, plays)
+        if err:
+            raise SimError(_policy_error(spec, rows[-1], err))
+        used = n
+        games = np.zeros(0, GAME_DTYPE)
+        rubbers = np.zeros(0, RUBBER_DTYPE)
+    else:
+        ngames = n if spec.mode == "games" else 0
+        nrub = n if spec.mode == "rubbers" else 0
+        cap_games = ngames if ngames else 3 * nrub
+        cap = 32 * cap_games
+        while True:
+            drng, prng = chunk_states(spec.seed, chunk)   # a retry replays the same chunk
+            rows = np.zeros(cap, HAND_DTYPE)
+            plays = np.zeros((cap, 20), np.int8)
+            games = np.zeros(cap_games, GAME_DTYPE)
+            rubbers = np.zeros(nrub, RUBBER_DTYPE)
+            used = run_games(tab, ngames, nrub, drng, prng, pids, params, rows, plays, games, rubbers)
+            if used != -1:
+                break
+            cap *= 2
+        if used < 0:
+            raise SimError(f"chunk {chunk}: a policy made an illegal move (code {-2 - used})")
+        ng = int((games["hands"] > 0).sum())
+        games = games[:ng]
+        games["chunk"] = chunk
+        rubbers["chunk"] = chunk
+    rows = rows[:used]
+    rows["chunk"] = chunk
+    rows["index"] = np.arange(used)
+    return ChunkResult(chunk, rows, plays[:used], games, rubbers)
+
+
+def _policy_error(spec, row, err) -> str:
+    return (f"chunk row {int(row['index'])}: a policy ({', '.join(spec.policies)}) "
+            f"made an illegal move (engine code {err})")
+
+
+# ---------------------------------------------------------------- tallies
+def tally(res: ChunkResult, players: int) -> dict:
+    """Integer counts of one chunk; they add up exactly across chunks."""
+    h = res.hands
+    c: dict[str, int] = {"hands": len(h)}
+    played = h["maker"] >= 0
+    c["thrown_in"] = int(h["thrown_in"].sum())
+    c["redeal"] = int(h["redeal"].sum())
+    c["made"] = int(played.sum())
+    c["made_ok"] = int((played & (h["maker_tricks"] >= 3)).sum())
+    c["euchred"] = int(h["euchred"].sum())
+    c["march"] = int(h["march"].sum())
+    c["maker_alone"] = int(h["maker_alone"].sum())
+    c["defender_alone"] = int(h["defender_alone"].sum())
+    alone = h["maker_alone"]
+    c["alone_made_ok"] = int((alone & (h["maker_tricks"] >= 3)).sum())
+    c["alone_march"] = int((alone & h["march"]).sum())
+    c["alone_euchred"] = int((alone & h["euchred"]).sum())
+    dealer = h["dealer"].astype(np.int64)
+    for p in range(players):
+        r1 = played & (h["make_round"] == 1) & (h["maker_pos"] == p)
+        r2 = played & (h["make_round"] == 2) & (h["maker_pos"] == p)
+        c[f"made_r1_pos{p}"] = int(r1.sum())
+        c[f"made_r2_pos{p}"] = int(r2.sum())
+        c[f"made_ok_pos{p}"] = int((played & (h["maker_pos"] == p) & (h["maker_tricks"] >= 3)).sum())
+        c[f"made_pos{p}"] = int((played & (h["maker_pos"] == p)).sum())
+        seat = (dealer + p) % players
+        pts = np.zeros(len(h), np.int64)
+        for s in range(players):
+            pts += np.where(seat == s, h[f"points{s}"].astype(np.int64), 0)
+        c[f"points_pos{p}"] = int(pts.sum())
+        c[f"points_sq_pos{p}"] = int((pts * pts).sum())
+    g = res.games
+    if len(g):
+        c["games"] = len(g)
+        c["game_hands"] = int(g["hands"].sum())
+        c["game_hands_sq"] = int((g["hands"].astype(np.int64) ** 2).sum())
+        c["bridge"] = int(g["bridge"].sum())
+        shared = np.array([bin(int(w)).count("1") for w in g["winners"]])
+        c["shared_wins"] = int((shared > 1).sum()) if players == 3 else 0
+        first = g["first_dealer"].astype(np.int64)
+        for p in range(players):
+            seat = (first + p) % players
+            c[f"wins_pos{p}"] = int(((g["winners"].astype(np.int64) >> seat) & 1).sum())
+    r = res.rubbers
+    if len(r):
+        c["rubbers"] = len(r)
+        c["rubber_margin"] = int(r["margin"].sum())
+        c["rubber_margin_sq"] = int((r["margin"].astype(np.int64) ** 2).sum())
+        c["rubber_games"] = int(r["games"].sum())
+        c["rubber_side0"] = int((r["winner_side"] == 0).sum())
+    return c
+
+
+def merge(total: dict, part: dict) -> dict:
+    for k, v in part.items():
+        total[k] = total.get(k, 0) + v
+    return total
+
+
+# ---------------------------------------------------------------- running
+@dataclass
+class Outputs:
+    """Where a run writes; both optional."""
+    parquet: str | None = None
+    records: str | None = None
+
+    @property
+    def parts_dir(self) -> str | None:
+        base = self.parquet or self.records
+        return None if base is None else base + ".parts"
+
+
+def _chunk_job(args):
+    spec, chunk, outputs = args
+    res = play_chunk(spec, chunk)
+    counts = tally(res, spec.rules.players)
+    if outputs.parts_dir:
+        write_chunk_parts(spec, res, outputs)
+    return chunk, counts
+
+
+def write_chunk_parts(spec: RunSpec, res: ChunkResult, outputs: Outputs) -> None:
+    """Write one finished chunk atomically (a temp name, then rename)."""
+    from .output import hands_table, records_lines
+    d = outputs.parts_dir
+    stem = os.path.join(d, f"chunk-{res.chunk:06d}")
+    if outputs.parquet:
+        import pyarrow.parquet as pq
+        pq.write_table(hands_table(res), stem + ".parquet.tmp")
+        os.replace(stem + ".parquet.tmp", stem + ".parquet")
+    if outputs.records:
+        with open(stem + ".jsonl.tmp", "w", encoding="utf-8") as fh:
+            for line in records_lines(spec.rules, res):
+                fh.write(line + "\n")
+        os.replace(stem + ".jsonl.tmp", stem + ".jsonl")
+    with open(stem + ".counts.json.tmp", "w", encoding="utf-8") as fh:
+        json.dump(tally(res, spec.rules.players), fh)
+    os.replace(stem + ".counts.json.tmp", stem + ".counts.json")
+
+
+def prepare_parts(spec: RunSpec, outputs: Outputs, resume: bool) -> dict[int, dict]:
+    """Create or reopen the parts folder; returns counts of chunks already done."""
+    d = outputs.parts_dir
+    if d is None:
+        return {}
+    meta = dict(spec.meta(), parquet=outputs.parquet, records=outputs.records)
+    meta_path = os.path.join(d, "meta.json")
+    if os.path.isdir(d):
+        if not resume:
+            raise SimError(f"{d} holds an unfinished run; add --resume to continue it, or remove it")
+        try:
+            with open(meta_path, encoding="utf-8") as fh:
+                old = json.load(fh)
+        except (OSError, json.JSONDecodeError):
+            raise SimError(f"{meta_path}: missing or unreadable; cannot resume, remove {d}") from None
+        if old != meta:
+            diff = sorted(k for k in set(old) | set(meta) if old.get(k) != meta.get(k))
+            raise SimError(f"{d}: the run there differs in {', '.join(diff)}; cannot resume it with these options")
+        done = {}
+        for i in range(spec.n_chunks):
+            p = os.path.join(d, f"chunk-{i:06d}.counts.json")
+            if os.path.exists(p):
+                with open(p, encoding="utf-8") as fh:
+                    done[i] = json.load(fh)
+        return done
+    os.makedirs(d)
+    with open(meta_path, "w", encoding="utf-8") as fh:
+        json.dump(meta, fh, indent=1)
+    return {}
+
+
+def finish_parts(spec: RunSpec, outputs: Outputs) -> None:
+    """Join the chunk parts, in chunk order, into the final files."""
+    d = outputs.parts_dir
+    n = spec.n_chunks
+    if outputs.parquet:
+        import pyarrow.parquet as pq
+        meta = {b"euchresim": json.dumps(spec.meta()).encode()}
+        writer = None
+        tmp = outputs.parquet + ".tmp"
+        for i in range(n):
+            t = pq.read_table(os.path.join(d, f"chunk-{i:06d}.parquet"))
+            if writer is None:
+                schema = t.schema.with_metadata(meta)
+                writer = pq.ParquetWriter(tmp, schema)
+            writer.write_table(t.replace_schema_metadata(meta))
+        writer.close()
+        os.replace(tmp, outputs.parquet)
+    if outputs.records:
+        tmp = outputs.records + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as out:
+            for i in range(n):
+                with open(os.path.join(d, f"chunk-{i:06d}.jsonl"), encoding="utf-8") as fh:
+                    shutil.copyfileobj(fh, out)
+        os.replace(tmp, outputs.records)
+    shutil.rmtree(d)
+
+
+def default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def run(spec: RunSpec, workers: int | None = None, outputs: Outputs | None = None,
+        resume: bool = False, on_chunk: Callable[[int, int], None] | None = None) -> dict:
+    """Play every chunk and return the merged tallies.
+
+    ``on_chunk(done, total)`` is called as chunks finish.  On KeyboardInterrupt
+    the finished chunks stay in the parts folder (if any) and the exception
+    carries ``partial`` counts and ``done`` chunks.
+    """
+    outputs = outputs or Outputs()
+    workers = workers or default_workers()
+    done = prepare_parts(spec, outputs, resume)
+    counts_by_chunk = dict(done)
+    todo = [i for i in range(spec.n_chunks) if i not in done]
+    try:
+        for chunk, counts in _map_chunks(spec, todo, outputs, workers):
+            counts_by_chunk[chunk] = counts
+            if on_chunk:
+                on_chunk(len(counts_by_chunk), spec.n_chunks)
+    except KeyboardInterrupt as e:
+        e.partial = _merged(counts_by_chunk)
+        e.done = len(counts_by_chunk)
+        raise
+    if outputs.parts_dir:
+        finish_parts(spec, outputs)
+    return _merged(counts_by_chunk)
+
+
+def _merged(counts_by_chunk: dict) -> dict:
+    total: dict = {}
+    for i in sorted(counts_by_chunk):
+        merge(total, counts_by_chunk[i])
+    return total
+
+
+def _map_chunks(spec, todo, outputs, workers) -> Iterator[tuple[int, dict]]:
+    jobs = [(spec, i, outputs) for i in todo]
+    if workers <= 1 or len(jobs) <= 1:
+        for j in jobs:
+            yield _chunk_job(j)
+        return
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=ctx) as pool:
+        futures = [pool.submit(_chunk_job, j) for j in jobs]
+        try:
+            for f in as_completed(futures):
+                yield f.result()
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
