@@ -9,7 +9,7 @@ seed and its index.
 import numpy as np
 from numba import njit
 
-from .engine.bits import randbelow
+from .engine.bits import lowbit, randbelow
 from .engine.deal import deal
 from .engine.hand import apply_action, legal_actions, start_hand
 from .engine.layout import (
@@ -275,6 +275,7 @@ def replay_hand(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, alo
     used_discard = False
     used_keep = False
     used_joker = False
+    alone_checked = False
     while st[PHASE] != PH_DONE:
         ph = st[PHASE]
         seat = st[TO_ACT]
@@ -322,16 +323,17 @@ def replay_hand(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, alo
                 return ERR_NOT_HELD, ph, step
         if apply_action(st, priv, tab, a):
             return ERR_ILLEGAL, ph, step
+        if not alone_checked and st[PHASE] >= PH_DISCARD:
+            alone_checked = True            # the asking is over (C1): every `alone` seat said yes
+            extra = alone & ~(asked & st[ALONE])
+            if extra:
+                return ERR_ALONE_UNASKED, PH_ALONE, lowbit(extra)
     if ci < calls.shape[0]:
         return ERR_CALLS_EXTRA, PH_DONE, ci
     if pi < plays.shape[0]:
         return ERR_PLAYS_EXTRA, PH_DONE, pi
-    extra = alone & ~asked
-    if extra:
-        s = 0
-        while not (extra >> s) & 1:
-            s += 1
-        return ERR_ALONE_UNASKED, PH_DONE, s
+    if not alone_checked and alone:
+        return ERR_ALONE_UNASKED, PH_DONE, lowbit(alone)
     if discard >= 0 and not used_discard:
         return ERR_DISCARD_UNUSED, PH_DONE, -1
     if keep >= 0 and not used_keep:

@@ -14,8 +14,8 @@ from .cards import SUITS, card_str
 from .engine.layout import (
     BIDSUIT, DEALER, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED,
     ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND,
-    ERR_SCRIPT_SHORT, LED, MAKER, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD,
-    PH_DUMMY, PH_JOKER, PH_PLAY, PRIV_SIZE, ST_SIZE, TO_ACT, TRICK_WINNER, TRICKS, POINTS,
+    ERR_SCRIPT_SHORT, LED, MAKER, PH_BID1, PH_BID2, PH_DISCARD,
+    PH_DUMMY, PH_JOKER, PH_PLAY, PRIV_SIZE, REDEAL, ROUND, ST_SIZE, TO_ACT, TRICK_WINNER, TRICKS, POINTS,
     TRUMP,
 )
 from .records import RecordError, call_str, format_record, iter_jsonl, parse_record, write_jsonl
@@ -66,6 +66,9 @@ def replay(rec):
 
 def _message(rec, code, phase, step, st, priv) -> str:
     seat = int(st[TO_ACT])
+    if code == ERR_ALONE_UNASKED:
+        rule = "R9" if rec.rules.players == 3 else "R8"
+        return f"alone: seat {step} may not go alone in this hand ({rule})"
     if phase in (PH_BID1, PH_BID2) and code != ERR_CALLS_EXTRA:
         rnd = "one" if phase == PH_BID1 else "two"
         rule = "R5" if phase == PH_BID1 else "R6"
@@ -84,18 +87,18 @@ def _message(rec, code, phase, step, st, priv) -> str:
             return f"{where}: the dealer (seat {seat}) may not pass in round two: stick the dealer (R6)"
         return f"{where}: seat {seat} may not say {said!r} here ({rule})"
     if code == ERR_CALLS_EXTRA:
-        return f"calls[{step}]: the bidding was over after {step} calls (R5, R6)"
+        return f"calls[{step}]: the bidding was over after {step} calls ({_ended_rule(st)})"
     if phase == PH_JOKER:
         return "joker_suit: the upcard is the joker and the dealer must name a suit (R7)"
     if code == ERR_JOKER_UNUSED:
         return f"joker_suit: {SUITS[rec.joker_suit]} does not match the joker_upcard rule (R7)"
-    if phase in (PH_ALONE, PH_DEFEND) or code == ERR_ALONE_UNASKED:
-        rule = "R9" if rec.rules.players == 3 else "R8"
-        return f"alone: seat {step} may not go alone in this hand ({rule})"
     if phase == PH_DISCARD:
         if code == ERR_SCRIPT_SHORT:
             return f"discard: missing; the dealer (seat {seat}) took the upcard's suit as trump and must discard or decline (R5)"
         return f"discard: {card_str(rec.discard)} is not in the dealer's hand or the upcard (R5)"
+    if code in (ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED) and st[MAKER] < 0:
+        what = "discard" if code == ERR_DISCARD_UNUSED else "dummy_keep"
+        return f"{what}: the hand was thrown in ({_ended_rule(st)})"
     if code == ERR_DISCARD_UNUSED:
         return "discard: there was no dealer exchange in this hand (trump from round two, no trump, or the dealer sits out) (R5)"
     if phase == PH_DUMMY:
@@ -114,8 +117,17 @@ def _message(rec, code, phase, step, st, priv) -> str:
         if code == ERR_ILLEGAL:
             return f"{where}: seat {seat} played {card} but must follow {SUITS[int(st[LED])]} (R2, R10)"
     if code == ERR_PLAYS_EXTRA:
+        if st[MAKER] < 0:
+            return f"plays[{step}]: the hand was thrown in, nothing is played ({_ended_rule(st)})"
         return f"plays[{step}]: the hand was over after {step} cards (R10)"
     return f"record: engine error {code} (phase {phase}, step {step})"
+
+
+def _ended_rule(st) -> str:
+    """The rule that ended the bidding: R7 joker redeal, R5 round one, else R6."""
+    if st[REDEAL]:
+        return "R7"
+    return "R5" if st[ROUND] == 1 else "R6"
 
 
 def replay_record(obj) -> dict:

@@ -1,0 +1,129 @@
+"""The command line: help everywhere, one-line errors, the main jobs end to end."""
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from euchresim.cli import cli, main
+
+
+def run(args, input=None):
+    """Run through main() so errors are formatted exactly as users see them."""
+    runner = CliRunner()
+    return runner.invoke(_Main(), args, input=input)
+
+
+class _Main:
+    """Adapter so CliRunner drives main() (our one-line error handling)."""
+    name = "euchresim"
+
+    def main(self, args=None, prog_name=None, **kw):
+        main(list(args))
+        sys.exit(0)
+
+
+def test_every_command_has_help_with_an_example():
+    for name, cmd in cli.commands.items():
+        r = CliRunner().invoke(cli, [name, "--help"])
+        assert r.exit_code == 0, name
+        assert "Example" in r.output, name
+
+
+def test_help_does_not_import_the_engine():
+    code = "import sys; from euchresim.cli import cli; print('numba' in sys.modules, 'pandas' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False False"
+
+
+def test_simulate_json_summary():
+    r = run(["simulate", "--hands", "3000", "--seed", "1", "--workers", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["counts"]["hands"] == 3000
+    stats = {s["statistic"]: s for s in d["summary"]}
+    assert 0 < stats["makers euchred"]["value"] < 1
+    assert d["meta"]["seed"] == 1
+
+
+def test_simulate_table_names_positions():
+    r = run(["simulate", "--players", "3", "--deck", "25", "--hands", "2000", "--workers", "1",
+             "--policy", "baseline"])
+    assert r.exit_code == 0, r.output
+    assert "made round 1 by left" in r.output and "points per hand, dealer" in r.output
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["simulate", "--players", "3", "--defend-alone", "--hands", "10"], "defend_alone"),
+    (["simulate", "--deck", "24", "--joker-upcard", "redeal", "--hands", "10"], "R7"),
+    (["simulate", "--policy", "nosuch", "--hands", "10"], "unknown policy"),
+    (["simulate", "--policy", "random,baseline", "--hands", "10"], "one per seat"),
+    (["simulate", "--players", "5"], "--players"),
+    (["simulate", "--hands", "10", "--games", "3"], "only one of"),
+    (["simulate", "--players", "2", "--rubbers", "3"], "R13"),
+    (["simulate", "--scoring", "/nonexistent.json", "--hands", "10"], "cannot read"),
+    (["replay", "/nonexistent.jsonl"], "cannot read"),
+])
+def test_bad_input_is_one_line_and_nonzero(args, needle):
+    r = run(args)
+    assert r.exit_code != 0
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1, r.output
+    assert needle in lines[0]
+    assert "Traceback" not in r.output
+
+
+def test_records_replay_to_identical_outcomes(tmp_path):
+    rec = tmp_path / "h.jsonl"
+    for players, deck in [(4, 25), (3, 33), (2, 24)]:
+        r = run(["simulate", "--players", str(players), "--deck", str(deck), "--hands", "400",
+                 "--workers", "1", "--records", str(rec), "--json"])
+        assert r.exit_code == 0, r.output
+        out = tmp_path / "o.jsonl"
+        r = run(["replay", str(rec), "-o", str(out)])
+        assert r.exit_code == 0, r.output
+        a = [json.loads(x) for x in rec.read_text().splitlines()]
+        b = [json.loads(x) for x in out.read_text().splitlines()]
+        assert len(a) == len(b) == 400
+        assert a == b
+
+
+def test_replay_marks_broken_records_and_goes_on(tmp_path):
+    good = {"players": 2, "deck": 24, "dealer": 0,
+            "hands": [["9C", "TC", "JC", "QC", "KC"], ["9D", "TD", "JD", "QD", "KD"]],
+            "upcard": "AC", "kitty": ["AD", "9H", "TH", "JH", "QH", "KH", "AH",
+                                      "9S", "TS", "JS", "QS", "KS", "AS"],
+            "calls": ["pass", "pass", "pass", "pass"], "alone": [], "discard": None, "plays": []}
+    bad = dict(good, calls=["pass", "pass", "C", "pass"])          # names the turned-down suit
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps(good) + "\nnot json\n" + json.dumps(bad) + "\n")
+    out = tmp_path / "out.jsonl"
+    r = run(["replay", str(src), "-o", str(out)])
+    assert r.exit_code == 1
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(lines) == 3
+    assert "error" not in lines[0] and lines[0]["maker"] is None and lines[0]["points"] == [0, 0]
+    assert lines[1]["line"] == 2 and "not JSON" in lines[1]["error"]
+    assert lines[2]["error"].startswith("calls[2]:") and "(R6)" in lines[2]["error"]
+
+
+def test_games_and_rubbers_summaries():
+    r = run(["simulate", "--games", "200", "--game-to", "5", "--policy", "baseline", "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    assert "hands per game" in r.output
+    r = run(["simulate", "--rubbers", "50", "--workers", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["counts"]["rubbers"] == 50
+
+
+def test_parquet_output_schema(tmp_path):
+    import pyarrow.parquet as pq
+    out = tmp_path / "h.parquet"
+    r = run(["simulate", "--hands", "1500", "--workers", "2", "--chunk-size", "500", "--out", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    t = pq.read_table(out)
+    assert t.num_rows == 1500
+    for col in ["chunk", "index", "dealer", "hand0", "upcard", "kitty", "call1", "maker", "make_round",
+                "trump", "alone", "discard", "tricks0", "points0", "euchred", "march"]:
+        assert col in t.column_names

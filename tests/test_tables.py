@@ -1,0 +1,126 @@
+"""Cards and per-trump tables against slow, obvious definitions (R1, R2)."""
+import pytest
+
+from euchresim.cards import (CardError, JOKER, board, card_str, cards_of, pack_mask, parse_card,
+                             parse_board)
+from euchresim.engine.layout import T_EFF, T_ORDER, T_POWER, T_SUIT_OF
+from euchresim.rules import Rules
+from euchresim.tables import build_tables
+
+RANKS = "789TJQKA"
+SUITS = "CDHS"
+TRUMP_ORDER_BELOW_BOWERS = "AKQT987"
+
+
+def slow_card_name(c):
+    return "JK" if c == JOKER else RANKS[c % 8] + SUITS[c // 8]
+
+
+def slow_is_trump(name, t):
+    """R2 written out: joker, right bower, left bower, the trump suit."""
+    if name == "JK":
+        return True
+    rank, suit = name[0], name[1]
+    if suit == SUITS[t]:
+        return True
+    same_colour = {"C": "S", "S": "C", "D": "H", "H": "D"}[SUITS[t]]
+    return rank == "J" and suit == same_colour
+
+
+def slow_rank_in_trump(name, t):
+    """Higher is stronger: joker 10, right 9, left 8, A..7 of trump 7..1."""
+    if name == "JK":
+        return 10
+    if name == "J" + SUITS[t]:
+        return 9
+    if name[0] == "J":
+        return 8
+    return 7 - TRUMP_ORDER_BELOW_BOWERS.index(name[0])
+
+
+def slow_beats(a, b, t, led):
+    """Does card a beat card b in a trick where `led` (a suit index) was led? (R10)"""
+    na, nb = slow_card_name(a), slow_card_name(b)
+    ta, tb = slow_is_trump(na, t), slow_is_trump(nb, t)
+    if ta and tb:
+        return slow_rank_in_trump(na, t) > slow_rank_in_trump(nb, t)
+    if ta != tb:
+        return ta
+    fa = na[1] == SUITS[led]
+    fb = nb[1] == SUITS[led]
+    if fa and fb:
+        return RANKS.index(na[0]) > RANKS.index(nb[0])
+    return fa and not fb
+
+
+@pytest.mark.parametrize("deck,size", [(24, 24), (25, 25), (32, 32), (33, 33)])
+def test_r1_pack_sizes_and_joker(deck, size):
+    m = pack_mask(deck)
+    assert bin(m).count("1") == size
+    names = {slow_card_name(c) for c in cards_of(m)}
+    assert ("JK" in names) == (deck in (25, 33))
+    assert ("7H" in names) == (deck >= 32)
+    assert "9C" in names and "AS" in names
+
+
+def test_r1_card_text_round_trip_and_aliases():
+    for c in cards_of(pack_mask(33)):
+        assert parse_card(card_str(c)) == c
+        assert parse_card(card_str(c).lower()) == c
+    assert parse_card("10h") == parse_card("TH")
+    assert parse_card("jk") == JOKER
+
+
+@pytest.mark.parametrize("text", ["1H", "TX", "", "JKK", "10", "QQ"])
+def test_r1_bad_card_strings_are_errors(text):
+    with pytest.raises(CardError):
+        parse_card(text)
+
+
+def test_r1_card_not_in_pack_is_an_error():
+    with pytest.raises(CardError, match="not in the 24-card pack"):
+        parse_card("7H", deck=24)
+    with pytest.raises(CardError, match="not in the 24-card pack"):
+        parse_card("JK", deck=24)
+
+
+def test_r1_duplicate_card_in_a_board_is_an_error():
+    with pytest.raises(CardError, match="twice"):
+        parse_board(["JH", "jh"])
+    assert board([1, 2]) == 6
+
+
+@pytest.mark.parametrize("t", range(4))
+def test_r2_effective_suit_table_matches_slow_definition(t):
+    tab = build_tables(Rules(players=4, deck=33))
+    for c in cards_of(pack_mask(33)):
+        name = slow_card_name(c)
+        want = t if slow_is_trump(name, t) else SUITS.index(name[1])
+        assert tab[T_SUIT_OF + 33 * t + c] == want, name
+        for s in range(4):
+            assert bool((int(tab[T_EFF + 4 * t + s]) >> c) & 1) == (s == want), (name, s)
+
+
+@pytest.mark.parametrize("t", range(4))
+def test_r2_r10_power_table_orders_every_pair_like_the_rules(t):
+    """Exhaustive: every led suit, every pair of cards of the 33-card pack."""
+    tab = build_tables(Rules(players=4, deck=33))
+    cards = cards_of(pack_mask(33))
+    for led in range(4):
+        for a in cards:
+            pa = tab[T_POWER + 132 * t + 33 * led + a]
+            for b in cards:
+                if a == b:
+                    continue
+                pb = tab[T_POWER + 132 * t + 33 * led + b]
+                assert (pa > pb) == slow_beats(a, b, t, led), (slow_card_name(a), slow_card_name(b), t, led)
+
+
+@pytest.mark.parametrize("t", range(4))
+def test_r2_order_puts_every_trump_above_every_plain_card(t):
+    tab = build_tables(Rules(players=4, deck=33))
+    cards = cards_of(pack_mask(33))
+    trumps = [c for c in cards if slow_is_trump(slow_card_name(c), t)]
+    plain = [c for c in cards if c not in trumps]
+    assert len(trumps) == 10  # 8 of the suit, the left bower, the joker
+    assert min(tab[T_ORDER + 33 * t + c] for c in trumps) > max(tab[T_ORDER + 33 * t + c] for c in plain)
