@@ -11,7 +11,7 @@ from numba import njit
 
 from .engine.bits import lowbit, randbelow
 from .engine.deal import deal
-from .engine.hand import apply_action, legal_actions, start_hand
+from .engine.hand import apply_action, apply_legal, legal_actions, start_hand
 from .engine.layout import (
     ALONE, AWAY, CALLS, CFG_GAME_TO, CFG_PLAYERS, CFG_TIE, DEAL, DEAL_DUMMY,
     DISCARD, DUMMY_KEEP, ERR, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED,
@@ -33,7 +33,7 @@ def play_out(st, priv, tab, pids, params, rng):
         legal = legal_actions(st, priv, tab)
         a = decide(pids[seat], st, priv[HAND + seat], priv[AWAY + seat], seat, legal,
                    params[seat], rng, tab)
-        if apply_action(st, priv, tab, a):
+        if apply_legal(st, priv, tab, a, legal):
             return st[ERR]
     return 0
 
@@ -112,12 +112,18 @@ def _new_state():
 def run_hands(tab, n, drng, prng, pids, params, rows, plays):
     """Play ``n`` independent hands (R3: the deal passes left, not on a redeal).
 
-    Returns 0, or an error code with the failing row in ``rows`` (row n-1).
+    Returns 0, or an error code with the failing row last written.
     """
-    players = tab[CFG_PLAYERS]
     st, priv = _new_state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, dtype=np.int64)
+    return _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, hands)
+
+
+@njit(cache=True, _nrt=False)
+def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, hands):
+    """The hot loop, compiled without reference counting (nothing allocated)."""
+    players = tab[CFG_PLAYERS]
     dealer = randbelow(drng, players)
     for i in range(n):
         dummy, upcard, kitty = deal(tab, work, drng, hands)

@@ -1,1 +1,37 @@
-"""numba kernels only: no I/O, no pandas, no Rules objects (see STYLE.md)."""
+"""numba kernels only: no I/O, no pandas, no Rules objects (see STYLE.md).
+
+numba's on-disk cache notices when a kernel's own file changes, but not when
+a function it calls (and inlined) changes in another file, and then it loads
+stale machine code.  So the cache lives in a folder named after a hash of
+every kernel source: any edit gives a fresh folder.  This must run before
+any ``@njit(cache=True)`` decorator, which is why it sits here, in the
+package every kernel module imports first.
+"""
+import hashlib
+import os
+
+import numba
+
+_PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_KERNEL_SOURCES = ("engine", "policies", "driver.py")
+
+
+def _kernel_source_hash() -> str:
+    h = hashlib.sha256(numba.__version__.encode())
+    for entry in _KERNEL_SOURCES:
+        path = os.path.join(_PKG, entry)
+        files = [path] if path.endswith(".py") else sorted(
+            os.path.join(path, f) for f in os.listdir(path) if f.endswith(".py"))
+        for f in files:
+            with open(f, "rb") as fh:
+                h.update(fh.read())
+    return h.hexdigest()[:16]
+
+
+def _cache_dir() -> str:
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "euchresim")
+    return os.path.join(base, "numba-" + _kernel_source_hash())
+
+
+numba.config.CACHE_DIR = _cache_dir()

@@ -48,12 +48,12 @@ def highbit(x):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def next_u64(s):
     """xoshiro256** step on the uint64[4] state ``s``."""
     result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
@@ -67,7 +67,7 @@ def next_u64(s):
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def randbelow(s, n):
     """Unbiased integer in [0, n) for 0 < n < 2**32 (Lemire's method)."""
     nn = np.uint64(n)
@@ -83,7 +83,7 @@ def randbelow(s, n):
     return np.int64(m >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def random_bit(s, mask):
     """A uniformly chosen set bit of a non-empty mask, as its index."""
     k = randbelow(s, popcount(mask))

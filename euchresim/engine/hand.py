@@ -25,7 +25,7 @@ from .layout import (
 JOKER = 32
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def next_active(st, seat, players):
     """R10: the next seat clockwise that does not sit out."""
     s = (seat + 1) % players
@@ -85,7 +85,7 @@ def start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty):
         st[BIDSUIT] = upcard >> 3
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def legal_actions(st, priv, tab):
     """What the seat to act may do: a mask of action codes, or a board of cards."""
     ph = st[PHASE]
@@ -124,7 +124,7 @@ def _after_trump(st, tab, maker, trump, rnd):
         st[TO_ACT] = maker
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _defender(st, players, k):
     """The k-th defender (1 or 2) clockwise from the maker's left (C1)."""
     m = st[MAKER]
@@ -222,7 +222,7 @@ def score_hand(st, tab):
     st[MAKER_TRICKS] = mt
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _illegal(st, a):
     st[ERR] = ERR_ILLEGAL
     st[ERR_ARG] = a
@@ -232,10 +232,15 @@ def _illegal(st, a):
 @njit(cache=True, _nrt=False)
 def apply_action(st, priv, tab, a):
     """Carry out the seat-to-act's action ``a``; an illegal one sets st[ERR]."""
+    return apply_legal(st, priv, tab, a, legal_actions(st, priv, tab))
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def apply_legal(st, priv, tab, a, legal):
+    """``apply_action`` when the caller already has ``legal_actions``."""
     ph = st[PHASE]
     seat = st[TO_ACT]
     players = tab[CFG_PLAYERS]
-    legal = legal_actions(st, priv, tab)
     if ph == PH_DUMMY:
         if (a & ~legal) != 0 or popcount(a) != 5:
             return _illegal(st, a)

@@ -41,7 +41,7 @@ RANDOM_DEFAULTS = np.zeros(NPARAMS)
 JOKER = 32
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def random_choice(legal, rng):
     return random_bit(rng, legal)
 
@@ -262,7 +262,7 @@ def baseline_decide(st, hand, away, seat, legal, params, tab):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def decide(pid, st, hand, away, seat, legal, params, rng, tab):
     """The one entry point the driver calls for every decision."""
     if pid == BASELINE:
