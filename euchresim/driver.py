@@ -112,7 +112,7 @@ def _new_state():
 def run_hands(tab, n, drng, prng, pids, params, rows, plays):
     """Play ``n`` independent hands (R3: the deal passes left, not on a redeal).
 
-    Returns 0, or an error code with the failing row last written.
+    Returns (0, n), or (error code, index of the failing row).
     """
     st, priv = _new_state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
@@ -131,10 +131,10 @@ def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, h
         err = play_out(st, priv, tab, pids, params, prng)
         write_row(rows, plays, i, st, priv, players, -1, -1)
         if err:
-            return err
+            return err, i
         if st[REDEAL] == 0:
             dealer = (dealer + 1) % players
-    return 0
+    return 0, n
 
 
 @njit(cache=True)
@@ -246,7 +246,7 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, rows, plays, game
         ng = 0
         while wins[0] < 2 and wins[1] < 2:
             nrows, dealer, w = _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids,
-                                          params, rows, plays, nrows, gi, rb, games, gi)
+                                          params, rows, plays, nrows, ng, rb, games, gi)
             if nrows < 0:
                 return nrows
             side = 0 if w & 1 else 1

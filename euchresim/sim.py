@@ -101,9 +101,9 @@ def play_chunk(spec: RunSpec, chunk: int) -> ChunkResult:
         drng, prng = chunk_states(spec.seed, chunk)
         rows = np.zeros(n, HAND_DTYPE)
         plays = np.zeros((n, 20), np.int8)
-        err = run_hands(tab, n, drng, prng, pids, params, rows, plays)
+        err, at = run_hands(tab, n, drng, prng, pids, params, rows, plays)
         if err:
-            raise SimError(_policy_error(spec, rows[-1], err))
+            raise SimError(_policy_error(spec, chunk, int(at), int(err)))
         used = n
         games = np.zeros(0, GAME_DTYPE)
         rubbers = np.zeros(0, RUBBER_DTYPE)
@@ -128,14 +128,23 @@ def play_chunk(spec: RunSpec, chunk: int) -> ChunkResult:
         games = games[:ng]
         games["chunk"] = chunk
         rubbers["chunk"] = chunk
+        # run-wide numbers: games (or rubbers) count on from chunk to chunk
+        offset = chunk * spec.chunk_size
+        if spec.mode == "games":
+            rows["game"][:used] += offset
+            games["game"] += offset
+        else:
+            rows["rubber"][:used] += offset
+            games["rubber"] += offset
+            rubbers["rubber"] += offset
     rows = rows[:used]
     rows["chunk"] = chunk
     rows["index"] = np.arange(used)
     return ChunkResult(chunk, rows, plays[:used], games, rubbers)
 
 
-def _policy_error(spec, row, err) -> str:
-    return (f"chunk row {int(row['index'])}: a policy ({', '.join(spec.policies)}) "
+def _policy_error(spec, chunk, at, err) -> str:
+    return (f"chunk {chunk}, hand {at}: a policy ({', '.join(spec.policies)}) "
             f"made an illegal move (engine code {err})")
 
 

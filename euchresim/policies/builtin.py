@@ -22,7 +22,7 @@ from ..engine.bits import lowbit, popcount, random_bit
 from ..engine.layout import (
     BEST_POWER, BEST_SEAT, BIDSUIT, BID2_PASS, CFG_PLAYERS, DEALER, LED, MAKER, NINTRICK,
     PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE,
-    TRUMP, UPCARD, T_EFF, T_ORDER, T_POWER,
+    ROUND, TRUMP, UPCARD, T_EFF, T_ORDER, T_POWER,
 )
 
 RANDOM = 0
@@ -33,7 +33,7 @@ P_ORDER = 0      # round-one strength needed to order/assist/take up
 P_NAME = 1       # round-two strength needed to name a suit
 P_ALONE = 2      # strength needed to go alone
 P_DEFEND = 3     # strength (in the trump suit) needed to defend alone
-P_PARTNER_UP = 4  # bonus when the upcard goes to one's own partner/self
+P_PARTNER_UP = 4  # round one: + for the dealer's partner (the upcard joins the side), - for an opponent
 NPARAMS = 8
 BASELINE_DEFAULTS = np.array([4.0, 4.0, 7.0, 6.0, 0.5, 0.0, 0.0, 0.0])
 RANDOM_DEFAULTS = np.zeros(NPARAMS)
@@ -243,7 +243,12 @@ def baseline_decide(st, hand, away, seat, legal, params, tab):
             return best
         return BID2_PASS
     if ph == PH_ALONE:
-        return 1 if strength(hand, st[TRUMP], tab) >= params[P_ALONE] else 0
+        t = st[TRUMP]
+        h = hand
+        if seat == st[DEALER] and st[ROUND] == 1:     # the exchange comes after (C1): count the upcard in
+            with_up = hand | (np.int64(1) << st[UPCARD])
+            h = with_up & ~(np.int64(1) << baseline_discard(with_up, t, tab))
+        return 1 if strength(h, t, tab) >= params[P_ALONE] else 0
     if ph == PH_DEFEND:
         return 1 if strength(hand, st[TRUMP], tab) >= params[P_DEFEND] else 0
     if ph == PH_DISCARD:
