@@ -9,9 +9,9 @@ seed and its index.
 import numpy as np
 from numba import njit
 
-from .engine.bits import lowbit, randbelow
+from .engine.bits import lowbit, random_bit, randbelow
 from .engine.deal import deal
-from .engine.hand import apply_action, apply_legal, legal_actions, start_hand
+from .engine.hand import apply_action, apply_legal, legal_actions, score_hand, start_hand
 from .engine.layout import (
     ALONE, AWAY, CALLS, CFG_GAME_TO, CFG_PLAYERS, CFG_TIE, DEAL, DEAL_DUMMY,
     DISCARD, DUMMY_KEEP, ERR, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED,
@@ -20,15 +20,24 @@ from .engine.layout import (
     MAKER_TRICKS, NCALLS, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD,
     PH_DONE, PH_DUMMY, PH_JOKER, PHASE, PLAYS, POINTS, PRIV_SIZE, REDEAL, ROUND,
     SCORE, ST_SIZE, THROWN_IN, TO_ACT, TRICK_WINNER, TRICKS, TRUMP, UPCARD, BID2_PASS,
-    CALL_ORDER, CALL_PASS, CALL_SUIT0, DEALER, CFG_NPACK, T_PACK,
+    CALL_ORDER, CALL_PASS, CALL_SUIT0, DEALER, CFG_NPACK, T_PACK, T_EFF, T_SUIT_OF, T_POWER,
+    T_NEXT, NACTIVE, LEADER, TRICK, NINTRICK, LED, BEST_SEAT, BEST_POWER, PH_PLAY, PLAY_SEAT,
 )
-from .policies.builtin import decide
+from .policies.builtin import RANDOM, decide
 
 
 @njit(cache=True, _nrt=False)
-def play_out(st, priv, tab, pids, params, rng):
-    """Ask the policies for every decision until the hand is over."""
+def play_out(st, priv, tab, pids, params, rng, all_random):
+    """Ask the policies for every decision until the hand is over.
+
+    When every seat plays ``random``, the tricks are played by
+    ``random_tricks``, a tight loop that draws the very same random numbers
+    (tests/test_fast_path.py holds the two paths to identical rows).
+    """
     while st[PHASE] != PH_DONE:
+        if all_random and st[PHASE] == PH_PLAY:
+            random_tricks(st, priv, tab, rng)
+            return 0
         seat = st[TO_ACT]
         legal = legal_actions(st, priv, tab)
         a = decide(pids[seat], st, priv[HAND + seat], priv[AWAY + seat], seat, legal,
@@ -36,6 +45,54 @@ def play_out(st, priv, tab, pids, params, rng):
         if apply_legal(st, priv, tab, a, legal):
             return st[ERR]
     return 0
+
+
+@njit(cache=True, _nrt=False)
+def random_tricks(st, priv, tab, rng):
+    """Play out every trick with uniformly random legal cards (R10), fast.
+
+    Same draws, same order and same state as asking the ``random`` policy
+    card by card through ``legal_actions``/``apply_legal``.
+    """
+    trump = st[TRUMP]
+    nact = st[NACTIVE]
+    out = st[OUT]
+    eff = T_EFF + 4 * trump
+    n = st[NPLAYS]
+    leader = st[LEADER]
+    for trick in range(st[TRICK], 5):
+        seat = leader
+        best_seat = leader
+        best_p = np.int64(-1)
+        led = np.int64(0)
+        for k in range(nact):
+            hand = priv[HAND + seat]
+            follow = hand & tab[eff + led]
+            legal = follow if (k > 0 and follow != 0) else hand      # R10 follow suit
+            a = random_bit(rng, legal)
+            priv[HAND + seat] = hand & ~(np.int64(1) << a)
+            st[PLAYS + n] = a
+            st[PLAY_SEAT + n] = seat
+            n += 1
+            led = tab[T_SUIT_OF + 33 * trump + a] if k == 0 else led
+            p = tab[T_POWER + 132 * trump + 33 * led + a]
+            better = p > best_p
+            best_seat = seat if better else best_seat
+            best_p = p if better else best_p
+            seat = tab[T_NEXT + 4 * out + seat]
+        st[TRICK_WINNER + trick] = best_seat
+        st[TRICKS + best_seat] += 1
+        leader = best_seat
+    st[NPLAYS] = n
+    st[TRICK] = 5
+    st[NINTRICK] = 0
+    st[LED] = led
+    st[BEST_SEAT] = best_seat
+    st[BEST_POWER] = best_p
+    st[LEADER] = leader
+    score_hand(st, tab)
+    st[PHASE] = PH_DONE
+    st[TO_ACT] = -1
 
 
 @njit(cache=True, _nrt=False)
@@ -103,6 +160,14 @@ def write_row(rows, plays, i, st, priv, players, game, rubber):
         plays[i, k] = st[PLAYS + k] if k < n else -1
 
 
+@njit(cache=True, _nrt=False)
+def _all_random(pids, players):
+    for s in range(players):
+        if pids[s] != RANDOM:
+            return False
+    return True
+
+
 @njit(cache=True)
 def _new_state():
     return np.zeros(ST_SIZE, dtype=np.int64), np.zeros(PRIV_SIZE, dtype=np.int64)
@@ -124,11 +189,12 @@ def run_hands(tab, n, drng, prng, pids, params, rows, plays):
 def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, hands):
     """The hot loop, compiled without reference counting (nothing allocated)."""
     players = tab[CFG_PLAYERS]
+    all_random = _all_random(pids, players)
     dealer = randbelow(drng, players)
     for i in range(n):
         dummy, upcard, kitty = deal(tab, work, drng, hands)
         start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
-        err = play_out(st, priv, tab, pids, params, prng)
+        err = play_out(st, priv, tab, pids, params, prng, all_random)
         write_row(rows, plays, i, st, priv, players, -1, -1)
         if err:
             return err, i
@@ -167,6 +233,7 @@ def _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids, params, row
                nrows, game, rubber, games, gi):
     """Play one game to the target; returns (rows used or -1 if full, next dealer, winners)."""
     players = tab[CFG_PLAYERS]
+    all_random = _all_random(pids, players)
     target = tab[CFG_GAME_TO]
     scores = np.zeros(4, dtype=np.int64)
     first = dealer
@@ -180,7 +247,7 @@ def _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids, params, row
             st[SCORE + s] = scores[s]
         dummy, upcard, kitty = deal(tab, work, drng, hands)
         start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
-        err = play_out(st, priv, tab, pids, params, prng)
+        err = play_out(st, priv, tab, pids, params, prng, all_random)
         write_row(rows, plays, nrows, st, priv, players, game, rubber)
         nrows += 1
         nh += 1

@@ -12,7 +12,7 @@ from .cards import JOKER, NCARDS, RANK_J, SUITS, card_index, cards_of, pack_mask
 from .engine.layout import (
     CFG_BOTH_LEAD, CFG_DECK, CFG_DEFEND, CFG_GAME_TO, CFG_JOKER_MODE, CFG_PACK, CFG_PLAYERS,
     CFG_NPACK, CFG_SIZE, CFG_STICK, CFG_TIE, JOKER_DEALER_NAMES, JOKER_REDEAL, T_CFG, T_EFF,
-    T_ORDER, T_PACK, T_POWER, T_SCORE, T_SUIT_OF, TAB_SIZE,
+    T_NEXT, T_ORDER, T_PACK, T_POWER, T_SCORE, T_SUIT_OF, TAB_SIZE,
 )
 from .rules import CUTTHROAT_TIE_CHOICES, SCORE_CASES, Rules
 
@@ -111,4 +111,19 @@ def build_tables(rules: Rules) -> np.ndarray:
     tab[T_ORDER:T_SCORE] = _ORDER.ravel()
     tab[T_SCORE:T_PACK] = build_score(rules).ravel()
     tab[T_PACK:T_PACK + len(pack)] = pack
+    tab[T_NEXT:T_NEXT + 64] = build_next(rules.players).ravel()
     return tab
+
+
+def build_next(players: int):
+    """next[out][seat]: the next seat clockwise not in the ``out`` mask (R10)."""
+    nxt = np.full((16, 4), -1, dtype=np.int64)
+    for out in range(16):
+        for seat in range(players):
+            s = (seat + 1) % players
+            for _ in range(players):
+                if not (out >> s) & 1:
+                    nxt[out, seat] = s
+                    break
+                s = (s + 1) % players
+    return nxt

@@ -86,7 +86,14 @@ def randbelow(s, n):
 @njit(cache=True, _nrt=False, inline='always')
 def random_bit(s, mask):
     """A uniformly chosen set bit of a non-empty mask, as its index."""
-    k = randbelow(s, popcount(mask))
+    n = popcount(mask)
+    k = randbelow(s, n)
+    if n <= 6:
+        # a fixed count of conditional clears, no data-dependent branch: the
+        # choice is random, so a branch here would mispredict half the time
+        for j in range(5):
+            mask = mask & (mask - 1) if j < k else mask
+        return lowbit(mask)
     for _ in range(k):
         mask &= mask - 1
     return lowbit(mask)

@@ -19,19 +19,16 @@ from .layout import (
     MAKER_TRICKS, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND,
     PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, POINTS, REDEAL,
     ROUND, SC_ALONE, SC_ALONE_VS_DEFENDER, SC_CUTTHROAT, SC_CUTTHROAT_DEFENDER, SC_PARTNERSHIP,
-    SC_TWO_HAND, SCORE, T_EFF, T_POWER, T_SCORE, T_SUIT_OF, THROWN_IN, TO_ACT, TRICK, TRICK_WINNER, TRICKS, TRUMP, UPCARD,
+    SC_TWO_HAND, SCORE, T_EFF, T_NEXT, T_POWER, T_SCORE, T_SUIT_OF, THROWN_IN, TO_ACT, TRICK, TRICK_WINNER, TRICKS, TRUMP, UPCARD,
 )
 
 JOKER = 32
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def next_active(st, seat, players):
-    """R10: the next seat clockwise that does not sit out."""
-    s = (seat + 1) % players
-    while (st[OUT] >> s) & 1:
-        s = (s + 1) % players
-    return s
+def next_active(st, tab, seat):
+    """R10: the next seat clockwise that does not sit out (a table lookup)."""
+    return tab[T_NEXT + 4 * st[OUT] + seat]
 
 
 @njit(cache=True, _nrt=False)
@@ -170,7 +167,7 @@ def first_leader(st, tab):
     players = tab[CFG_PLAYERS]
     dealer = st[DEALER]
     if players != 3 or st[ALONE] == 0:
-        return next_active(st, dealer, players)
+        return next_active(st, tab, dealer)
     maker = st[MAKER]
     maker_alone = (st[ALONE] >> maker) & 1
     lone_def = -1
@@ -183,7 +180,7 @@ def first_leader(st, tab):
         anchor = maker
     else:
         anchor = lone_def
-    return next_active(st, anchor, players)
+    return next_active(st, tab, anchor)
 
 
 @njit(cache=True, _nrt=False)
@@ -255,15 +252,15 @@ def apply_legal(st, priv, tab, a, legal):
         st[PLAY_SEAT + n] = seat
         st[NPLAYS] = n + 1
         trump = st[TRUMP]
-        if st[NINTRICK] == 0:
-            st[LED] = tab[T_SUIT_OF + 33 * (trump) + (a)]      # R7/C4: a led joker calls for trump
-            st[BEST_SEAT] = seat
-            st[BEST_POWER] = tab[T_POWER + 132 * trump + 33 * st[LED] + a]
-        else:
-            p = tab[T_POWER + 132 * trump + 33 * st[LED] + a]
-            if p > st[BEST_POWER]:
-                st[BEST_SEAT] = seat
-                st[BEST_POWER] = p
+        # written without data-dependent branches (selects): in random play
+        # "does this card win?" is a coin toss a branch predictor loses
+        lead = st[NINTRICK] == 0
+        led = tab[T_SUIT_OF + 33 * trump + a] if lead else st[LED]   # R7/C4: a led joker calls for trump
+        st[LED] = led
+        p = tab[T_POWER + 132 * trump + 33 * led + a]
+        better = lead or p > st[BEST_POWER]
+        st[BEST_SEAT] = seat if better else st[BEST_SEAT]
+        st[BEST_POWER] = p if better else st[BEST_POWER]
         st[NINTRICK] += 1
         if st[NINTRICK] == st[NACTIVE]:        # trick complete (R10)
             w = st[BEST_SEAT]
@@ -278,7 +275,7 @@ def apply_legal(st, priv, tab, a, legal):
                 st[PHASE] = PH_DONE
                 st[TO_ACT] = -1
         else:
-            st[TO_ACT] = next_active(st, seat, players)
+            st[TO_ACT] = next_active(st, tab, seat)
     elif ph == PH_BID1:
         k = st[NCALLS]
         st[CALLS + k] = CALL_ORDER if a == 1 else CALL_PASS

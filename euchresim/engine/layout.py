@@ -135,7 +135,8 @@ T_POWER = 164      # [4 trump][4 led][33 card]: trick-taking power, 0 = cannot w
 T_ORDER = 692      # [4 trump][33 card]: strength ignoring the lead (trumps above all)
 T_SCORE = 824      # [6 case][6 maker tricks][2]: makers' / each defender's points (R11)
 T_PACK = 896       # [CFG_NPACK]: card indexes of the pack
-TAB_SIZE = 932
+T_NEXT = 932       # [16 out mask][4 seat]: next seat clockwise that does not sit out (R10)
+TAB_SIZE = 996
 
 
 # ---- one row per hand --------------------------------------------------------
