@@ -203,6 +203,46 @@ def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, h
     return 0, n
 
 
+TALLY_SIZE = 48   # 16 fixed slots, then 8 per seat position (names in sim.tally_names)
+
+
+@njit(cache=True)
+def tally_hands(rows, players, out):
+    """Per-chunk counts in one pass over the rows (sim.tally names the slots)."""
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        out[0] += 1
+        out[1] += r["thrown_in"]
+        out[2] += r["redeal"]
+        maker = r["maker"]
+        if maker < 0:
+            continue
+        ok = r["maker_tricks"] >= 3
+        alone = r["maker_alone"]
+        out[3] += 1
+        out[4] += ok
+        out[5] += r["euchred"]
+        out[6] += r["march"]
+        out[7] += alone
+        out[8] += r["defender_alone"]
+        out[9] += alone and ok
+        out[10] += alone and r["march"]
+        out[11] += alone and r["euchred"]
+        base = 16 + 8 * r["maker_pos"]
+        out[base + (0 if r["make_round"] == 1 else 1)] += 1
+        out[base + 2] += ok
+        out[base + 3] += 1
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        dealer = r["dealer"]
+        for s in range(players):
+            pts = np.int64(r["points0"] if s == 0 else r["points1"] if s == 1 else
+                           r["points2"] if s == 2 else r["points3"])
+            pos = (s - dealer) % players
+            out[16 + 8 * pos + 4] += pts
+            out[16 + 8 * pos + 5] += pts * pts
+
+
 @njit(cache=True)
 def _game_winners(st, scores, players, target, tie):
     """R12: seats (mask) that won, 0 if the game goes on."""

@@ -151,35 +151,10 @@ def _policy_error(spec, chunk, at, err) -> str:
 # ---------------------------------------------------------------- tallies
 def tally(res: ChunkResult, players: int) -> dict:
     """Integer counts of one chunk; they add up exactly across chunks."""
-    h = res.hands
-    c: dict[str, int] = {"hands": len(h)}
-    played = h["maker"] >= 0
-    c["thrown_in"] = int(h["thrown_in"].sum())
-    c["redeal"] = int(h["redeal"].sum())
-    c["made"] = int(played.sum())
-    c["made_ok"] = int((played & (h["maker_tricks"] >= 3)).sum())
-    c["euchred"] = int(h["euchred"].sum())
-    c["march"] = int(h["march"].sum())
-    c["maker_alone"] = int(h["maker_alone"].sum())
-    c["defender_alone"] = int(h["defender_alone"].sum())
-    alone = h["maker_alone"]
-    c["alone_made_ok"] = int((alone & (h["maker_tricks"] >= 3)).sum())
-    c["alone_march"] = int((alone & h["march"]).sum())
-    c["alone_euchred"] = int((alone & h["euchred"]).sum())
-    dealer = h["dealer"].astype(np.int64)
-    for p in range(players):
-        r1 = played & (h["make_round"] == 1) & (h["maker_pos"] == p)
-        r2 = played & (h["make_round"] == 2) & (h["maker_pos"] == p)
-        c[f"made_r1_pos{p}"] = int(r1.sum())
-        c[f"made_r2_pos{p}"] = int(r2.sum())
-        c[f"made_ok_pos{p}"] = int((played & (h["maker_pos"] == p) & (h["maker_tricks"] >= 3)).sum())
-        c[f"made_pos{p}"] = int((played & (h["maker_pos"] == p)).sum())
-        seat = (dealer + p) % players
-        pts = np.zeros(len(h), np.int64)
-        for s in range(players):
-            pts += np.where(seat == s, h[f"points{s}"].astype(np.int64), 0)
-        c[f"points_pos{p}"] = int(pts.sum())
-        c[f"points_sq_pos{p}"] = int((pts * pts).sum())
+    from .driver import TALLY_SIZE, tally_hands
+    out = np.zeros(TALLY_SIZE, np.int64)
+    tally_hands(res.hands, players, out)
+    c = {name: int(out[i]) for i, name in enumerate(tally_names(players)) if name}
     g = res.games
     if len(g):
         c["games"] = len(g)
@@ -200,6 +175,19 @@ def tally(res: ChunkResult, players: int) -> dict:
         c["rubber_games"] = int(r["games"].sum())
         c["rubber_side0"] = int((r["winner_side"] == 0).sum())
     return c
+
+
+_TALLY_FIXED = ("hands", "thrown_in", "redeal", "made", "made_ok", "euchred", "march", "maker_alone",
+                "defender_alone", "alone_made_ok", "alone_march", "alone_euchred")
+_TALLY_POS = ("made_r1_pos", "made_r2_pos", "made_ok_pos", "made_pos", "points_pos", "points_sq_pos")
+
+
+def tally_names(players: int) -> list[str]:
+    """Names of ``driver.tally_hands``'s slots ('' for slots unused with this many players)."""
+    names = list(_TALLY_FIXED) + [""] * (16 - len(_TALLY_FIXED))
+    for p in range(4):
+        names += [f"{n}{p}" if p < players else "" for n in _TALLY_POS] + ["", ""]
+    return names
 
 
 def merge(total: dict, part: dict) -> dict:

@@ -1,0 +1,55 @@
+"""The jitted per-chunk tally against a slow numpy twin."""
+import numpy as np
+import pytest
+
+from euchresim import sim
+from tests.util import VARIANTS, rows_of
+
+
+def slow_tally(h, players):
+    c = {"hands": len(h)}
+    played = h["maker"] >= 0
+    c["thrown_in"] = int(h["thrown_in"].sum())
+    c["redeal"] = int(h["redeal"].sum())
+    c["made"] = int(played.sum())
+    c["made_ok"] = int((played & (h["maker_tricks"] >= 3)).sum())
+    c["euchred"] = int(h["euchred"].sum())
+    c["march"] = int(h["march"].sum())
+    c["maker_alone"] = int(h["maker_alone"].sum())
+    c["defender_alone"] = int(h["defender_alone"].sum())
+    alone = h["maker_alone"]
+    c["alone_made_ok"] = int((alone & (h["maker_tricks"] >= 3)).sum())
+    c["alone_march"] = int((alone & h["march"]).sum())
+    c["alone_euchred"] = int((alone & h["euchred"]).sum())
+    dealer = h["dealer"].astype(np.int64)
+    for p in range(players):
+        at = played & (h["maker_pos"] == p)
+        c[f"made_r1_pos{p}"] = int((at & (h["make_round"] == 1)).sum())
+        c[f"made_r2_pos{p}"] = int((at & (h["make_round"] == 2)).sum())
+        c[f"made_ok_pos{p}"] = int((at & (h["maker_tricks"] >= 3)).sum())
+        c[f"made_pos{p}"] = int(at.sum())
+        seat = (dealer + p) % players
+        pts = np.zeros(len(h), np.int64)
+        for s in range(players):
+            pts += np.where(seat == s, h[f"points{s}"].astype(np.int64), 0)
+        c[f"points_pos{p}"] = int(pts.sum())
+        c[f"points_sq_pos{p}"] = int((pts * pts).sum())
+    return c
+
+
+@pytest.mark.parametrize("players,deck", VARIANTS)
+@pytest.mark.parametrize("policy", ["random", "baseline"])
+def test_tally_matches_its_slow_twin(players, deck, policy):
+    opts = {"defend_alone": True} if players == 4 else {}
+    _, res = rows_of(players, deck, policy, seed=deck + players, n=3000, **opts)
+    fast = sim.tally(res, players)
+    slow = slow_tally(res.hands, players)
+    assert {k: fast[k] for k in slow} == slow
+    assert slow["made"] > 0 and slow["points_pos0"] > 0
+
+
+def test_tallies_merge_exactly():
+    _, a = rows_of(4, 24, "random", seed=1, n=1000)
+    _, b = rows_of(4, 24, "random", seed=2, n=1000)
+    both = sim.ChunkResult(0, np.concatenate([a.hands, b.hands]), np.concatenate([a.plays, b.plays]))
+    assert sim.merge(sim.tally(a, 4), sim.tally(b, 4)) == sim.tally(both, 4)
