@@ -121,7 +121,8 @@ def write_row(rows, plays, i, st, priv, players, game, rubber):
     r["call8"] = st[CALLS + 7]
     maker = st[MAKER]
     r["maker"] = maker
-    r["maker_pos"] = (maker - dealer) % players if maker >= 0 else -1
+    pos = maker - dealer
+    r["maker_pos"] = -1 if maker < 0 else (pos + players if pos < 0 else pos)
     r["make_round"] = st[ROUND]
     r["trump"] = st[TRUMP]
     r["alone"] = st[ALONE]
@@ -199,7 +200,7 @@ def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, h
         if err:
             return err, i
         if st[REDEAL] == 0:
-            dealer = (dealer + 1) % players
+            dealer = tab[T_NEXT + dealer]
     return 0, n
 
 
@@ -299,7 +300,7 @@ def _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids, params, row
             if (scores[0] == 4 and scores[1] <= 2) or (scores[1] == 4 and scores[0] <= 2):
                 bridge = True          # R12 "at the bridge": a label only
         if st[REDEAL] == 0:
-            dealer = (dealer + 1) % players
+            dealer = tab[T_NEXT + dealer]
         winners = _game_winners(st, scores, players, target, tab[CFG_TIE])
     g = games[gi]
     g["game"] = game

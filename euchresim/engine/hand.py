@@ -63,7 +63,7 @@ def start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty):
     priv[KITTY] = kitty
     priv[DISCARD] = -1
     priv[DUMMY_KEEP] = 0
-    st[TO_ACT] = (dealer + 1) % players
+    st[TO_ACT] = tab[T_NEXT + dealer]      # nobody sits out yet: the next seat
     st[PHASE] = PH_BID1
     if upcard == JOKER:
         mode = tab[CFG_JOKER_MODE]
@@ -126,8 +126,9 @@ def _defender(st, players, k):
     """The k-th defender (1 or 2) clockwise from the maker's left (C1)."""
     m = st[MAKER]
     if players == 4:
-        return (m + 1) % 4 if k == 1 else (m + 3) % 4
-    return (m + k) % 3
+        return (m + 1) & 3 if k == 1 else (m + 3) & 3
+    d = m + k
+    return d - 3 if d >= 3 else d
 
 
 @njit(cache=True, _nrt=False)
@@ -200,7 +201,7 @@ def score_hand(st, tab):
     players = tab[CFG_PLAYERS]
     maker = st[MAKER]
     if players == 4:
-        mt = st[TRICKS + maker] + st[TRICKS + (maker + 2) % 4]
+        mt = st[TRICKS + maker] + st[TRICKS + (maker + 2) & 3]
         if (st[ALONE] >> maker) & 1:
             case = SC_ALONE_VS_DEFENDER if popcount(st[ALONE]) == 2 else SC_ALONE
         else:
@@ -214,7 +215,7 @@ def score_hand(st, tab):
     mk = tab[T_SCORE + 12 * (case) + 2 * (mt) + (0)]
     df = tab[T_SCORE + 12 * (case) + 2 * (mt) + (1)]
     for s in range(players):
-        on_makers = s == maker or (players == 4 and s == (maker + 2) % 4)
+        on_makers = s == maker or (players == 4 and s == (maker + 2) & 3)
         st[POINTS + s] = mk if on_makers else df
     st[MAKER_TRICKS] = mt
 
@@ -284,9 +285,9 @@ def apply_legal(st, priv, tab, a, legal):
             _after_trump(st, tab, seat, st[BIDSUIT], 1)
         elif k + 1 == players:
             st[PHASE] = PH_BID2
-            st[TO_ACT] = (st[DEALER] + 1) % players
+            st[TO_ACT] = tab[T_NEXT + st[DEALER]]
         else:
-            st[TO_ACT] = (seat + 1) % players
+            st[TO_ACT] = tab[T_NEXT + seat]
     elif ph == PH_BID2:
         k = st[NCALLS]
         st[CALLS + k] = CALL_PASS if a == BID2_PASS else CALL_SUIT0 + a
@@ -298,18 +299,18 @@ def apply_legal(st, priv, tab, a, legal):
             st[PHASE] = PH_DONE
             st[TO_ACT] = -1
         else:
-            st[TO_ACT] = (seat + 1) % players
+            st[TO_ACT] = tab[T_NEXT + seat]
     elif ph == PH_ALONE:
         if a == 1:
             st[ALONE] |= np.int64(1) << seat
             if players == 4:                       # R8: partner sits out
-                st[OUT] |= np.int64(1) << ((seat + 2) % 4)
+                st[OUT] |= np.int64(1) << ((seat + 2) & 3)
         _after_alone(st, tab)
     elif ph == PH_DEFEND:
         if a == 1:
             st[ALONE] |= np.int64(1) << seat
             if players == 4:
-                partner = (seat + 2) % 4
+                partner = (seat + 2) & 3
             else:
                 partner = 3 - st[MAKER] - seat       # R9: the other defender
             st[OUT] |= np.int64(1) << partner
@@ -334,5 +335,5 @@ def apply_legal(st, priv, tab, a, legal):
         st[JOKER_SUIT] = a
         st[BIDSUIT] = a
         st[PHASE] = PH_BID1
-        st[TO_ACT] = (st[DEALER] + 1) % players
+        st[TO_ACT] = tab[T_NEXT + st[DEALER]]
     return 0

@@ -162,7 +162,7 @@ def baseline_keep(cards, t, tab):
 def _teammate(st, seat, players):
     """This hand's partner: fixed in 4-hand, the other defender in Cutthroat."""
     if players == 4:
-        return (seat + 2) % 4
+        return (seat + 2) & 3
     if players == 3 and seat != st[MAKER]:
         return 3 - st[MAKER] - seat
     return -1
@@ -172,7 +172,7 @@ def _teammate(st, seat, players):
 def baseline_play(st, hand, seat, legal, tab, players):
     t = st[TRUMP]
     trumps = legal & tab[T_EFF + 4 * (t) + (t)]
-    maker_side = seat == st[MAKER] or (players == 4 and (seat + 2) % 4 == st[MAKER])
+    maker_side = seat == st[MAKER] or (players == 4 and (seat + 2) & 3 == st[MAKER])
     if st[NINTRICK] == 0:
         if maker_side and trumps:
             return _highest(trumps, t, tab)
@@ -225,7 +225,7 @@ def baseline_decide(st, hand, away, seat, legal, params, tab):
             v = strength(h, t, tab)
         else:
             v = strength(hand, t, tab)
-            if players == 4 and (seat + 2) % 4 == dealer:
+            if players == 4 and (seat + 2) & 3 == dealer:
                 v += params[P_PARTNER_UP]
             else:
                 v -= params[P_PARTNER_UP]
