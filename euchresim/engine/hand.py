@@ -201,7 +201,7 @@ def score_hand(st, tab):
     players = tab[CFG_PLAYERS]
     maker = st[MAKER]
     if players == 4:
-        mt = st[TRICKS + maker] + st[TRICKS + (maker + 2) & 3]
+        mt = st[TRICKS + maker] + st[TRICKS + ((maker + 2) & 3)]
         if (st[ALONE] >> maker) & 1:
             case = SC_ALONE_VS_DEFENDER if popcount(st[ALONE]) == 2 else SC_ALONE
         else:
