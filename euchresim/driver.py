@@ -239,7 +239,8 @@ def tally_hands(rows, players, out):
         for s in range(players):
             pts = np.int64(r["points0"] if s == 0 else r["points1"] if s == 1 else
                            r["points2"] if s == 2 else r["points3"])
-            pos = (s - dealer) % players
+            pos = s - dealer
+            pos = pos + players if pos < 0 else pos
             out[16 + 8 * pos + 4] += pts
             out[16 + 8 * pos + 5] += pts * pts
 

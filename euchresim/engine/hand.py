@@ -38,21 +38,15 @@ def start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty):
     ``st[SCORE..]`` (the game score) is left as the caller set it.
     """
     players = tab[CFG_PLAYERS]
-    for k in range(SCORE):  # the game-score slots after SCORE stay as the caller set them
-        st[k] = 0
+    st[:SCORE] = 0          # the game-score slots after SCORE stay as the caller set them
+    st[CALLS:CALLS + 8] = -1
+    st[PLAYS:TRICK_WINNER + 5] = -1     # plays, who played them, trick winners
     st[DEALER] = dealer
     st[UPCARD] = upcard
     st[JOKER_SUIT] = -1
     st[MAKER] = -1
     st[TRUMP] = -1
     st[FIRST_LEADER] = -1
-    for k in range(8):
-        st[CALLS + k] = -1
-    for k in range(20):
-        st[PLAYS + k] = -1
-        st[PLAY_SEAT + k] = -1
-    for k in range(5):
-        st[TRICK_WINNER + k] = -1
     for s in range(4):
         h = hands[s] if s < players else np.int64(0)
         priv[HAND + s] = h
