@@ -29,7 +29,7 @@ _COMPILE_SNIPPET = (
 )
 
 
-def compile_times() -> tuple[float, float]:
+def measure_compile() -> tuple[float, float]:
     """Seconds to import and compile every kernel: (cold, from cache)."""
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBA_CACHE_DIR=d)
@@ -81,10 +81,12 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
                                  "hands": hands, "hands_per_second": round(hps)})
                     if echo:
                         echo(f"{p:>7} {d:>4} {pol:>9} {w:>7} {hps:>12,.0f}")
+    extra = {"machine": machine()}
     if compile_times:
-        cold, warm = globals()["compile_times"]()
-        rows.append({"compile_cold_seconds": round(cold, 2), "compile_cached_seconds": round(warm, 2),
-                     "machine": machine()})
+        cold, warm = measure_compile()
+        extra.update(compile_cold_seconds=round(cold, 2), compile_cached_seconds=round(warm, 2))
         if echo:
             echo(f"compile: cold {cold:.1f} s, from cache {warm:.1f} s")
+    for r in rows:        # every object carries the machine and compile figures
+        r.update(extra)
     return rows

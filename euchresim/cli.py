@@ -144,9 +144,10 @@ def _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs
                                "summary": df.to_dict(orient="records")}, default=float))
         return
     m = spec.meta()
+    played = counts.get(spec.mode, 0)
     click.echo(f"euchresim {m['euchresim']} (engine {m['engine_version']})  players {spec.rules.players}  "
-               f"deck {spec.rules.deck}  {spec.mode} {counts.get('games', counts.get('hands', 0)) if spec.mode != 'rubbers' else counts.get('rubbers', 0)}"
-               f"  seed {spec.seed}  policies {','.join(m['policies'])}")
+               f"deck {spec.rules.deck}  {spec.mode} {played}  seed {spec.seed}  "
+               f"policies {','.join(m['policies'])}")
     changed = spec.rules.changed()
     if changed:
         click.echo("rules: " + ", ".join(f"{k}={v}" for k, v in changed.items() if k != "scoring")

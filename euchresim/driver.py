@@ -9,7 +9,7 @@ seed and its index.
 import numpy as np
 from numba import njit
 
-from .engine.bits import lowbit, random_bit, randbelow
+from .engine.bits import lowbit, popcount, randbelow, xo_below
 from .engine.deal import deal
 from .engine.hand import apply_action, apply_legal, legal_actions, score_hand, start_hand
 from .engine.layout import (
@@ -60,6 +60,7 @@ def random_tricks(st, priv, tab, rng):
     eff = T_EFF + 4 * trump
     n = st[NPLAYS]
     leader = st[LEADER]
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     for trick in range(st[TRICK], 5):
         seat = leader
         best_seat = leader
@@ -69,7 +70,12 @@ def random_tricks(st, priv, tab, rng):
             hand = priv[HAND + seat]
             follow = hand & tab[eff + led]
             legal = follow if (k > 0 and follow != 0) else hand      # R10 follow suit
-            a = random_bit(rng, legal)
+            # random_bit(rng, legal) with the generator state in registers
+            r, s0, s1, s2, s3 = xo_below(s0, s1, s2, s3, popcount(legal))
+            m = legal
+            for j in range(5):
+                m = m & (m - 1) if j < r else m
+            a = lowbit(m)
             priv[HAND + seat] = hand & ~(np.int64(1) << a)
             st[PLAYS + n] = a
             st[PLAY_SEAT + n] = seat
@@ -83,6 +89,10 @@ def random_tricks(st, priv, tab, rng):
         st[TRICK_WINNER + trick] = best_seat
         st[TRICKS + best_seat] += 1
         leader = best_seat
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
     st[NPLAYS] = n
     st[TRICK] = 5
     st[NINTRICK] = 0

@@ -127,3 +127,13 @@ def test_parquet_output_schema(tmp_path):
     for col in ["chunk", "index", "dealer", "hand0", "upcard", "kitty", "call1", "maker", "make_round",
                 "trump", "alone", "discard", "tricks0", "points0", "euchred", "march"]:
         assert col in t.column_names
+
+
+def test_bench_json_lists_measurements():
+    r = run(["bench", "--players", "2", "--deck", "24", "--policy", "random", "--hands", "20000",
+             "--workers", "2", "--no-compile", "--json"])
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.output)
+    assert {(x["players"], x["deck"], x["policy"], x["workers"]) for x in rows} == {
+        (2, 24, "random", 1), (2, 24, "random", 2)}
+    assert all(x["hands_per_second"] > 0 and "machine" in x for x in rows)

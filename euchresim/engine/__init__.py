@@ -1,5 +1,12 @@
 """numba kernels only: no I/O, no pandas, no Rules objects (see STYLE.md).
 
+Kernels that allocate nothing are compiled with ``_nrt=False`` (numba's
+flag for "no reference counting"): with it, every array argument and every
+view stopped costing an atomic increment and decrement per call, which made
+the hot loop several times faster (docs/benchmarks.md).  The flag is not in
+numba's public documentation; a kernel that must allocate (``np.zeros``)
+keeps the default and calls the others.
+
 numba's on-disk cache notices when a kernel's own file changes, but not when
 a function it calls (and inlined) changes in another file, and then it loads
 stale machine code.  So the cache lives in a folder named after a hash of

@@ -99,6 +99,29 @@ def random_bit(s, mask):
     return lowbit(mask)
 
 
+@njit(cache=True, _nrt=False, inline='always')
+def xo_below(s0, s1, s2, s3, n):
+    """``randbelow`` on a state held in locals: (value, s0, s1, s2, s3).
+
+    The same numbers as ``randbelow`` on the state array, but a tight loop
+    that keeps the state in registers avoids a store and reload per draw.
+    """
+    nn = np.uint64(n)
+    while True:
+        result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+        t = s1 << np.uint64(17)
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = _rotl(s3, 45)
+        m = (result >> np.uint64(32)) * nn
+        low = m & np.uint64(0xFFFFFFFF)
+        if low >= nn or low >= (np.uint64(0x100000000) - nn) % nn:
+            return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
+
+
 @njit(cache=True)
 def random_float(s):
     """Uniform float in [0, 1) with 53 random bits."""

@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from .bits import randbelow
+from .bits import xo_below
 from .layout import CFG_PACK, CFG_PLAYERS
 
 
@@ -17,11 +17,17 @@ def deal(tab, work, rng, hands):
     players = tab[CFG_PLAYERS]
     n = work.shape[0]
     ndealt = 5 * players + (5 if players == 3 else 0) + 1
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     for i in range(ndealt):
-        j = i + randbelow(rng, n - i)
+        k, s0, s1, s2, s3 = xo_below(s0, s1, s2, s3, n - i)
+        j = i + k
         c = work[i]
         work[i] = work[j]
         work[j] = c
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
     dealt = np.int64(0)
     for s in range(4):
         h = np.int64(0)
