@@ -52,8 +52,8 @@ def random_tricks(st, priv, tab, rng):
     """Play out every trick with uniformly random legal cards (R10), fast.
 
     Same draws, same order and same state as asking the ``random`` policy
-    card by card through ``legal_actions``/``apply_legal``; the hands and
-    the generator live in registers meanwhile.
+    card by card through ``legal_actions``/``apply_legal``; the generator
+    state lives in registers meanwhile.
     """
     trump = st[TRUMP]
     nact = st[NACTIVE]
@@ -63,7 +63,6 @@ def random_tricks(st, priv, tab, rng):
     power = T_POWER + 132 * trump
     n = st[NPLAYS]
     leader = st[LEADER]
-    h0, h1, h2, h3 = priv[HAND], priv[HAND + 1], priv[HAND + 2], priv[HAND + 3]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     led = np.int64(0)
     best_seat = leader
@@ -73,36 +72,32 @@ def random_tricks(st, priv, tab, rng):
         best_seat = leader
         best_p = np.int64(-1)
         for k in range(nact):
-            hand = h0 if seat == 0 else (h1 if seat == 1 else (h2 if seat == 2 else h3))
+            hand = priv[HAND + seat]
             follow = hand & tab[eff + led]
-            legal = follow if (k > 0 and follow != 0) else hand      # R10 follow suit
+            # R10 follow suit.  Arithmetic, not `if`: numba may lower a
+            # conditional expression to a branch, and on random data a
+            # branch mispredicts half the time.
+            use = np.int64(k > 0) & np.int64(follow != 0)
+            legal = hand ^ ((hand ^ follow) & -use)
             # random_bit(rng, legal) with the generator state in registers
             r, s0, s1, s2, s3 = xo_below(s0, s1, s2, s3, popcount(legal))
             m = legal
             for j in range(5):
-                m = m & (m - 1) if j < r else m
+                m = m & ((m - 1) | (np.int64(j < r) - 1))   # clear the low bit while j < r
             a = lowbit(m)
-            left = hand & ~(np.int64(1) << a)   # only this seat's hand changes: no false dependency
-            h0 = left if seat == 0 else h0
-            h1 = left if seat == 1 else h1
-            h2 = left if seat == 2 else h2
-            h3 = left if seat == 3 else h3
+            priv[HAND + seat] = hand & ~(np.int64(1) << a)
             st[PLAYS + n] = a
             st[PLAY_SEAT + n] = seat
             n += 1
             led = tab[suit_of + a] if k == 0 else led
             p = tab[power + 33 * led + a]
-            better = p > best_p
-            best_seat = seat if better else best_seat
-            best_p = p if better else best_p
+            better = -np.int64(p > best_p)        # all ones when this card wins so far
+            best_seat = best_seat ^ ((best_seat ^ seat) & better)
+            best_p = best_p ^ ((best_p ^ p) & better)
             seat = tab[nxt + seat]
         st[TRICK_WINNER + trick] = best_seat
         st[TRICKS + best_seat] += 1
         leader = best_seat
-    priv[HAND] = h0
-    priv[HAND + 1] = h1
-    priv[HAND + 2] = h2
-    priv[HAND + 3] = h3
     rng[0] = s0
     rng[1] = s1
     rng[2] = s2

@@ -92,7 +92,7 @@ def random_bit(s, mask):
         # a fixed count of conditional clears, no data-dependent branch: the
         # choice is random, so a branch here would mispredict half the time
         for j in range(5):
-            mask = mask & (mask - 1) if j < k else mask
+            mask = mask & ((mask - 1) | (np.int64(j < k) - 1))   # arithmetic: no branch to mispredict
         return lowbit(mask)
     for _ in range(k):
         mask &= mask - 1
