@@ -54,13 +54,14 @@ def machine() -> str:
     return f"{cpu}, {sim.default_workers()} cores, Python {platform.python_version()}"
 
 
-def measure(rules: Rules, policy: str, hands: int, workers: int) -> float:
+def measure(rules: Rules, policy: str, hands: int, workers: int, pool=None) -> float:
+    """Steady-state hands per second: the kernels loaded, the workers started."""
     chunk = max(1000, min(1 << 16, hands // (4 * workers)))
-    warm = sim.RunSpec(rules=rules, policies=(policy,), count=chunk, chunk_size=chunk, seed=1)
-    sim.run(warm, workers=1)
+    warm = sim.RunSpec(rules=rules, policies=(policy,), count=chunk * workers, chunk_size=chunk, seed=1)
+    sim.run(warm, workers=workers, pool=pool)
     spec = sim.RunSpec(rules=rules, policies=(policy,), count=hands, chunk_size=chunk, seed=2)
     t = time.perf_counter()
-    sim.run(spec, workers=workers)
+    sim.run(spec, workers=workers, pool=pool)
     return hands / (time.perf_counter() - t)
 
 
@@ -71,16 +72,26 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
     if echo:
         echo(f"machine: {machine()}")
         echo(f"{'players':>7} {'deck':>4} {'policy':>9} {'workers':>7} {'hands/s':>12}")
+    # warm every kernel in this process first, so forked workers inherit them
     for p in players:
-        for d in decks:
-            rules = Rules(players=p, deck=d)
-            for pol in policies:
-                for w in sorted({1, allw}):
-                    hps = measure(rules, pol, hands, w)
-                    rows.append({"players": p, "deck": d, "policy": pol, "workers": w,
-                                 "hands": hands, "hands_per_second": round(hps)})
-                    if echo:
-                        echo(f"{p:>7} {d:>4} {pol:>9} {w:>7} {hps:>12,.0f}")
+        for pol in policies:
+            sim.play_chunk(sim.RunSpec(rules=Rules(players=p, deck=25), policies=(pol,), count=100,
+                                       chunk_size=100), 0)
+    pool = sim.worker_pool(allw) if allw > 1 else None
+    try:
+        for p in players:
+            for d in decks:
+                rules = Rules(players=p, deck=d)
+                for pol in policies:
+                    for w in sorted({1, allw}):
+                        hps = measure(rules, pol, hands, w, pool if w > 1 else None)
+                        rows.append({"players": p, "deck": d, "policy": pol, "workers": w,
+                                     "hands": hands, "hands_per_second": round(hps)})
+                        if echo:
+                            echo(f"{p:>7} {d:>4} {pol:>9} {w:>7} {hps:>12,.0f}")
+    finally:
+        if pool is not None:
+            pool.shutdown()
     extra = {"machine": machine()}
     if compile_times:
         cold, warm = measure_compile()

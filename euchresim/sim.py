@@ -88,8 +88,13 @@ class ChunkResult:
     rubbers: np.ndarray = field(default_factory=lambda: np.zeros(0, RUBBER_DTYPE))
 
 
-def play_chunk(spec: RunSpec, chunk: int) -> ChunkResult:
-    """Play one chunk in this process."""
+def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None) -> ChunkResult:
+    """Play one chunk in this process.
+
+    ``scratch`` (a dict the caller keeps) lends row buffers from one chunk to
+    the next, which spares the page faults of fresh memory; the result then
+    lives in those buffers and is only good until the next call.
+    """
     from .driver import run_games, run_hands
     from .policies import resolve
     from .tables import build_tables
@@ -99,8 +104,7 @@ def play_chunk(spec: RunSpec, chunk: int) -> ChunkResult:
     n = spec.chunk_count(chunk)
     if spec.mode == "hands":
         drng, prng = chunk_states(spec.seed, chunk)
-        rows = np.zeros(n, HAND_DTYPE)
-        plays = np.zeros((n, 20), np.int8)
+        rows, plays = _buffers(scratch, n)
         err, at = run_hands(tab, n, drng, prng, pids, params, rows, plays)
         if err:
             raise SimError(_policy_error(spec, chunk, int(at), int(err)))
@@ -141,6 +145,17 @@ def play_chunk(spec: RunSpec, chunk: int) -> ChunkResult:
     rows["chunk"] = chunk
     rows["index"] = np.arange(used)
     return ChunkResult(chunk, rows, plays[:used], games, rubbers)
+
+
+def _buffers(scratch, n):
+    """Row and play buffers for n hands; every field is written by the kernel."""
+    if scratch is None:
+        return np.zeros(n, HAND_DTYPE), np.zeros((n, 20), np.int8)
+    if scratch.get("n", 0) < n:
+        scratch["rows"] = np.zeros(n, HAND_DTYPE)
+        scratch["plays"] = np.zeros((n, 20), np.int8)
+        scratch["n"] = n
+    return scratch["rows"][:n], scratch["plays"][:n]
 
 
 def _policy_error(spec, chunk, at, err) -> str:
@@ -209,9 +224,12 @@ class Outputs:
         return None if base is None else base + ".parts"
 
 
+_SCRATCH: dict = {}   # this process's reusable row buffers (see play_chunk)
+
+
 def _chunk_job(args):
     spec, chunk, outputs = args
-    res = play_chunk(spec, chunk)
+    res = play_chunk(spec, chunk, _SCRATCH)
     counts = tally(res, spec.rules.players)
     if outputs.parts_dir:
         write_chunk_parts(spec, res, outputs)
@@ -303,8 +321,12 @@ def default_workers() -> int:
 
 
 def run(spec: RunSpec, workers: int | None = None, outputs: Outputs | None = None,
-        resume: bool = False, on_chunk: Callable[[int, int], None] | None = None) -> dict:
+        resume: bool = False, on_chunk: Callable[[int, int], None] | None = None,
+        pool=None) -> dict:
     """Play every chunk and return the merged tallies.
+
+    ``pool`` (from :func:`worker_pool`) reuses worker processes across runs;
+    without it, ``workers`` processes are started for this run (one: no pool).
 
     ``on_chunk(done, total)`` is called as chunks finish.  On KeyboardInterrupt
     the finished chunks stay in the parts folder (if any) and the exception
@@ -316,7 +338,7 @@ def run(spec: RunSpec, workers: int | None = None, outputs: Outputs | None = Non
     counts_by_chunk = dict(done)
     todo = [i for i in range(spec.n_chunks) if i not in done]
     try:
-        for chunk, counts in _map_chunks(spec, todo, outputs, workers):
+        for chunk, counts in _map_chunks(spec, todo, outputs, workers, pool):
             counts_by_chunk[chunk] = counts
             if on_chunk:
                 on_chunk(len(counts_by_chunk), spec.n_chunks)
@@ -336,21 +358,36 @@ def _merged(counts_by_chunk: dict) -> dict:
     return total
 
 
-def _map_chunks(spec, todo, outputs, workers) -> Iterator[tuple[int, dict]]:
+def worker_pool(workers: int):
+    """A process pool for ``run(pool=...)``: several runs, one start-up.
+
+    Forked where the platform allows, so workers inherit the kernels the
+    parent already loaded.
+    """
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+
+
+def _map_chunks(spec, todo, outputs, workers, pool=None) -> Iterator[tuple[int, dict]]:
     jobs = [(spec, i, outputs) for i in todo]
-    if workers <= 1 or len(jobs) <= 1:
+    if pool is None and (workers <= 1 or len(jobs) <= 1):
         for j in jobs:
             yield _chunk_job(j)
         return
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=ctx) as pool:
-        futures = [pool.submit(_chunk_job, j) for j in jobs]
-        try:
-            for f in as_completed(futures):
-                yield f.result()
-        except BaseException:
-            for f in futures:
-                f.cancel()
-            raise
+    from concurrent.futures import as_completed
+    own = pool is None
+    if own:
+        pool = worker_pool(min(workers, len(jobs)))
+    futures = [pool.submit(_chunk_job, j) for j in jobs]
+    try:
+        for f in as_completed(futures):
+            yield f.result()
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        raise
+    finally:
+        if own:
+            pool.shutdown(wait=True, cancel_futures=True)

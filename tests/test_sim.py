@@ -92,3 +92,17 @@ def test_parquet_carries_the_run_metadata(tmp_path):
 def test_rubbers_need_four_players():
     with pytest.raises(sim.SimError, match="R13"):
         spec(rules=Rules(players=3), mode="rubbers")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_reused_buffers_give_the_same_rows_as_fresh_ones(players):
+    """The kernel must write every field: garbage left in a lent buffer must not show."""
+    s = spec(rules=Rules(players=players, deck=25))
+    fresh = sim.play_chunk(s, 1)
+    scratch = {}
+    sim.play_chunk(s, 0, scratch)
+    scratch["rows"].view(np.uint8)[:] = 0xA5
+    scratch["plays"][:] = 77
+    reused = sim.play_chunk(s, 1, scratch)
+    assert np.array_equal(fresh.hands, reused.hands)
+    assert np.array_equal(fresh.plays, reused.plays)
