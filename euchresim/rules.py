@@ -75,12 +75,14 @@ class ScoringTable:
     table: dict = field(default_factory=_r11_default)
 
     def __post_init__(self):
+        if not isinstance(self.table, dict):
+            raise RulesError("scoring table must be a JSON object of cases (R11)")
         for case in SCORE_CASES:
-            if case not in self.table:
+            if not isinstance(self.table.get(case), dict):
                 raise RulesError(f"scoring table lacks case {case!r} (R11)")
             for side in ("makers", "defenders"):
                 row = self.table[case].get(side)
-                if row is None or len(row) != 6:
+                if not isinstance(row, (list, tuple)) or len(row) != 6:
                     raise RulesError(f"scoring {case}.{side} must list 6 numbers, for 0..5 maker tricks (R11)")
                 for v in row:
                     if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 100:
@@ -115,7 +117,10 @@ class ScoringTable:
             raise RulesError(f"{path}: cannot read scoring table ({e.strerror})") from None
         except json.JSONDecodeError as e:
             raise RulesError(f"{path}: line {e.lineno}: not JSON ({e.msg})") from None
-        return cls.from_dict(data)
+        try:
+            return cls.from_dict(data)
+        except RulesError as e:
+            raise RulesError(f"{path}: {e}") from None
 
     def is_default(self) -> bool:
         return self.table == _r11_default()

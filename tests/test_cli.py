@@ -137,3 +137,23 @@ def test_bench_json_lists_measurements():
     assert {(x["players"], x["deck"], x["policy"], x["workers"]) for x in rows} == {
         (2, 24, "random", 1), (2, 24, "random", 2)}
     assert all(x["hands_per_second"] > 0 and "machine" in x for x in rows)
+
+
+def test_r11_scoring_file_changes_the_points(tmp_path):
+    table = tmp_path / "house.json"
+    table.write_text(json.dumps({"partnership": {"makers": [0, 0, 0, 1, 1, 3]}}))
+    rec = tmp_path / "h.jsonl"
+    r = run(["simulate", "--scoring", str(table), "--policy", "baseline", "--hands", "3000",
+             "--workers", "1", "--records", str(rec), "--json"])
+    assert r.exit_code == 0, r.output
+    hands = [json.loads(x) for x in rec.read_text().splitlines()]
+    marches = [h for h in hands if h["maker"] is not None and not h["alone"]
+               and h["tricks"][h["maker"]] + h["tricks"][(h["maker"] + 2) % 4] == 5]
+    assert marches and all(h["points"][h["maker"]] == 3 for h in marches)
+    assert all("scoring" in h["rules"] for h in hands)
+    out = tmp_path / "o.jsonl"
+    assert run(["replay", str(rec), "-o", str(out)]).exit_code == 0   # the record carries its table
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"alone": {"makers": 5}}')
+    r = run(["simulate", "--scoring", str(bad), "--hands", "10"])
+    assert r.exit_code == 1 and str(bad) in r.output and "(R11)" in r.output
