@@ -38,7 +38,16 @@ def _kernel_source_hash() -> str:
 def _cache_dir() -> str:
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "euchresim")
-    return os.path.join(base, "numba-" + _kernel_source_hash())
+    path = os.path.join(base, "numba-" + _kernel_source_hash())
+    try:
+        os.makedirs(path, exist_ok=True)
+        if os.access(path, os.W_OK):
+            return path
+    except OSError:
+        pass
+    import tempfile   # a read-only home: cache in the temp folder instead
+    return os.path.join(tempfile.gettempdir(), f"euchresim-{os.getuid() if hasattr(os, 'getuid') else 0}",
+                        "numba-" + _kernel_source_hash())
 
 
 numba.config.CACHE_DIR = _cache_dir()
