@@ -43,10 +43,6 @@ def suit_of(card: int) -> int:
     return -1 if card == JOKER else card >> 3
 
 
-def rank_of(card: int) -> int:
-    return -1 if card == JOKER else card & 7
-
-
 def same_colour(suit: int) -> int:
     return 3 - suit
 
@@ -100,10 +96,6 @@ def parse_suit(text: str) -> int:
     if len(s) != 1 or s not in SUITS:
         raise CardError(f"{text!r} is not a suit (C, D, H or S)")
     return SUITS.index(s)
-
-
-def suit_str(suit: int) -> str:
-    return SUITS[suit]
 
 
 def board(cards: Iterable[int]) -> int:

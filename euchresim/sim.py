@@ -232,11 +232,11 @@ def _chunk_job(args):
     res = play_chunk(spec, chunk, _SCRATCH)
     counts = tally(res, spec.rules.players)
     if outputs.parts_dir:
-        write_chunk_parts(spec, res, outputs)
+        write_chunk_parts(spec, res, outputs, counts)
     return chunk, counts
 
 
-def write_chunk_parts(spec: RunSpec, res: ChunkResult, outputs: Outputs) -> None:
+def write_chunk_parts(spec: RunSpec, res: ChunkResult, outputs: Outputs, counts: dict) -> None:
     """Write one finished chunk atomically (a temp name, then rename)."""
     from .output import hands_table, records_lines
     d = outputs.parts_dir
@@ -251,7 +251,7 @@ def write_chunk_parts(spec: RunSpec, res: ChunkResult, outputs: Outputs) -> None
                 fh.write(line + "\n")
         os.replace(stem + ".jsonl.tmp", stem + ".jsonl")
     with open(stem + ".counts.json.tmp", "w", encoding="utf-8") as fh:
-        json.dump(tally(res, spec.rules.players), fh)
+        json.dump(counts, fh)
     os.replace(stem + ".counts.json.tmp", stem + ".counts.json")
 
 

@@ -12,7 +12,6 @@ from euchresim.engine.bits import seed_state
 from euchresim.engine.hand import start_hand
 from euchresim.engine.layout import PRIV_SIZE, ST_SIZE
 from euchresim.policies import resolve
-from euchresim.rules import Rules
 from euchresim.tables import build_tables
 from tests.util import VARIANTS, rows_of
 

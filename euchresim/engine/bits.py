@@ -38,16 +38,6 @@ def lowbit(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True)
-def highbit(x):
-    """Index of the highest set bit of a non-empty int64 board."""
-    n = np.int64(-1)
-    while x:
-        n += 1
-        x >>= 1
-    return n
-
-
 @njit(cache=True, _nrt=False, inline='always')
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
