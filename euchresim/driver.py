@@ -126,7 +126,7 @@ def write_row(rows, plays, i, st, priv, players, game, rubber):
     r["hand2"] = priv[DEAL + 2]
     r["hand3"] = priv[DEAL + 3]
     r["dummy"] = priv[DEAL_DUMMY]
-    r["upcard"] = st[UPCARD]
+    r["upcard"] = np.int64(1) << st[UPCARD]     # a board, like the rest of the deal
     r["kitty"] = priv[KITTY]
     r["joker_suit"] = st[JOKER_SUIT]
     r["n_calls"] = st[NCALLS]

@@ -30,7 +30,7 @@ def row_record(rules: Rules, row, plays) -> tuple[Record, dict]:
         dealer=int(row["dealer"]),
         hands=tuple(int(row[f"hand{s}"]) for s in range(P)),
         dummy=int(row["dummy"]),
-        upcard=int(row["upcard"]),
+        upcard=int(row["upcard"]).bit_length() - 1,     # the row holds a one-card board
         kitty=int(row["kitty"]),
         joker_suit=None if row["joker_suit"] < 0 else int(row["joker_suit"]),
         calls=calls,

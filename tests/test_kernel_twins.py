@@ -35,7 +35,7 @@ def slow_legal(st, priv, rules):
             allowed.add(BID2_PASS)
         return allowed
     if ph == PH_DISCARD:
-        return set(bits(priv[HAND + seat])) | {int(st[UPCARD])}
+        return set(bits(priv[HAND + seat])) | {int(st[UPCARD])}    # the state holds the card index
     if ph == PH_DUMMY:
         return set(bits(priv[HAND + seat] | priv[DUMMY]))
     return None
@@ -53,7 +53,7 @@ def test_legal_actions_twin(players, deck):
             priv = np.zeros(PRIV_SIZE, np.int64)
             hands = np.array([row[f"hand{s}"] for s in range(4)], np.int64)
             start_hand(st, priv, tab, np.int64(row["dealer"]), hands, np.int64(row["dummy"]),
-                       np.int64(row["upcard"]), np.int64(row["kitty"]))
+                       np.int64(int(row["upcard"]).bit_length() - 1), np.int64(row["kitty"]))
             while st[PHASE] != PH_DONE:
                 legal = int(legal_actions(st, priv, tab))
                 want = slow_legal(st, priv, rules)

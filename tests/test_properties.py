@@ -36,7 +36,9 @@ def check_hand(row, plays, players, deck):
     P = players
     hands = [int(row[f"hand{s}"]) for s in range(P)]
     dummy = int(row["dummy"])
-    up = int(row["upcard"])
+    up_board = int(row["upcard"])
+    assert bin(up_board).count("1") == 1
+    up = up_board.bit_length() - 1
     kitty = int(row["kitty"])
     # every card dealt exactly once (R4)
     parts = hands + [dummy, 1 << up, kitty]

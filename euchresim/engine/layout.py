@@ -144,7 +144,7 @@ HAND_FIELDS = [
     ("chunk", np.int32), ("index", np.int64), ("game", np.int64), ("rubber", np.int64),
     ("dealer", np.int8),
     ("hand0", np.int64), ("hand1", np.int64), ("hand2", np.int64), ("hand3", np.int64),
-    ("dummy", np.int64), ("upcard", np.int8), ("kitty", np.int64), ("joker_suit", np.int8),
+    ("dummy", np.int64), ("upcard", np.int64), ("kitty", np.int64), ("joker_suit", np.int8),
     ("n_calls", np.int8),
 ] + [(f"call{k}", np.int8) for k in range(1, 9)] + [
     ("maker", np.int8), ("maker_pos", np.int8), ("make_round", np.int8), ("trump", np.int8),
