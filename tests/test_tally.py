@@ -53,3 +53,22 @@ def test_tallies_merge_exactly():
     _, b = rows_of(4, 24, "random", seed=2, n=1000)
     both = sim.ChunkResult(0, np.concatenate([a.hands, b.hands]), np.concatenate([a.plays, b.plays]))
     assert sim.merge(sim.tally(a, 4), sim.tally(b, 4)) == sim.tally(both, 4)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_games_tally_counts_every_winner_once(players):
+    _, res = rows_of(players, 24, "random", seed=players, n=400, mode="games")
+    c = sim.tally(res, players)
+    wins = sum(c[f"wins_pos{p}"] for p in range(players))
+    winners = sum(bin(int(w)).count("1") for w in res.games["winners"])
+    assert c["games"] == 400 and wins == winners
+    assert wins == {4: 800, 2: 400, 3: 400 + c["shared_wins"]}[players]
+    assert c["game_hands"] == len(res.hands) == c["hands"]
+
+
+def test_rubbers_tally():
+    _, res = rows_of(4, 24, "random", seed=3, n=100, mode="rubbers")
+    c = sim.tally(res, 4)
+    assert c["rubbers"] == 100 and c["rubber_games"] == len(res.games)
+    assert c["rubber_margin"] == int(res.rubbers["margin"].sum())
+    assert 0 < c["rubber_side0"] < 100
