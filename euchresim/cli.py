@@ -57,7 +57,7 @@ def rules_options(f):
 
 def _policy_names(values) -> list[str]:
     names: list[str] = []
-    for v in values or ("random",):
+    for v in values or ("baseline",):
         names.extend(p.strip() for p in v.split(",") if p.strip())
     return names
 
@@ -80,7 +80,7 @@ def cli():
 @click.option("--rubbers", type=click.IntRange(min=1), help="Play N rubbers, best of three games (R13, 4 players).")
 @click.option("--seed", type=int, default=0, show_default=True, help="One seed fixes every number.")
 @click.option("--policy", "policy", multiple=True, metavar="NAME[,NAME...]",
-              help="random or baseline; one for all seats, or one per seat (repeat or comma-separate).")
+              help="baseline (default) or random; one for all seats, or one per seat (repeat or comma-separate).")
 @click.option("--workers", type=click.IntRange(min=1), help="Processes [default: all cores].")
 @click.option("--chunk-size", type=click.IntRange(min=1), help="Hands (games, rubbers) per chunk; part of what a seed means.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write one row per hand to FILE.parquet (docs/schema.md).")
