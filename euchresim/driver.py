@@ -9,7 +9,7 @@ seed and its index.
 import numpy as np
 from numba import njit
 
-from .engine.bits import lowbit, popcount, randbelow, xo_below
+from .engine.bits import U, lowbit, popcount, randbelow, xo_below
 from .engine.deal import deal
 from .engine.hand import apply_action, apply_legal, legal_actions, score_hand, start_hand
 from .engine.layout import (
@@ -72,8 +72,8 @@ def random_tricks(st, priv, tab, rng):
         best_seat = leader
         best_p = np.int64(-1)
         for k in range(nact):
-            hand = priv[HAND + seat]
-            follow = hand & tab[eff + led]
+            hand = priv[U(HAND + seat)]
+            follow = hand & tab[U(eff + led)]
             # R10 follow suit.  Arithmetic, not `if`: numba may lower a
             # conditional expression to a branch, and on random data a
             # branch mispredicts half the time.
@@ -85,18 +85,18 @@ def random_tricks(st, priv, tab, rng):
             for j in range(5):
                 m = m & ((m - 1) | (np.int64(j < r) - 1))   # clear the low bit while j < r
             a = lowbit(m)
-            priv[HAND + seat] = hand & ~(np.int64(1) << a)
-            st[PLAYS + n] = a
-            st[PLAY_SEAT + n] = seat
+            priv[U(HAND + seat)] = hand & ~(np.int64(1) << a)
+            st[U(PLAYS + n)] = a
+            st[U(PLAY_SEAT + n)] = seat
             n += 1
-            led = tab[suit_of + a] if k == 0 else led
-            p = tab[power + 33 * led + a]
+            led = tab[U(suit_of + a)] if k == 0 else led
+            p = tab[U(power + 33 * led + a)]
             better = -np.int64(p > best_p)        # all ones when this card wins so far
             best_seat = best_seat ^ ((best_seat ^ seat) & better)
             best_p = best_p ^ ((best_p ^ p) & better)
-            seat = tab[nxt + seat]
-        st[TRICK_WINNER + trick] = best_seat
-        st[TRICKS + best_seat] += 1
+            seat = tab[U(nxt + seat)]
+        st[U(TRICK_WINNER + trick)] = best_seat
+        st[U(TRICKS + best_seat)] += 1
         leader = best_seat
     rng[0] = s0
     rng[1] = s1

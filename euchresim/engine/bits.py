@@ -39,6 +39,17 @@ def lowbit(typingctx, x):
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def U(i):
+    """An array index as unsigned, for indexes known to be >= 0.
+
+    numba adds "if i < 0: i += len" to every signed index (Python's
+    negative indexing); an unsigned one skips it.  Three instructions a
+    lookup, which the hot loops do several times a card.
+    """
+    return np.uint64(i)
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 

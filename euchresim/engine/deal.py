@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from .bits import xo_below
+from .bits import U, xo_below
 from .layout import CFG_PACK, CFG_PLAYERS
 
 
@@ -22,8 +22,8 @@ def deal(tab, work, rng, hands):
         k, s0, s1, s2, s3 = xo_below(s0, s1, s2, s3, n - i)
         j = i + k
         c = work[i]
-        work[i] = work[j]
-        work[j] = c
+        work[i] = work[U(j)]
+        work[U(j)] = c
     rng[0] = s0
     rng[1] = s1
     rng[2] = s2

@@ -10,7 +10,7 @@ record, and (later) search from any point of a hand.
 import numpy as np
 from numba import njit
 
-from .bits import popcount
+from .bits import U, popcount
 from .layout import (
     ALONE, ASKED, AWAY, BEST_POWER, BEST_SEAT, BID2_PASS, BIDSUIT, CALL_ORDER, CALL_PASS,
     CALL_SUIT0, CALLS, CFG_BOTH_LEAD, CFG_DEFEND, CFG_JOKER_MODE, CFG_PLAYERS, CFG_STICK, DEAL,
@@ -28,7 +28,7 @@ JOKER = 32
 @njit(cache=True, _nrt=False, inline='always')
 def next_active(st, tab, seat):
     """R10: the next seat clockwise that does not sit out (a table lookup)."""
-    return tab[T_NEXT + 4 * st[OUT] + seat]
+    return tab[U(T_NEXT + 4 * st[OUT] + seat)]
 
 
 @njit(cache=True, _nrt=False)
@@ -49,15 +49,15 @@ def start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty):
     st[FIRST_LEADER] = -1
     for s in range(4):
         h = hands[s] if s < players else np.int64(0)
-        priv[HAND + s] = h
+        priv[U(HAND + s)] = h
         priv[DEAL + s] = h
-        priv[AWAY + s] = 0
+        priv[U(AWAY + s)] = 0
     priv[DUMMY] = dummy
     priv[DEAL_DUMMY] = dummy
     priv[KITTY] = kitty
     priv[DISCARD] = -1
     priv[DUMMY_KEEP] = 0
-    st[TO_ACT] = tab[T_NEXT + dealer]      # nobody sits out yet: the next seat
+    st[TO_ACT] = tab[U(T_NEXT + dealer)]      # nobody sits out yet: the next seat
     st[PHASE] = PH_BID1
     if upcard == JOKER:
         mode = tab[CFG_JOKER_MODE]
@@ -82,10 +82,10 @@ def legal_actions(st, priv, tab):
     ph = st[PHASE]
     seat = st[TO_ACT]
     if ph == PH_PLAY:
-        hand = priv[HAND + seat]
+        hand = priv[U(HAND + seat)]
         if st[NINTRICK] == 0:
             return hand
-        follow = hand & tab[T_EFF + 4 * st[TRUMP] + st[LED]]   # R10 follow suit (R2 bowers moved)
+        follow = hand & tab[U(T_EFF + 4 * st[TRUMP] + st[LED])]   # R10 follow suit (R2 bowers moved)
         return follow if follow else hand
     if ph == PH_BID1 or ph == PH_ALONE or ph == PH_DEFEND:
         return np.int64(3)
@@ -95,9 +95,9 @@ def legal_actions(st, priv, tab):
             m |= np.int64(1) << BID2_PASS
         return m
     if ph == PH_DISCARD:
-        return priv[HAND + seat] | (np.int64(1) << st[UPCARD])
+        return priv[U(HAND + seat)] | (np.int64(1) << st[UPCARD])
     if ph == PH_DUMMY:
-        return priv[HAND + seat] | priv[DUMMY]
+        return priv[U(HAND + seat)] | priv[DUMMY]
     if ph == PH_JOKER:
         return np.int64(15)
     return np.int64(0)
@@ -195,22 +195,22 @@ def score_hand(st, tab):
     players = tab[CFG_PLAYERS]
     maker = st[MAKER]
     if players == 4:
-        mt = st[TRICKS + maker] + st[TRICKS + ((maker + 2) & 3)]
+        mt = st[U(TRICKS + maker)] + st[U(TRICKS + ((maker + 2) & 3))]
         if (st[ALONE] >> maker) & 1:
             case = SC_ALONE_VS_DEFENDER if popcount(st[ALONE]) == 2 else SC_ALONE
         else:
             case = SC_PARTNERSHIP
     elif players == 2:
-        mt = st[TRICKS + maker]
+        mt = st[U(TRICKS + maker)]
         case = SC_TWO_HAND
     else:
-        mt = st[TRICKS + maker]
+        mt = st[U(TRICKS + maker)]
         case = SC_CUTTHROAT_DEFENDER if st[ALONE] & ~(np.int64(1) << maker) else SC_CUTTHROAT
-    mk = tab[T_SCORE + 12 * (case) + 2 * (mt) + (0)]
-    df = tab[T_SCORE + 12 * (case) + 2 * (mt) + (1)]
+    mk = tab[U(T_SCORE + 12 * (case) + 2 * (mt) + (0))]
+    df = tab[U(T_SCORE + 12 * (case) + 2 * (mt) + (1))]
     for s in range(players):
         on_makers = s == maker or (players == 4 and s == (maker + 2) & 3)
-        st[POINTS + s] = mk if on_makers else df
+        st[U(POINTS + s)] = mk if on_makers else df
     st[MAKER_TRICKS] = mt
 
 
@@ -241,26 +241,26 @@ def apply_legal(st, priv, tab, a, legal):
 
     if ph == PH_PLAY:
         bit = np.int64(1) << a
-        priv[HAND + seat] &= ~bit
+        priv[U(HAND + seat)] &= ~bit
         n = st[NPLAYS]
-        st[PLAYS + n] = a
-        st[PLAY_SEAT + n] = seat
+        st[U(PLAYS + n)] = a
+        st[U(PLAY_SEAT + n)] = seat
         st[NPLAYS] = n + 1
         trump = st[TRUMP]
         # written without data-dependent branches (selects): in random play
         # "does this card win?" is a coin toss a branch predictor loses
         lead = st[NINTRICK] == 0
-        led = tab[T_SUIT_OF + 33 * trump + a] if lead else st[LED]   # R7/C4: a led joker calls for trump
+        led = tab[U(T_SUIT_OF + 33 * trump + a)] if lead else st[LED]   # R7/C4: a led joker calls for trump
         st[LED] = led
-        p = tab[T_POWER + 132 * trump + 33 * led + a]
+        p = tab[U(T_POWER + 132 * trump + 33 * led + a)]
         better = lead or p > st[BEST_POWER]
         st[BEST_SEAT] = seat if better else st[BEST_SEAT]
         st[BEST_POWER] = p if better else st[BEST_POWER]
         st[NINTRICK] += 1
         if st[NINTRICK] == st[NACTIVE]:        # trick complete (R10)
             w = st[BEST_SEAT]
-            st[TRICK_WINNER + st[TRICK]] = w
-            st[TRICKS + w] += 1
+            st[U(TRICK_WINNER + st[TRICK])] = w
+            st[U(TRICKS + w)] += 1
             st[TRICK] += 1
             st[NINTRICK] = 0
             st[LEADER] = w
@@ -273,18 +273,18 @@ def apply_legal(st, priv, tab, a, legal):
             st[TO_ACT] = next_active(st, tab, seat)
     elif ph == PH_BID1:
         k = st[NCALLS]
-        st[CALLS + k] = CALL_ORDER if a == 1 else CALL_PASS
+        st[U(CALLS + k)] = CALL_ORDER if a == 1 else CALL_PASS
         st[NCALLS] = k + 1
         if a == 1:
             _after_trump(st, tab, seat, st[BIDSUIT], 1)
         elif k + 1 == players:
             st[PHASE] = PH_BID2
-            st[TO_ACT] = tab[T_NEXT + st[DEALER]]
+            st[TO_ACT] = tab[U(T_NEXT + st[DEALER])]
         else:
-            st[TO_ACT] = tab[T_NEXT + seat]
+            st[TO_ACT] = tab[U(T_NEXT + seat)]
     elif ph == PH_BID2:
         k = st[NCALLS]
-        st[CALLS + k] = CALL_PASS if a == BID2_PASS else CALL_SUIT0 + a
+        st[U(CALLS + k)] = CALL_PASS if a == BID2_PASS else CALL_SUIT0 + a
         st[NCALLS] = k + 1
         if a != BID2_PASS:
             _after_trump(st, tab, seat, a, 2)
@@ -293,7 +293,7 @@ def apply_legal(st, priv, tab, a, legal):
             st[PHASE] = PH_DONE
             st[TO_ACT] = -1
         else:
-            st[TO_ACT] = tab[T_NEXT + seat]
+            st[TO_ACT] = tab[U(T_NEXT + seat)]
     elif ph == PH_ALONE:
         if a == 1:
             st[ALONE] |= np.int64(1) << seat
@@ -315,19 +315,19 @@ def apply_legal(st, priv, tab, a, legal):
             st[ASKED] = 2
             st[TO_ACT] = _defender(st, players, 2)
     elif ph == PH_DISCARD:
-        priv[HAND + seat] = legal & ~(np.int64(1) << a)
-        priv[AWAY + seat] |= np.int64(1) << a
+        priv[U(HAND + seat)] = legal & ~(np.int64(1) << a)
+        priv[U(AWAY + seat)] |= np.int64(1) << a
         priv[DISCARD] = a
         st[EXCHANGED] = 1 if a != st[UPCARD] else 0
         _after_discard(st, tab)
     elif ph == PH_DUMMY:
-        priv[HAND + seat] = a
-        priv[AWAY + seat] |= legal & ~a
+        priv[U(HAND + seat)] = a
+        priv[U(AWAY + seat)] |= legal & ~a
         priv[DUMMY_KEEP] = a
         _start_play(st, tab)
     elif ph == PH_JOKER:
         st[JOKER_SUIT] = a
         st[BIDSUIT] = a
         st[PHASE] = PH_BID1
-        st[TO_ACT] = tab[T_NEXT + st[DEALER]]
+        st[TO_ACT] = tab[U(T_NEXT + st[DEALER])]
     return 0

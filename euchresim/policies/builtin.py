@@ -18,7 +18,7 @@ It never sees another seat's cards.  Ids: 0 ``random``, 1 ``baseline``.
 import numpy as np
 from numba import njit
 
-from ..engine.bits import lowbit, popcount, random_bit
+from ..engine.bits import U, lowbit, popcount, random_bit
 from ..engine.layout import (
     BEST_POWER, BEST_SEAT, BIDSUIT, BID2_PASS, CFG_PLAYERS, DEALER, LED, MAKER, NINTRICK,
     PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE,
@@ -66,7 +66,7 @@ def strength(hand, t, tab):
     left, 0.5 the ace of trump; 0.6 an off-suit ace; 0.4 an off-suit void
     when holding two or more trumps.
     """
-    trumps = hand & tab[T_EFF + 4 * (t) + (t)]
+    trumps = hand & tab[U(T_EFF + 4 * (t) + (t))]
     n = popcount(trumps)
     v = np.float64(n)
     if (trumps >> JOKER) & 1:
@@ -80,7 +80,7 @@ def strength(hand, t, tab):
     for s in range(4):
         if s == t:
             continue
-        off = hand & tab[T_EFF + 4 * (t) + (s)]
+        off = hand & tab[U(T_EFF + 4 * (t) + (s))]
         if (off >> (8 * s + 7)) & 1:
             v += 0.6
         if off == 0 and n >= 2:
@@ -97,7 +97,7 @@ def _lowest(cards, t, tab):
     while m:
         c = lowbit(m)
         m &= m - 1
-        v = tab[T_ORDER + 33 * (t) + (c)]
+        v = tab[U(T_ORDER + 33 * (t) + (c))]
         if v < bv:
             bv = v
             best = c
@@ -112,7 +112,7 @@ def _highest(cards, t, tab):
     while m:
         c = lowbit(m)
         m &= m - 1
-        v = tab[T_ORDER + 33 * (t) + (c)]
+        v = tab[U(T_ORDER + 33 * (t) + (c))]
         if v > bv:
             bv = v
             best = c
@@ -122,19 +122,19 @@ def _highest(cards, t, tab):
 @njit(cache=True, _nrt=False)
 def baseline_discard(cards, t, tab):
     """Put away the lowest off-suit card, preferring one that leaves a void."""
-    trumps = cards & tab[T_EFF + 4 * (t) + (t)]
+    trumps = cards & tab[U(T_EFF + 4 * (t) + (t))]
     best = -1
     bv = 1 << 30
     for s in range(4):
         if s == t:
             continue
-        off = cards & tab[T_EFF + 4 * (t) + (s)]
+        off = cards & tab[U(T_EFF + 4 * (t) + (s))]
         if off == 0:
             continue
         c = _lowest(off, t, tab)
         if (c & 7) == 7:   # keep off-suit aces when possible
             continue
-        v = tab[T_ORDER + 33 * (t) + (c)] - (10 if popcount(off) == 1 else 0)
+        v = tab[U(T_ORDER + 33 * (t) + (c))] - (10 if popcount(off) == 1 else 0)
         if v < bv:
             bv = v
             best = c
@@ -171,7 +171,7 @@ def _teammate(st, seat, players):
 @njit(cache=True, _nrt=False)
 def baseline_play(st, hand, seat, legal, tab, players):
     t = st[TRUMP]
-    trumps = legal & tab[T_EFF + 4 * (t) + (t)]
+    trumps = legal & tab[U(T_EFF + 4 * (t) + (t))]
     maker_side = seat == st[MAKER] or (players == 4 and (seat + 2) & 3 == st[MAKER])
     if st[NINTRICK] == 0:
         if maker_side and trumps:
@@ -179,7 +179,7 @@ def baseline_play(st, hand, seat, legal, tab, players):
         aces = np.int64(0)
         for s in range(4):
             if s != t:
-                aces |= legal & (np.int64(1) << (8 * s + 7)) & tab[T_EFF + 4 * (t) + (s)]
+                aces |= legal & (np.int64(1) << (8 * s + 7)) & tab[U(T_EFF + 4 * (t) + (s))]
         if aces:
             return lowbit(aces)
         return _lowest(legal, t, tab)
@@ -191,7 +191,7 @@ def baseline_play(st, hand, seat, legal, tab, players):
     while m:
         c = lowbit(m)
         m &= m - 1
-        if tab[T_POWER + 132 * (t) + 33 * (led) + (c)] > st[BEST_POWER]:
+        if tab[U(T_POWER + 132 * (t) + 33 * (led) + (c))] > st[BEST_POWER]:
             winners |= np.int64(1) << c
     if winners:
         # the cheapest card that wins, by trick power
@@ -201,7 +201,7 @@ def baseline_play(st, hand, seat, legal, tab, players):
         while m:
             c = lowbit(m)
             m &= m - 1
-            v = tab[T_POWER + 132 * (t) + 33 * (led) + (c)]
+            v = tab[U(T_POWER + 132 * (t) + 33 * (led) + (c))]
             if v < bv:
                 bv = v
                 best = c
