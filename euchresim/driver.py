@@ -40,8 +40,8 @@ def play_out(st, priv, tab, pids, params, rng, all_random):
             return 0
         seat = st[TO_ACT]
         legal = legal_actions(st, priv, tab)
-        a = decide(pids[seat], st, priv[HAND + seat], priv[AWAY + seat], seat, legal,
-                   params[seat], rng, tab)
+        a = decide(pids[U(seat)], st, priv[U(HAND + seat)], priv[U(AWAY + seat)], seat, legal,
+                   params[U(seat)], rng, tab)
         if apply_legal(st, priv, tab, a, legal):
             return st[ERR]
     return 0
@@ -115,8 +115,10 @@ def random_tricks(st, priv, tab, rng):
 
 
 @njit(cache=True, _nrt=False)
-def write_row(rows, plays, i, st, priv, players, game, rubber):
-    r = rows[i]
+def write_row(rows, plays, i, st, priv, players, chunk, game, rubber):
+    r = rows[U(i)]
+    r["chunk"] = chunk
+    r["index"] = i
     r["game"] = game
     r["rubber"] = rubber
     dealer = st[DEALER]
@@ -177,7 +179,7 @@ def write_row(rows, plays, i, st, priv, players, game, rubber):
     r["score3"] = st[SCORE + 3]
     n = st[NPLAYS]
     for k in range(20):
-        plays[i, k] = st[PLAYS + k] if k < n else -1
+        plays[U(i), k] = st[PLAYS + k] if k < n else -1
 
 
 @njit(cache=True, _nrt=False)
@@ -194,7 +196,7 @@ def _new_state():
 
 
 @njit(cache=True)
-def run_hands(tab, n, drng, prng, pids, params, rows, plays):
+def run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk):
     """Play ``n`` independent hands (R3: the deal passes left, not on a redeal).
 
     Returns (0, n), or (error code, index of the failing row).
@@ -202,11 +204,11 @@ def run_hands(tab, n, drng, prng, pids, params, rows, plays):
     st, priv = _new_state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, dtype=np.int64)
-    return _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, hands)
+    return _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, hands, chunk)
 
 
 @njit(cache=True, _nrt=False)
-def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, hands):
+def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, hands, chunk):
     """The hot loop, compiled without reference counting (nothing allocated)."""
     players = tab[CFG_PLAYERS]
     all_random = _all_random(pids, players)
@@ -215,7 +217,7 @@ def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, h
         dummy, upcard, kitty = deal(tab, work, drng, hands)
         start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
         err = play_out(st, priv, tab, pids, params, prng, all_random)
-        write_row(rows, plays, i, st, priv, players, -1, -1)
+        write_row(rows, plays, i, st, priv, players, chunk, -1, -1)
         if err:
             return err, i
         if st[REDEAL] == 0:
@@ -226,16 +228,23 @@ def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, h
 TALLY_SIZE = 48   # 16 fixed slots, then 8 per seat position (names in sim.tally_names)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tally_hands(rows, players, out):
     """Per-chunk counts in one pass over the rows (sim.tally names the slots)."""
     for i in range(rows.shape[0]):
-        r = rows[i]
+        r = rows[U(i)]
+        dealer = r["dealer"]
+        for s in range(players):          # points by seat position (1 = dealer's left)
+            pts = np.int64(r["points0"] if s == 0 else r["points1"] if s == 1 else
+                           r["points2"] if s == 2 else r["points3"])
+            pos = s - dealer
+            base = 16 + 8 * (pos + players if pos < 0 else pos)
+            out[U(base + 4)] += pts
+            out[U(base + 5)] += pts * pts
         out[0] += 1
         out[1] += r["thrown_in"]
         out[2] += r["redeal"]
-        maker = r["maker"]
-        if maker < 0:
+        if r["maker"] < 0:
             continue
         ok = r["maker_tricks"] >= 3
         alone = r["maker_alone"]
@@ -249,19 +258,9 @@ def tally_hands(rows, players, out):
         out[10] += alone and r["march"]
         out[11] += alone and r["euchred"]
         base = 16 + 8 * r["maker_pos"]
-        out[base + (0 if r["make_round"] == 1 else 1)] += 1
-        out[base + 2] += ok
-        out[base + 3] += 1
-    for i in range(rows.shape[0]):
-        r = rows[i]
-        dealer = r["dealer"]
-        for s in range(players):
-            pts = np.int64(r["points0"] if s == 0 else r["points1"] if s == 1 else
-                           r["points2"] if s == 2 else r["points3"])
-            pos = s - dealer
-            pos = pos + players if pos < 0 else pos
-            out[16 + 8 * pos + 4] += pts
-            out[16 + 8 * pos + 5] += pts * pts
+        out[U(base + (0 if r["make_round"] == 1 else 1))] += 1
+        out[U(base + 2)] += ok
+        out[U(base + 3)] += 1
 
 
 @njit(cache=True)
@@ -291,7 +290,7 @@ def _game_winners(st, scores, players, target, tie):
 
 @njit(cache=True)
 def _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids, params, rows, plays,
-               nrows, game, rubber, games, gi):
+               nrows, game, rubber, games, gi, chunk):
     """Play one game to the target; returns (rows used or -1 if full, next dealer, winners)."""
     players = tab[CFG_PLAYERS]
     all_random = _all_random(pids, players)
@@ -309,7 +308,7 @@ def _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids, params, row
         dummy, upcard, kitty = deal(tab, work, drng, hands)
         start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
         err = play_out(st, priv, tab, pids, params, prng, all_random)
-        write_row(rows, plays, nrows, st, priv, players, game, rubber)
+        write_row(rows, plays, nrows, st, priv, players, chunk, game, rubber)
         nrows += 1
         nh += 1
         if err:
@@ -347,7 +346,7 @@ def rubber_points(loser_score):
 
 
 @njit(cache=True)
-def run_games(tab, ngames, nrubbers, drng, prng, pids, params, rows, plays, games, rubbers):
+def run_games(tab, ngames, nrubbers, drng, prng, pids, params, rows, plays, games, rubbers, chunk):
     """Play whole games (R12), or rubbers (R13) when ``nrubbers`` > 0.
 
     Returns the number of hand rows written, -1 if ``rows`` was too small
@@ -363,7 +362,7 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, rows, plays, game
     if nrubbers == 0:
         for game in range(ngames):
             nrows, dealer, w = _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids,
-                                          params, rows, plays, nrows, game, -1, games, gi)
+                                          params, rows, plays, nrows, game, -1, games, gi, chunk)
             if nrows < 0:
                 return nrows
             gi += 1
@@ -374,7 +373,7 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, rows, plays, game
         ng = 0
         while wins[0] < 2 and wins[1] < 2:
             nrows, dealer, w = _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids,
-                                          params, rows, plays, nrows, ng, rb, games, gi)
+                                          params, rows, plays, nrows, ng, rb, games, gi, chunk)
             if nrows < 0:
                 return nrows
             side = 0 if w & 1 else 1

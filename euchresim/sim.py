@@ -105,7 +105,7 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None) -> ChunkR
     if spec.mode == "hands":
         drng, prng = chunk_states(spec.seed, chunk)
         rows, plays = _buffers(scratch, n)
-        err, at = run_hands(tab, n, drng, prng, pids, params, rows, plays)
+        err, at = run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk)
         if err:
             raise SimError(_policy_error(spec, chunk, int(at), int(err)))
         used = n
@@ -122,7 +122,7 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None) -> ChunkR
             plays = np.zeros((cap, 20), np.int8)
             games = np.zeros(cap_games, GAME_DTYPE)
             rubbers = np.zeros(nrub, RUBBER_DTYPE)
-            used = run_games(tab, ngames, nrub, drng, prng, pids, params, rows, plays, games, rubbers)
+            used = run_games(tab, ngames, nrub, drng, prng, pids, params, rows, plays, games, rubbers, chunk)
             if used != -1:
                 break
             cap *= 2
@@ -141,9 +141,7 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None) -> ChunkR
             rows["rubber"][:used] += offset
             games["rubber"] += offset
             rubbers["rubber"] += offset
-    rows = rows[:used]
-    rows["chunk"] = chunk
-    rows["index"] = np.arange(used)
+    rows = rows[:used]          # the kernel wrote chunk and index
     return ChunkResult(chunk, rows, plays[:used], games, rubbers)
 
 
