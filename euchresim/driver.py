@@ -177,9 +177,8 @@ def write_row(rows, plays, i, st, priv, players, chunk, game, rubber):
     r["score1"] = st[SCORE + 1]
     r["score2"] = st[SCORE + 2]
     r["score3"] = st[SCORE + 3]
-    n = st[NPLAYS]
-    for k in range(20):
-        plays[U(i), k] = st[PLAYS + k] if k < n else -1
+    for k in range(20):                   # start_hand set the unplayed slots to -1
+        plays[U(i), k] = st[PLAYS + k]
 
 
 @njit(cache=True, _nrt=False)

@@ -123,6 +123,37 @@ def xo_below(s0, s1, s2, s3, n):
             return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
 
 
+@njit(cache=True, _nrt=False, inline='always')
+def xo_below2(s0, s1, s2, s3, n1, n2):
+    """Two bounded draws from one 64-bit output: (k1, k2, s0, s1, s2, s3).
+
+    The high half serves ``n1`` and the low half ``n2`` by Lemire's method;
+    a half that must be rejected (rarely: under n/2**32) is drawn afresh
+    with ``xo_below``, so both draws stay exactly uniform.
+    """
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    nn1 = np.uint64(n1)
+    nn2 = np.uint64(n2)
+    m1 = (result >> np.uint64(32)) * nn1
+    m2 = (result & np.uint64(0xFFFFFFFF)) * nn2
+    k1 = np.int64(m1 >> np.uint64(32))
+    k2 = np.int64(m2 >> np.uint64(32))
+    low1 = m1 & np.uint64(0xFFFFFFFF)
+    low2 = m2 & np.uint64(0xFFFFFFFF)
+    if low1 < nn1 and low1 < (np.uint64(0x100000000) - nn1) % nn1:
+        k1, s0, s1, s2, s3 = xo_below(s0, s1, s2, s3, n1)
+    if low2 < nn2 and low2 < (np.uint64(0x100000000) - nn2) % nn2:
+        k2, s0, s1, s2, s3 = xo_below(s0, s1, s2, s3, n2)
+    return k1, k2, s0, s1, s2, s3
+
+
 @njit(cache=True)
 def random_float(s):
     """Uniform float in [0, 1) with 53 random bits."""

@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from .bits import U, xo_below
+from .bits import U, xo_below, xo_below2
 from .layout import CFG_PACK, CFG_PLAYERS
 
 
@@ -18,11 +18,23 @@ def deal(tab, work, rng, hands):
     n = work.shape[0]
     ndealt = 5 * players + (5 if players == 3 else 0) + 1
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
-    for i in range(ndealt):
-        k, s0, s1, s2, s3 = xo_below(s0, s1, s2, s3, n - i)
-        j = i + k
-        c = work[i]
-        work[i] = work[U(j)]
+    i = 0
+    while i + 1 < ndealt:           # two positions per generator output
+        k1, k2, s0, s1, s2, s3 = xo_below2(s0, s1, s2, s3, n - i, n - i - 1)
+        j = i + k1
+        c = work[U(i)]
+        work[U(i)] = work[U(j)]
+        work[U(j)] = c
+        j = i + 1 + k2
+        c = work[U(i + 1)]
+        work[U(i + 1)] = work[U(j)]
+        work[U(j)] = c
+        i += 2
+    if i < ndealt:
+        k1, s0, s1, s2, s3 = xo_below(s0, s1, s2, s3, n - i)
+        j = i + k1
+        c = work[U(i)]
+        work[U(i)] = work[U(j)]
         work[U(j)] = c
     rng[0] = s0
     rng[1] = s1
