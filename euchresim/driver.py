@@ -47,6 +47,16 @@ def play_out(st, priv, tab, pids, params, rng, all_random):
     return 0
 
 
+@njit(cache=True, _nrt=False, inline='always')
+def _random_card(legal, s0, s1, s2, s3):
+    """``random_bit(rng, legal)`` with the generator state in registers."""
+    r, s0, s1, s2, s3 = xo_below(s0, s1, s2, s3, popcount(legal))
+    m = legal
+    for j in range(5):
+        m = m & ((m - 1) | (np.int64(j < r) - 1))   # clear the low bit while j < r
+    return lowbit(m), s0, s1, s2, s3
+
+
 @njit(cache=True, _nrt=False)
 def random_tricks(st, priv, tab, rng):
     """Play out every trick with uniformly random legal cards (R10), fast.
@@ -68,29 +78,33 @@ def random_tricks(st, priv, tab, rng):
     best_seat = leader
     best_p = np.int64(-1)
     for trick in range(st[TRICK], 5):
+        # the lead: any card (R10)
         seat = leader
-        best_seat = leader
-        best_p = np.int64(-1)
-        for k in range(nact):
+        hand = priv[U(HAND + seat)]
+        a, s0, s1, s2, s3 = _random_card(hand, s0, s1, s2, s3)
+        priv[U(HAND + seat)] = hand & ~(np.int64(1) << a)
+        st[U(PLAYS + n)] = a
+        st[U(PLAY_SEAT + n)] = seat
+        n += 1
+        led = tab[U(suit_of + a)]            # R7/C4: a led joker calls for trump
+        follow_suit = tab[U(eff + led)]
+        led_power = power + 33 * led
+        best_seat = seat
+        best_p = tab[U(led_power + a)]
+        seat = tab[U(nxt + seat)]
+        for k in range(1, nact):
             hand = priv[U(HAND + seat)]
-            follow = hand & tab[U(eff + led)]
-            # R10 follow suit.  Arithmetic, not `if`: numba may lower a
-            # conditional expression to a branch, and on random data a
+            # R10 follow suit if able.  Arithmetic, not `if`: numba may lower
+            # a conditional expression to a branch, and on random data a
             # branch mispredicts half the time.
-            use = np.int64(k > 0) & np.int64(follow != 0)
-            legal = hand ^ ((hand ^ follow) & -use)
-            # random_bit(rng, legal) with the generator state in registers
-            r, s0, s1, s2, s3 = xo_below(s0, s1, s2, s3, popcount(legal))
-            m = legal
-            for j in range(5):
-                m = m & ((m - 1) | (np.int64(j < r) - 1))   # clear the low bit while j < r
-            a = lowbit(m)
+            follow = hand & follow_suit
+            legal = hand ^ ((hand ^ follow) & -np.int64(follow != 0))
+            a, s0, s1, s2, s3 = _random_card(legal, s0, s1, s2, s3)
             priv[U(HAND + seat)] = hand & ~(np.int64(1) << a)
             st[U(PLAYS + n)] = a
             st[U(PLAY_SEAT + n)] = seat
             n += 1
-            led = tab[U(suit_of + a)] if k == 0 else led
-            p = tab[U(power + 33 * led + a)]
+            p = tab[U(led_power + a)]
             better = -np.int64(p > best_p)        # all ones when this card wins so far
             best_seat = best_seat ^ ((best_seat ^ seat) & better)
             best_p = best_p ^ ((best_p ^ p) & better)
