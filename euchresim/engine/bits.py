@@ -55,16 +55,27 @@ def _rotl(x, k):
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def xo_step(s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in locals: (output, new state)."""
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def next_u64(s):
     """xoshiro256** step on the uint64[4] state ``s``."""
-    result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
-    t = s[1] << np.uint64(17)
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = _rotl(s[3], 45)
+    result, s0, s1, s2, s3 = xo_step(s[0], s[1], s[2], s[3])
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = s3
     return result
 
 
@@ -109,14 +120,7 @@ def xo_below(s0, s1, s2, s3, n):
     """
     nn = np.uint64(n)
     while True:
-        result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-        t = s1 << np.uint64(17)
-        s2 ^= s0
-        s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= t
-        s3 = _rotl(s3, 45)
+        result, s0, s1, s2, s3 = xo_step(s0, s1, s2, s3)
         m = (result >> np.uint64(32)) * nn
         low = m & np.uint64(0xFFFFFFFF)
         if low >= nn or low >= (np.uint64(0x100000000) - nn) % nn:
@@ -131,14 +135,7 @@ def xo_below2(s0, s1, s2, s3, n1, n2):
     a half that must be rejected (rarely: under n/2**32) is drawn afresh
     with ``xo_below``, so both draws stay exactly uniform.
     """
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
+    result, s0, s1, s2, s3 = xo_step(s0, s1, s2, s3)
     nn1 = np.uint64(n1)
     nn2 = np.uint64(n2)
     m1 = (result >> np.uint64(32)) * nn1
