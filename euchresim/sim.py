@@ -171,8 +171,7 @@ def tally(res: ChunkResult, players: int) -> dict:
     g = res.games
     if len(g):
         c["games"] = len(g)
-        c["game_hands"] = int(g["hands"].sum())
-        c["game_hands_sq"] = int((g["hands"].astype(np.int64) ** 2).sum())
+        _sum_and_squares(c, "game_hands", g["hands"])
         c["bridge"] = int(g["bridge"].sum())
         shared = np.array([bin(int(w)).count("1") for w in g["winners"]])
         c["shared_wins"] = int((shared > 1).sum()) if players == 3 else 0
@@ -183,11 +182,17 @@ def tally(res: ChunkResult, players: int) -> dict:
     r = res.rubbers
     if len(r):
         c["rubbers"] = len(r)
-        c["rubber_margin"] = int(r["margin"].sum())
-        c["rubber_margin_sq"] = int((r["margin"].astype(np.int64) ** 2).sum())
+        _sum_and_squares(c, "rubber_margin", r["margin"])
         c["rubber_games"] = int(r["games"].sum())
         c["rubber_side0"] = int((r["winner_side"] == 0).sum())
     return c
+
+
+def _sum_and_squares(c: dict, name: str, values) -> None:
+    """``name`` and ``name_sq``: what analysis needs for a mean and its interval."""
+    v = values.astype(np.int64)
+    c[name] = int(v.sum())
+    c[name + "_sq"] = int((v * v).sum())
 
 
 _TALLY_FIXED = ("hands", "thrown_in", "redeal", "made", "made_ok", "euchred", "march", "maker_alone",

@@ -10,9 +10,9 @@ from .layout import CFG_PACK, CFG_PLAYERS
 def deal(tab, work, rng, hands):
     """Deal 5 cards a seat (and the Cutthroat dummy), then the upcard.
 
-    ``work`` is a per-chunk copy of ``the pack (``tab[T_PACK:]``) shuffled in place: a partial
-    Fisher-Yates over the cards dealt gives a uniform deal whatever order
-    ``work`` was left in.  Returns (dummy, upcard, kitty); ``hands`` is filled.
+    ``work`` is a per-chunk copy of the pack (``tab[T_PACK:]``), shuffled in
+    place: a partial Fisher-Yates over the cards dealt gives a uniform deal
+    whatever order ``work`` was left in.  Returns (dummy, upcard, kitty); ``hands`` is filled.
     """
     players = tab[CFG_PLAYERS]
     n = work.shape[0]
