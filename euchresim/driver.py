@@ -9,7 +9,7 @@ seed and its index.
 import numpy as np
 from numba import njit
 
-from .engine.bits import U, lowbit, popcount, randbelow, xo_below
+from .engine.bits import PICK, U, digit_next, lowbit, popcount, randbelow
 from .engine.deal import deal
 from .engine.hand import apply_action, apply_legal, legal_actions, score_hand, start_hand
 from .engine.layout import (
@@ -20,8 +20,8 @@ from .engine.layout import (
     MAKER_TRICKS, NCALLS, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD,
     PH_DONE, PH_DUMMY, PH_JOKER, PHASE, PLAYS, POINTS, PRIV_SIZE, REDEAL, ROUND,
     SCORE, ST_SIZE, THROWN_IN, TO_ACT, TRICK_WINNER, TRICKS, TRUMP, UPCARD, BID2_PASS,
-    CALL_ORDER, CALL_PASS, CALL_SUIT0, DEALER, CFG_NPACK, T_PACK, T_EFF, T_SUIT_OF, T_POWER,
-    T_NEXT, NACTIVE, LEADER, TRICK, NINTRICK, LED, BEST_SEAT, BEST_POWER, PH_PLAY, PLAY_SEAT,
+    CALL_ORDER, CALL_PASS, CALL_SUIT0, DEALER, CFG_NPACK, T_PACK, T_SUIT_OF, T_POWER,
+    T_NEXT, NACTIVE, LEADER, RT_CARDS, RT_REM, RT_SUITS, TRICK, NINTRICK, LED, BEST_SEAT, BEST_POWER, PH_PLAY, PLAY_SEAT,
 )
 from .policies.builtin import RANDOM, decide
 
@@ -47,60 +47,67 @@ def play_out(st, priv, tab, pids, params, rng, all_random):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
-def _random_card(legal, s0, s1, s2, s3):
-    """``random_bit(rng, legal)`` with the generator state in registers."""
-    r, s0, s1, s2, s3 = xo_below(s0, s1, s2, s3, popcount(legal))
-    m = legal
-    for j in range(5):
-        m = m & ((m - 1) | (np.int64(j < r) - 1))   # clear the low bit while j < r
-    return lowbit(m), s0, s1, s2, s3
-
-
 @njit(cache=True, _nrt=False)
 def random_tricks(st, priv, tab, rng):
     """Play out every trick with uniformly random legal cards (R10), fast.
 
-    Same draws, same order and same state as asking the ``random`` policy
-    card by card through ``legal_actions``/``apply_legal``; the generator
-    state lives in registers meanwhile.
+    Same digits, same order and same state as asking the ``random`` policy
+    card by card through ``legal_actions``/``apply_legal`` (``digit_bit``):
+    each hand is first laid out as a list of its cards, lowest bit first, so
+    following suit is a 5-bit mask of positions and the k-th legal card is
+    one lookup in ``PICK``.
     """
     trump = st[TRUMP]
     nact = st[NACTIVE]
     nxt = T_NEXT + 4 * st[OUT]
-    eff = T_EFF + 4 * trump
     suit_of = T_SUIT_OF + 33 * trump
     power = T_POWER + 132 * trump
     n = st[NPLAYS]
     leader = st[LEADER]
-    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    seat = leader
+    for _ in range(nact):
+        h = priv[U(HAND + seat)]
+        cnt = popcount(h)
+        suits = np.int64(0)
+        for j in range(cnt):
+            c = lowbit(h)
+            h &= h - 1
+            priv[U(RT_CARDS + 8 * seat + j)] = c
+            suits |= np.int64(1) << (8 * tab[U(suit_of + c)] + j)
+        priv[U(RT_SUITS + seat)] = suits
+        priv[U(RT_REM + seat)] = (np.int64(1) << cnt) - 1
+        seat = tab[U(nxt + seat)]
+    r = rng[4]
+    left = rng[5]
     led = np.int64(0)
     best_seat = leader
     best_p = np.int64(-1)
     for trick in range(st[TRICK], 5):
         # the lead: any card (R10)
         seat = leader
-        hand = priv[U(HAND + seat)]
-        a, s0, s1, s2, s3 = _random_card(hand, s0, s1, s2, s3)
-        priv[U(HAND + seat)] = hand & ~(np.int64(1) << a)
+        rem = priv[U(RT_REM + seat)]
+        u, r, left = digit_next(r, left, rng)
+        pos = np.int64(PICK[U(64 * rem + u)])
+        priv[U(RT_REM + seat)] = rem & ~(np.int64(1) << pos)
+        a = priv[U(RT_CARDS + 8 * seat + pos)]
         st[U(PLAYS + n)] = a
         st[U(PLAY_SEAT + n)] = seat
         n += 1
         led = tab[U(suit_of + a)]            # R7/C4: a led joker calls for trump
-        follow_suit = tab[U(eff + led)]
         led_power = power + 33 * led
         best_seat = seat
         best_p = tab[U(led_power + a)]
         seat = tab[U(nxt + seat)]
         for k in range(1, nact):
-            hand = priv[U(HAND + seat)]
-            # R10 follow suit if able.  Arithmetic, not `if`: numba may lower
-            # a conditional expression to a branch, and on random data a
-            # branch mispredicts half the time.
-            follow = hand & follow_suit
-            legal = hand ^ ((hand ^ follow) & -np.int64(follow != 0))
-            a, s0, s1, s2, s3 = _random_card(legal, s0, s1, s2, s3)
-            priv[U(HAND + seat)] = hand & ~(np.int64(1) << a)
+            rem = priv[U(RT_REM + seat)]
+            # R10 follow suit if able.  Arithmetic, not `if`: on random data
+            # a branch mispredicts half the time.
+            follow = (priv[U(RT_SUITS + seat)] >> (8 * led)) & rem
+            legal = rem ^ ((rem ^ follow) & -np.int64(follow != 0))
+            u, r, left = digit_next(r, left, rng)
+            pos = np.int64(PICK[U(64 * legal + u)])
+            priv[U(RT_REM + seat)] = rem & ~(np.int64(1) << pos)
+            a = priv[U(RT_CARDS + 8 * seat + pos)]
             st[U(PLAYS + n)] = a
             st[U(PLAY_SEAT + n)] = seat
             n += 1
@@ -112,10 +119,17 @@ def random_tricks(st, priv, tab, rng):
         st[U(TRICK_WINNER + trick)] = best_seat
         st[U(TRICKS + best_seat)] += 1
         leader = best_seat
-    rng[0] = s0
-    rng[1] = s1
-    rng[2] = s2
-    rng[3] = s3
+    rng[4] = r
+    rng[5] = left
+    seat = leader
+    for _ in range(nact):
+        h = np.int64(0)                        # what is left in hand: nothing, after five tricks
+        rem = priv[U(RT_REM + seat)]
+        while rem:
+            h |= np.int64(1) << priv[U(RT_CARDS + 8 * seat + lowbit(rem))]
+            rem &= rem - 1
+        priv[U(HAND + seat)] = h
+        seat = tab[U(nxt + seat)]
     st[NPLAYS] = n
     st[TRICK] = 5
     st[NINTRICK] = 0
@@ -209,19 +223,21 @@ def _new_state():
 
 
 @njit(cache=True)
-def run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk):
+def run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk, counts):
     """Play ``n`` independent hands (R3: the deal passes left, not on a redeal).
 
-    Returns (0, n), or (error code, index of the failing row).
+    ``counts`` (TALLY_SIZE int64) gets each row's tally as it is written, so
+    the rows are not read back from memory.  Returns (0, n), or (error
+    code, index of the failing row).
     """
     st, priv = _new_state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, dtype=np.int64)
-    return _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, hands, chunk)
+    return _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, hands, chunk, counts)
 
 
 @njit(cache=True, _nrt=False)
-def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, hands, chunk):
+def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, hands, chunk, counts):
     """The hot loop, compiled without reference counting (nothing allocated)."""
     players = tab[CFG_PLAYERS]
     all_random = _all_random(pids, players)
@@ -233,47 +249,50 @@ def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, h
         write_row(rows, plays, i, st, priv, players, chunk, -1, -1)
         if err:
             return err, i
+        tally_row(rows[U(i)], players, counts)
         if st[REDEAL] == 0:
             dealer = tab[T_NEXT + dealer]
     return 0, n
-
-
-TALLY_SIZE = 48   # 16 fixed slots, then 8 per seat position (names in sim.tally_names)
 
 
 @njit(cache=True, _nrt=False)
 def tally_hands(rows, players, out):
     """Per-chunk counts in one pass over the rows (sim.tally names the slots)."""
     for i in range(rows.shape[0]):
-        r = rows[U(i)]
-        dealer = r["dealer"]
-        for s in range(players):          # points by seat position (1 = dealer's left)
-            pts = np.int64(r["points0"] if s == 0 else r["points1"] if s == 1 else
-                           r["points2"] if s == 2 else r["points3"])
-            pos = s - dealer
-            base = 16 + 8 * (pos + players if pos < 0 else pos)
-            out[U(base + 4)] += pts
-            out[U(base + 5)] += pts * pts
-        out[0] += 1
-        out[1] += r["thrown_in"]
-        out[2] += r["redeal"]
-        if r["maker"] < 0:
-            continue
-        ok = r["maker_tricks"] >= 3
-        alone = r["maker_alone"]
-        out[3] += 1
-        out[4] += ok
-        out[5] += r["euchred"]
-        out[6] += r["march"]
-        out[7] += alone
-        out[8] += r["defender_alone"]
-        out[9] += alone and ok
-        out[10] += alone and r["march"]
-        out[11] += alone and r["euchred"]
-        base = 16 + 8 * r["maker_pos"]
-        out[U(base + (0 if r["make_round"] == 1 else 1))] += 1
-        out[U(base + 2)] += ok
-        out[U(base + 3)] += 1
+        tally_row(rows[U(i)], players, out)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def tally_row(r, players, out):
+    """Add one hand's row to the counts: ``run_hands`` calls it while the row is in cache."""
+    dealer = r["dealer"]
+    for s in range(players):          # points by seat position (1 = dealer's left)
+        pts = np.int64(r["points0"] if s == 0 else r["points1"] if s == 1 else
+                       r["points2"] if s == 2 else r["points3"])
+        pos = s - dealer
+        base = 16 + 8 * (pos + players if pos < 0 else pos)
+        out[U(base + 4)] += pts
+        out[U(base + 5)] += pts * pts
+    out[0] += 1
+    out[1] += r["thrown_in"]
+    out[2] += r["redeal"]
+    if r["maker"] < 0:
+        return
+    ok = r["maker_tricks"] >= 3
+    alone = r["maker_alone"]
+    out[3] += 1
+    out[4] += ok
+    out[5] += r["euchred"]
+    out[6] += r["march"]
+    out[7] += alone
+    out[8] += r["defender_alone"]
+    out[9] += alone and ok
+    out[10] += alone and r["march"]
+    out[11] += alone and r["euchred"]
+    base = 16 + 8 * r["maker_pos"]
+    out[U(base + (0 if r["make_round"] == 1 else 1))] += 1
+    out[U(base + 2)] += ok
+    out[U(base + 3)] += 1
 
 
 @njit(cache=True)

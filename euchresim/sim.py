@@ -22,7 +22,7 @@ import numpy as np
 
 from . import ENGINE_VERSION, __version__
 from .engine.bits import seed_state
-from .engine.layout import GAME_DTYPE, HAND_DTYPE, RUBBER_DTYPE
+from .engine.layout import GAME_DTYPE, HAND_DTYPE, RUBBER_DTYPE, TALLY_SIZE
 from .rules import Rules
 
 DEFAULT_CHUNK = {"hands": 1 << 16, "games": 2048, "rubbers": 512}
@@ -86,6 +86,7 @@ class ChunkResult:
     plays: np.ndarray                 # int8[n, 20]
     games: np.ndarray = field(default_factory=lambda: np.zeros(0, GAME_DTYPE))
     rubbers: np.ndarray = field(default_factory=lambda: np.zeros(0, RUBBER_DTYPE))
+    counts: np.ndarray | None = None  # the hands' tally, when the kernel kept it (driver.tally_row)
 
 
 def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None) -> ChunkResult:
@@ -105,7 +106,8 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None) -> ChunkR
     if spec.mode == "hands":
         drng, prng = chunk_states(spec.seed, chunk)
         rows, plays = _buffers(scratch, n)
-        err, at = run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk)
+        counts = np.zeros(TALLY_SIZE, np.int64)
+        err, at = run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk, counts)
         if err:
             raise SimError(_policy_error(spec, chunk, int(at), int(err)))
         used = n
@@ -141,8 +143,9 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None) -> ChunkR
             rows["rubber"][:used] += offset
             games["rubber"] += offset
             rubbers["rubber"] += offset
+        counts = None
     rows = rows[:used]          # the kernel wrote chunk and index
-    return ChunkResult(chunk, rows, plays[:used], games, rubbers)
+    return ChunkResult(chunk, rows, plays[:used], games, rubbers, counts)
 
 
 def _buffers(scratch, n):
@@ -164,9 +167,11 @@ def _policy_error(spec, chunk, at, err) -> str:
 # ---------------------------------------------------------------- tallies
 def tally(res: ChunkResult, players: int) -> dict:
     """Integer counts of one chunk; they add up exactly across chunks."""
-    from .driver import TALLY_SIZE, tally_hands
-    out = np.zeros(TALLY_SIZE, np.int64)
-    tally_hands(res.hands, players, out)
+    from .driver import tally_hands
+    out = res.counts
+    if out is None:
+        out = np.zeros(TALLY_SIZE, np.int64)
+        tally_hands(res.hands, players, out)
     c = {name: int(out[i]) for i, name in enumerate(tally_names(players)) if name}
     g = res.games
     if len(g):

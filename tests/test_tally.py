@@ -48,6 +48,18 @@ def test_tally_matches_its_slow_twin(players, deck, policy):
     assert slow["made"] > 0 and slow["points_pos0"] > 0
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_hand_loops_tally_equals_a_pass_over_its_rows(players):
+    """run_hands tallies each row as it writes it; a second pass must agree."""
+    from euchresim.driver import tally_hands
+    from euchresim.engine.layout import TALLY_SIZE
+    _, res = rows_of(players, 24, "baseline", seed=11, n=2000)
+    assert res.counts is not None
+    again = np.zeros(TALLY_SIZE, np.int64)
+    tally_hands(res.hands, players, again)
+    assert np.array_equal(res.counts, again) and again[0] == 2000
+
+
 def test_tallies_merge_exactly():
     _, a = rows_of(4, 24, "random", seed=1, n=1000)
     _, b = rows_of(4, 24, "random", seed=2, n=1000)

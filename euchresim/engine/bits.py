@@ -151,6 +151,103 @@ def xo_below2(s0, s1, s2, s3, n1, n2):
     return k1, k2, s0, s1, s2, s3
 
 
+@intrinsic
+def mulhi(typingctx, a, b):
+    """High 64 bits of the 128-bit product of two uint64 (one x86 ``mul``)."""
+    if not (a == types.uint64 and b == types.uint64):
+        return None
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        wide = ir.IntType(128)
+        p = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        return builder.trunc(builder.lshr(p, ir.Constant(wide, 64)), ir.IntType(64))
+
+    return sig, codegen
+
+
+# ---- digits: many small uniform draws from one 64-bit output --------------
+# A card is chosen from at most 6 legal ones, and 60 = lcm(1..6), so a digit
+# uniform on [0, 60) picks among any n <= 6 choices exactly: choice
+# floor(u * n / 60).  A word r is accepted when r * 60**10 mod 2**64 is at
+# least 2**64 mod 60**10 (1.7% are not): then floor(r * 60**10 / 2**64) is
+# exactly uniform on [0, 60**10) (Lemire's argument), and its ten base-60
+# digits, peeled off the top by multiplying by 60, are independent and
+# exactly uniform.  One generator step serves ten cards instead of one.
+RADIX = 60
+DIGITS = 10
+DIGIT_SPAN = RADIX ** DIGITS
+DIGIT_REJECT = 2 ** 64 % DIGIT_SPAN
+
+
+def _build_pick():
+    """PICK[mask * 64 + u]: position of the floor(u * n / 60)-th set bit of a 5-bit mask."""
+    pick = np.zeros(32 * 64, dtype=np.uint8)
+    for mask in range(1, 32):
+        pos = [j for j in range(5) if mask >> j & 1]
+        for u in range(RADIX):
+            pick[mask * 64 + u] = pos[u * len(pos) // RADIX]
+    return pick
+
+
+PICK = _build_pick()   # a constant: numba freezes it into the compiled code
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def xo_digits(s0, s1, s2, s3):
+    """A generator output holding ten exact uniform base-60 digits: (word, state)."""
+    while True:
+        r, s0, s1, s2, s3 = xo_step(s0, s1, s2, s3)
+        if r * np.uint64(DIGIT_SPAN) >= np.uint64(DIGIT_REJECT):
+            return r, s0, s1, s2, s3
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def digit_refill(s):
+    """``xo_digits`` on the state array: the next word for the digit buffer."""
+    r, s0, s1, s2, s3 = xo_digits(s[0], s[1], s[2], s[3])
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = s3
+    return r
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def digit_next(r, left, s):
+    """The next digit from a buffer word ``r`` with ``left`` digits: (digit, r, left)."""
+    if left == 0:
+        r = digit_refill(s)
+        left = np.uint64(DIGITS)
+    return np.int64(mulhi(r, np.uint64(RADIX))), r * np.uint64(RADIX), left - np.uint64(1)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def digit_index(u, n):
+    """floor(u * n / 60) for a digit u < 60 and n <= 6, without a division.
+
+    1093 / 2**16 is 1/60 within 1.2e-5, too little to cross an integer below
+    360 (tests/test_kernel_twins.py checks all of them).
+    """
+    return (u * n * 1093) >> 16
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def digit_bit(s, mask):
+    """A uniformly chosen set bit of a mask of at most 6 bits, from the digit buffer.
+
+    The buffer is ``s[4]`` (the word) and ``s[5]`` (digits left in it);
+    ``driver.random_tricks`` draws the same digits in the same order.
+    """
+    u, r, left = digit_next(s[4], s[5], s)
+    s[4] = r
+    s[5] = left
+    k = digit_index(u, popcount(mask))
+    for j in range(5):
+        mask = mask & ((mask - 1) | (np.int64(j < k) - 1))   # arithmetic: no branch to mispredict
+    return lowbit(mask)
+
+
 @njit(cache=True)
 def random_float(s):
     """Uniform float in [0, 1) with 53 random bits."""
@@ -158,8 +255,13 @@ def random_float(s):
 
 
 def seed_state(seed_sequence):
-    """A uint64[4] xoshiro state from a ``numpy.random.SeedSequence``."""
-    st = seed_sequence.generate_state(4, dtype=np.uint64)
-    if not st.any():  # the all-zero state is the one xoshiro cannot leave
+    """A generator state from a ``numpy.random.SeedSequence``.
+
+    uint64[6]: the xoshiro256** state, then the digit buffer (word, digits
+    left), empty at the start.
+    """
+    st = np.zeros(6, dtype=np.uint64)
+    st[:4] = seed_sequence.generate_state(4, dtype=np.uint64)
+    if not st[:4].any():  # the all-zero state is the one xoshiro cannot leave
         st[0] = 1
     return st

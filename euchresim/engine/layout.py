@@ -107,7 +107,14 @@ DEAL = 10           # 4 slots: the hands as dealt
 DEAL_DUMMY = 14
 DISCARD = 15        # the dealer's discard, -1 if none
 DUMMY_KEEP = 16     # board the maker kept, 0 if the dummy was not used
-PRIV_SIZE = 20
+PRIV_STATE = 17     # the slots above are the state; those below are scratch
+# scratch of the all-random trick loop (driver.random_tricks), meaningless
+# outside it: each hand as a list of cards, lowest bit first, so a legal set
+# is a 5-bit mask of positions and a random pick is one table lookup
+RT_REM = 20         # 4 slots: positions not yet played, per seat
+RT_SUITS = 24       # 4 slots: bit 8*suit + position set when that card is of that (effective) suit
+RT_CARDS = 28       # [4 seat][8]: the card at each position
+PRIV_SIZE = 60
 
 # ---- error codes (st[ERR]); sim turns them into messages -------------------
 ERR_NONE = 0
@@ -138,6 +145,8 @@ T_PACK = 896       # [CFG_NPACK]: card indexes of the pack
 T_NEXT = 932       # [16 out mask][4 seat]: next seat clockwise that does not sit out (R10)
 TAB_SIZE = 996
 
+
+TALLY_SIZE = 48   # per-chunk counts: 16 fixed slots, then 8 per seat position (names in sim.tally_names)
 
 # ---- one row per hand --------------------------------------------------------
 HAND_FIELDS = [

@@ -18,7 +18,7 @@ It never sees another seat's cards.  Ids: 0 ``random``, 1 ``baseline``.
 import numpy as np
 from numba import njit
 
-from ..engine.bits import U, lowbit, popcount, random_bit
+from ..engine.bits import U, digit_bit, lowbit, popcount, random_bit
 from ..engine.layout import (
     BEST_POWER, BEST_SEAT, BIDSUIT, BID2_PASS, CFG_PLAYERS, DEALER, LED, MAKER, NINTRICK,
     PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE,
@@ -43,6 +43,9 @@ JOKER = 32
 
 @njit(cache=True, _nrt=False, inline='always')
 def random_choice(legal, rng):
+    """Uniform over the legal actions; six or fewer (every call and card) take a digit."""
+    if popcount(legal) <= 6:
+        return digit_bit(rng, legal)
     return random_bit(rng, legal)
 
 
