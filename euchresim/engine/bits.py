@@ -1,10 +1,11 @@
 """Bit tricks and the random stream the kernels use.
 
-numba has no public popcount, so two LLVM intrinsics give ``popcnt`` and
-``tzcnt``.  The generator is xoshiro256** on a 4-word uint64 state array that
-``sim`` seeds from a ``numpy.random.SeedSequence``: owning the stream (rather
-than numba's global one) is what makes every chunk reproducible, and keeps
-the deal stream apart from the policy stream.
+numba has no public popcount, so LLVM intrinsics give ``popcnt``, ``tzcnt``
+and the high half of a 64x64-bit product.  The generator is xoshiro256** on
+a uint64 state array (4 words, then the 2-word digit buffer) that ``sim``
+seeds from a ``numpy.random.SeedSequence``: owning the stream (rather than
+numba's global one) is what makes every chunk reproducible, and keeps the
+deal stream apart from the policy stream.
 """
 import numpy as np
 from llvmlite import ir
@@ -70,7 +71,7 @@ def xo_step(s0, s1, s2, s3):
 
 @njit(cache=True, _nrt=False, inline='always')
 def next_u64(s):
-    """xoshiro256** step on the uint64[4] state ``s``."""
+    """xoshiro256** step on the state ``s`` (its first four words)."""
     result, s0, s1, s2, s3 = xo_step(s[0], s[1], s[2], s[3])
     s[0] = s0
     s[1] = s1
