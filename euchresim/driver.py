@@ -47,6 +47,18 @@ def play_out(st, priv, tab, pids, params, rng, all_random):
     return 0
 
 
+@njit(cache=True, _nrt=False, inline='always')
+def _play_random(st, priv, rng, seat, n, rem, legal, r, left):
+    """Play a random one of ``seat``'s ``legal`` positions as the n-th card: (card, r, left)."""
+    u, r, left = digit_next(r, left, rng)
+    pos = np.int64(PICK[U(64 * legal + u)])
+    priv[U(RT_REM + seat)] = rem & ~(np.int64(1) << pos)
+    a = priv[U(RT_CARDS + 8 * seat + pos)]
+    st[U(PLAYS + n)] = a
+    st[U(PLAY_SEAT + n)] = seat
+    return a, r, left
+
+
 @njit(cache=True, _nrt=False)
 def random_tricks(st, priv, tab, rng):
     """Play out every trick with uniformly random legal cards (R10), fast.
@@ -86,12 +98,7 @@ def random_tricks(st, priv, tab, rng):
         # the lead: any card (R10)
         seat = leader
         rem = priv[U(RT_REM + seat)]
-        u, r, left = digit_next(r, left, rng)
-        pos = np.int64(PICK[U(64 * rem + u)])
-        priv[U(RT_REM + seat)] = rem & ~(np.int64(1) << pos)
-        a = priv[U(RT_CARDS + 8 * seat + pos)]
-        st[U(PLAYS + n)] = a
-        st[U(PLAY_SEAT + n)] = seat
+        a, r, left = _play_random(st, priv, rng, seat, n, rem, rem, r, left)
         n += 1
         led = tab[U(suit_of + a)]            # R7/C4: a led joker calls for trump
         led_power = power + 33 * led
@@ -104,12 +111,7 @@ def random_tricks(st, priv, tab, rng):
             # a branch mispredicts half the time.
             follow = (priv[U(RT_SUITS + seat)] >> (8 * led)) & rem
             legal = rem ^ ((rem ^ follow) & -np.int64(follow != 0))
-            u, r, left = digit_next(r, left, rng)
-            pos = np.int64(PICK[U(64 * legal + u)])
-            priv[U(RT_REM + seat)] = rem & ~(np.int64(1) << pos)
-            a = priv[U(RT_CARDS + 8 * seat + pos)]
-            st[U(PLAYS + n)] = a
-            st[U(PLAY_SEAT + n)] = seat
+            a, r, left = _play_random(st, priv, rng, seat, n, rem, legal, r, left)
             n += 1
             p = tab[U(led_power + a)]
             better = -np.int64(p > best_p)        # all ones when this card wins so far

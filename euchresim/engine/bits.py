@@ -97,16 +97,24 @@ def randbelow(s, n):
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def kth_bit(mask, k):
+    """Index of the k-th lowest set bit (from 0) of a mask, for k < 6.
+
+    A fixed count of conditional clears, no data-dependent branch: the
+    choice is random, so a branch here would mispredict half the time.
+    """
+    for j in range(5):
+        mask = mask & ((mask - 1) | (np.int64(j < k) - 1))   # clear the low bit while j < k
+    return lowbit(mask)
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def random_bit(s, mask):
     """A uniformly chosen set bit of a non-empty mask, as its index."""
     n = popcount(mask)
     k = randbelow(s, n)
     if n <= 6:
-        # a fixed count of conditional clears, no data-dependent branch: the
-        # choice is random, so a branch here would mispredict half the time
-        for j in range(5):
-            mask = mask & ((mask - 1) | (np.int64(j < k) - 1))   # arithmetic: no branch to mispredict
-        return lowbit(mask)
+        return kth_bit(mask, k)
     for _ in range(k):
         mask &= mask - 1
     return lowbit(mask)
@@ -195,23 +203,12 @@ PICK = _build_pick()   # a constant: numba freezes it into the compiled code
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def xo_digits(s0, s1, s2, s3):
-    """A generator output holding ten exact uniform base-60 digits: (word, state)."""
-    while True:
-        r, s0, s1, s2, s3 = xo_step(s0, s1, s2, s3)
-        if r * np.uint64(DIGIT_SPAN) >= np.uint64(DIGIT_REJECT):
-            return r, s0, s1, s2, s3
-
-
-@njit(cache=True, _nrt=False, inline='always')
 def digit_refill(s):
-    """``xo_digits`` on the state array: the next word for the digit buffer."""
-    r, s0, s1, s2, s3 = xo_digits(s[0], s[1], s[2], s[3])
-    s[0] = s0
-    s[1] = s1
-    s[2] = s2
-    s[3] = s3
-    return r
+    """The next generator output that holds ten exact uniform base-60 digits."""
+    while True:
+        r = next_u64(s)
+        if r * np.uint64(DIGIT_SPAN) >= np.uint64(DIGIT_REJECT):
+            return r
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -243,10 +240,7 @@ def digit_bit(s, mask):
     u, r, left = digit_next(s[4], s[5], s)
     s[4] = r
     s[5] = left
-    k = digit_index(u, popcount(mask))
-    for j in range(5):
-        mask = mask & ((mask - 1) | (np.int64(j < k) - 1))   # arithmetic: no branch to mispredict
-    return lowbit(mask)
+    return kth_bit(mask, digit_index(u, popcount(mask)))
 
 
 @njit(cache=True)
