@@ -198,7 +198,7 @@ def replay(src, dst):
 
 @cli.command()
 @click.option("--hands", type=click.IntRange(min=1000), default=400_000, show_default=True,
-              help="Hands per measurement.")
+              help="Hands per measurement, per worker.")
 @click.option("--players", "players_", type=click.Choice(["2", "3", "4"]), multiple=True,
               help="Only these player counts (repeat) [default: all].")
 @click.option("--deck", "decks", type=click.Choice(["24", "25", "32", "33"]), multiple=True,
@@ -206,9 +206,11 @@ def replay(src, dst):
 @click.option("--policy", "policies", type=click.Choice(["random", "baseline"]), multiple=True,
               help="Only these policies [default: both].")
 @click.option("--workers", type=click.IntRange(min=1), help="The 'all cores' figure's processes [default: all cores].")
+@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Runs per measurement; the fastest counts.")
 @click.option("--no-compile", is_flag=True, help="Skip the cold/warm compile-time measurement.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of measurements.")
-def bench(hands, players_, decks, policies, workers, no_compile, as_json):
+def bench(hands, players_, decks, policies, workers, repeat, no_compile, as_json):
     """Complete hands per second for each variant, and compile times.
 
     \b
@@ -219,7 +221,7 @@ def bench(hands, players_, decks, policies, workers, no_compile, as_json):
     rows = run_bench(hands=hands, players=[int(p) for p in players_] or [2, 3, 4],
                      decks=[int(d) for d in decks] or [24, 25, 32, 33],
                      policies=list(policies) or ["random", "baseline"], workers=workers,
-                     compile_times=not no_compile,
+                     compile_times=not no_compile, repeat=repeat,
                      echo=None if as_json else (lambda s: click.echo(s)))
     if as_json:
         click.echo(json.dumps(rows))

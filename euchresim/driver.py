@@ -9,7 +9,7 @@ seed and its index.
 import numpy as np
 from numba import njit
 
-from .engine.bits import PICK, U, digit_next, lowbit, popcount, randbelow
+from .engine.bits import PICK, U, digit_next, inline_copy, lowbit, popcount, randbelow
 from .engine.deal import deal
 from .engine.hand import apply_action, apply_legal, legal_actions, score_hand, start_hand
 from .engine.layout import (
@@ -24,6 +24,9 @@ from .engine.layout import (
     T_NEXT, NACTIVE, LEADER, RT_CARDS, RT_REM, RT_SUITS, TRICK, NINTRICK, LED, BEST_SEAT, BEST_POWER, PH_PLAY, PLAY_SEAT,
 )
 from .policies.builtin import RANDOM, decide
+
+
+_score_hand_in = inline_copy(score_hand)
 
 
 @njit(cache=True, _nrt=False)
@@ -139,7 +142,7 @@ def random_tricks(st, priv, tab, rng):
     st[BEST_SEAT] = best_seat
     st[BEST_POWER] = best_p
     st[LEADER] = leader
-    score_hand(st, tab)
+    _score_hand_in(st, tab)
     st[PHASE] = PH_DONE
     st[TO_ACT] = -1
 
@@ -211,6 +214,13 @@ def write_row(rows, plays, i, st, priv, players, chunk, game, rubber):
         plays[U(i), k] = st[PLAYS + k]
 
 
+# the hot loop's inline copies (bits.inline_copy says why)
+_deal_in = inline_copy(deal)
+_start_hand_in = inline_copy(start_hand)
+_play_out_in = inline_copy(play_out)
+_write_row_in = inline_copy(write_row)
+
+
 @njit(cache=True, _nrt=False)
 def _all_random(pids, players):
     for s in range(players):
@@ -245,10 +255,10 @@ def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, h
     all_random = _all_random(pids, players)
     dealer = randbelow(drng, players)
     for i in range(n):
-        dummy, upcard, kitty = deal(tab, work, drng, hands)
-        start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
-        err = play_out(st, priv, tab, pids, params, prng, all_random)
-        write_row(rows, plays, i, st, priv, players, chunk, -1, -1)
+        dummy, upcard, kitty = _deal_in(tab, work, drng, hands)
+        _start_hand_in(st, priv, tab, dealer, hands, dummy, upcard, kitty)
+        err = _play_out_in(st, priv, tab, pids, params, prng, all_random)
+        _write_row_in(rows, plays, i, st, priv, players, chunk, -1, -1)
         if err:
             return err, i
         tally_row(rows[U(i)], players, counts)

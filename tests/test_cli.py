@@ -131,12 +131,14 @@ def test_parquet_output_schema(tmp_path):
 
 def test_bench_json_lists_measurements():
     r = run(["bench", "--players", "2", "--deck", "24", "--policy", "random", "--hands", "20000",
-             "--workers", "2", "--no-compile", "--json"])
+             "--workers", "2", "--repeat", "2", "--no-compile", "--json"])
     assert r.exit_code == 0, r.output
     rows = json.loads(r.output)
     assert {(x["players"], x["deck"], x["policy"], x["workers"]) for x in rows} == {
         (2, 24, "random", 1), (2, 24, "random", 2)}
     assert all(x["hands_per_second"] > 0 and "machine" in x for x in rows)
+    # each worker plays --hands, best of --repeat runs
+    assert all(x["hands"] == 20000 * x["workers"] and x["repeat"] == 2 for x in rows)
 
 
 def test_r11_scoring_file_changes_the_points(tmp_path):
