@@ -29,7 +29,7 @@ from .policies.builtin import RANDOM, decide
 _score_hand_in = inline_copy(score_hand)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def play_out(st, priv, tab, pids, params, rng, all_random):
     """Ask the policies for every decision until the hand is over.
 
@@ -147,7 +147,7 @@ def random_tricks(st, priv, tab, rng):
     st[TO_ACT] = -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def write_row(rows, plays, i, st, priv, players, chunk, game, rubber):
     r = rows[U(i)]
     r["chunk"] = chunk
@@ -214,11 +214,7 @@ def write_row(rows, plays, i, st, priv, players, chunk, game, rubber):
         plays[U(i), k] = st[PLAYS + k]
 
 
-# the hot loop's inline copies (bits.inline_copy says why)
-_deal_in = inline_copy(deal)
-_start_hand_in = inline_copy(start_hand)
-_play_out_in = inline_copy(play_out)
-_write_row_in = inline_copy(write_row)
+_start_hand_in = inline_copy(start_hand)     # replay_hand calls start_hand itself
 
 
 @njit(cache=True, _nrt=False)
@@ -245,26 +241,55 @@ def run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk, counts):
     st, priv = _new_state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, dtype=np.int64)
-    return _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, hands, chunk, counts)
+    scores = np.zeros(4, dtype=np.int64)
+    dealer = randbelow(drng, tab[CFG_PLAYERS])
+    err, used, dealer, winners = _play_hands(tab, drng, prng, pids, params, rows, plays, st, priv, work,
+                                             hands, np.int64(chunk), counts, np.int64(dealer), np.int64(0),
+                                             np.int64(n), np.int64(-1), np.int64(-1), scores)
+    if err:
+        return err, used - 1
+    return 0, n
 
 
 @njit(cache=True, _nrt=False)
-def _hands_loop(tab, n, drng, prng, pids, params, rows, plays, st, priv, work, hands, chunk, counts):
-    """The hot loop, compiled without reference counting (nothing allocated)."""
+def _play_hands(tab, drng, prng, pids, params, rows, plays, st, priv, work, hands, chunk, counts,
+                dealer, start, stop, game, rubber, scores):
+    """The one hot loop: hands into ``rows[start:stop]``, the deal passing from ``dealer``.
+
+    In a whole game (``game`` >= 0, R12) ``scores`` carry from hand to hand
+    and the loop stops when a hand gives the game its winners; a run of
+    independent hands (``game`` -1) fills every row, tallying each into
+    ``counts``.  Compiled without reference counting: nothing is allocated.
+    Returns (error code, rows used, next dealer, winners: a seat mask, 0
+    when the rows ran out first).
+    """
     players = tab[CFG_PLAYERS]
     all_random = _all_random(pids, players)
-    dealer = randbelow(drng, players)
-    for i in range(n):
-        dummy, upcard, kitty = _deal_in(tab, work, drng, hands)
+    in_game = game >= 0
+    i = start
+    while i < stop:
+        if in_game:
+            for s in range(4):
+                st[SCORE + s] = scores[s]
+        # deal, play_out and write_row are inlined (bits.inline_copy says why)
+        dummy, upcard, kitty = deal(tab, work, drng, hands)
         _start_hand_in(st, priv, tab, dealer, hands, dummy, upcard, kitty)
-        err = _play_out_in(st, priv, tab, pids, params, prng, all_random)
-        _write_row_in(rows, plays, i, st, priv, players, chunk, -1, -1)
+        err = play_out(st, priv, tab, pids, params, prng, all_random)
+        write_row(rows, plays, i, st, priv, players, chunk, game, rubber)
+        i += 1
         if err:
-            return err, i
-        tally_row(rows[U(i)], players, counts)
+            return err, i, dealer, 0
         if st[REDEAL] == 0:
             dealer = tab[T_NEXT + dealer]
-    return 0, n
+        if in_game:
+            for s in range(players):
+                scores[s] += st[POINTS + s]
+            winners = _game_winners(st, scores, players, tab[CFG_GAME_TO], tab[CFG_TIE])
+            if winners:
+                return 0, i, dealer, winners
+        else:
+            tally_row(rows[U(i - 1)], players, counts)
+    return 0, i, dealer, 0
 
 
 @njit(cache=True, _nrt=False)
@@ -307,7 +332,7 @@ def tally_row(r, players, out):
     out[U(base + 3)] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _game_winners(st, scores, players, target, tie):
     """R12: seats (mask) that won, 0 if the game goes on."""
     reached = 0
@@ -337,46 +362,37 @@ def _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids, params, row
                nrows, game, rubber, games, gi, chunk):
     """Play one game to the target; returns (rows used or -1 if full, next dealer, winners)."""
     players = tab[CFG_PLAYERS]
-    all_random = _all_random(pids, players)
-    target = tab[CFG_GAME_TO]
     scores = np.zeros(4, dtype=np.int64)
+    counts = np.zeros(0, dtype=np.int64)       # games are tallied from their rows (sim.tally)
     first = dealer
+    # every scalar as int64, never a literal: numba compiles the loop once
+    err, end, dealer, winners = _play_hands(tab, drng, prng, pids, params, rows, plays, st, priv, work,
+                                            hands, np.int64(chunk), counts, np.int64(dealer),
+                                            np.int64(nrows), np.int64(rows.shape[0]), np.int64(game),
+                                            np.int64(rubber), scores)
+    if err:
+        return -2 - err, dealer, 0
+    if winners == 0:
+        return -1, dealer, 0
     bridge = False
-    nh = 0
-    winners = 0
-    while winners == 0:
-        if nrows >= rows.shape[0]:
-            return -1, dealer, 0
-        for s in range(4):
-            st[SCORE + s] = scores[s]
-        dummy, upcard, kitty = deal(tab, work, drng, hands)
-        start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
-        err = play_out(st, priv, tab, pids, params, prng, all_random)
-        write_row(rows, plays, nrows, st, priv, players, chunk, game, rubber)
-        nrows += 1
-        nh += 1
-        if err:
-            return -2 - err, dealer, 0
-        for s in range(players):
-            scores[s] += st[POINTS + s]
-        if players == 4 and target == 5:
-            if (scores[0] == 4 and scores[1] <= 2) or (scores[1] == 4 and scores[0] <= 2):
-                bridge = True          # R12 "at the bridge": a label only
-        if st[REDEAL] == 0:
-            dealer = tab[T_NEXT + dealer]
-        winners = _game_winners(st, scores, players, target, tab[CFG_TIE])
+    if players == 4 and tab[CFG_GAME_TO] == 5:
+        for k in range(nrows, end):            # R12 "at the bridge" after some hand: a label only
+            a = rows[k]["score0"] + rows[k]["points0"]
+            b = rows[k]["score1"] + rows[k]["points1"]
+            if (a == 4 and b <= 2) or (b == 4 and a <= 2):
+                bridge = True
     g = games[gi]
     g["game"] = game
     g["rubber"] = rubber
     g["first_dealer"] = first
-    g["hands"] = nh
+    g["hands"] = end - nrows
     g["score0"] = scores[0]
     g["score1"] = scores[1]
     g["score2"] = scores[2]
     g["score3"] = scores[3]
     g["winners"] = winners
     g["bridge"] = bridge
-    return nrows, dealer, winners
+    return end, dealer, winners
 
 
 @njit(cache=True)

@@ -82,3 +82,23 @@ def test_r13_rubber_points_and_margin():
         assert wins[w] == 2 and wins[1 - w] < 2
         assert r["winner_points"] == pts[w] and r["loser_points"] == pts[1 - w]
         assert r["margin"] == 2 + pts[w] - pts[1 - w]
+
+
+@pytest.mark.parametrize("players,policy,mode", [(4, "random", "games"), (3, "baseline", "games"),
+                                                 (2, "random", "games"), (4, "baseline", "rubbers")])
+def test_games_play_the_same_hands_as_a_run_of_hands(players, policy, mode):
+    """R3/R12: a game only cuts the stream of hands where a side reaches the target.
+
+    The deal passes on from game to game and the policies draw from the same
+    stream, so whole games replay a run of independent hands with the same
+    seed, hand for hand; only the game bookkeeping differs.
+    """
+    _, games = rows_of(players, 24, policy, seed=21, n=30, mode=mode)
+    n = len(games.hands)
+    _, hands = rows_of(players, 24, policy, seed=21, n=n)
+    assert len(hands.hands) == n > 100
+    bookkeeping = {"game", "rubber", "score0", "score1", "score2", "score3"}
+    for field in games.hands.dtype.names:
+        if field not in bookkeeping:
+            assert np.array_equal(games.hands[field], hands.hands[field]), field
+    assert np.array_equal(games.plays, hands.plays)

@@ -6,7 +6,7 @@ from .bits import U, xo_below, xo_below2
 from .layout import CFG_PACK, CFG_PLAYERS
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def deal(tab, work, rng, hands):
     """Deal 5 cards a seat (and the Cutthroat dummy), then the upcard.
 
