@@ -54,17 +54,19 @@ def machine() -> str:
     return f"{cpu}, {sim.default_workers()} cores, Python {platform.python_version()}"
 
 
-def measure(rules: Rules, policy: str, hands: int, workers: int, pool=None, repeat: int = 3) -> float:
-    """Steady-state hands per second: the kernels loaded, the workers started.
+def measure(rules: Rules, policy: str, hands: int, workers: int, pool=None, repeat: int = 3):
+    """Steady-state (hands per second, hands played): the kernels loaded, the workers started.
 
-    Each worker plays ``hands`` (so ``workers * hands`` in all): the run's
-    fixed costs (handing out the first chunks, the last chunk finishing
-    alone) then weigh the same on one core and on all, as they do in the
-    long runs the figure is for.  The best of ``repeat`` runs, as ``timeit``
-    advises: other work on the machine only ever slows a run down.
+    Each worker plays about ``hands``, in the same number of equal chunks
+    (at most 65,536 hands each): the run's fixed costs (handing out the
+    first chunks, a last chunk finishing alone) then weigh the same on one
+    core and on all, as in the long runs the figure is for.  The best of
+    ``repeat`` runs, as ``timeit`` advises: other work on the machine only
+    ever slows a run down.
     """
-    total = hands * workers
-    chunk = max(1000, min(1 << 16, hands // 4))
+    per_worker = max(4, -(-hands // (1 << 16)))
+    chunk = max(1000, hands // per_worker)
+    total = chunk * per_worker * workers
     # two warm-up chunks a worker, so that every worker has its row buffers
     warm = sim.RunSpec(rules=rules, policies=(policy,), count=2 * chunk * workers, chunk_size=chunk, seed=1)
     sim.run(warm, workers=workers, pool=pool)
@@ -74,7 +76,7 @@ def measure(rules: Rules, policy: str, hands: int, workers: int, pool=None, repe
         t = time.perf_counter()
         sim.run(spec, workers=workers, pool=pool)
         best = max(best, total / (time.perf_counter() - t))
-    return best
+    return best, total
 
 
 def run_bench(hands, players, decks, policies, workers=None, compile_times=True, echo=None, repeat=3):
@@ -96,9 +98,9 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
                 rules = Rules(players=p, deck=d)
                 for pol in policies:
                     for w in sorted({1, allw}):
-                        hps = measure(rules, pol, hands, w, pool if w > 1 else None, repeat)
+                        hps, total = measure(rules, pol, hands, w, pool if w > 1 else None, repeat)
                         rows.append({"players": p, "deck": d, "policy": pol, "workers": w,
-                                     "hands": hands * w, "repeat": repeat,
+                                     "hands": total, "repeat": repeat,
                                      "hands_per_second": round(hps)})
                         if echo:
                             echo(f"{p:>7} {d:>4} {pol:>9} {w:>7} {hps:>12,.0f}")

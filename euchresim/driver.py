@@ -148,8 +148,10 @@ def random_tricks(st, priv, tab, rng):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def write_row(rows, plays, i, st, priv, players, chunk, game, rubber):
-    r = rows[U(i)]
+def write_row(rows, plays, i, mask, st, priv, players, chunk, game, rubber):
+    """Row ``i`` of the chunk, into slot ``i & mask`` (``mask`` -1: slot i; a ring, see run_hands)."""
+    slot = i & mask
+    r = rows[U(slot)]
     r["chunk"] = chunk
     r["index"] = i
     r["game"] = game
@@ -211,7 +213,7 @@ def write_row(rows, plays, i, st, priv, players, chunk, game, rubber):
     r["score2"] = st[SCORE + 2]
     r["score3"] = st[SCORE + 3]
     for k in range(20):                   # start_hand set the unplayed slots to -1
-        plays[U(i), k] = st[PLAYS + k]
+        plays[U(slot), k] = st[PLAYS + k]
 
 
 _start_hand_in = inline_copy(start_hand)     # replay_hand calls start_hand itself
@@ -235,27 +237,37 @@ def run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk, counts):
     """Play ``n`` independent hands (R3: the deal passes left, not on a redeal).
 
     ``counts`` (TALLY_SIZE int64) gets each row's tally as it is written, so
-    the rows are not read back from memory.  Returns (0, n), or (error
+    the rows are not read back from memory.  ``rows`` and ``plays`` hold
+    every row when they have ``n`` or more; with fewer (a power of two) they
+    are a ring that keeps only the last rows, for a run that wants only the
+    counts: the rows then stay in the core's own cache, which matters when
+    several workers share the machine's memory.  Returns (0, n), or (error
     code, index of the failing row).
     """
+    ring = rows.shape[0]
+    if ring < n and (ring < 1 or ring & (ring - 1) != 0):
+        raise ValueError("rows for fewer hands than n must be a ring: a power of two")
+    mask = np.int64(-1) if ring >= n else np.int64(ring - 1)
     st, priv = _new_state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
     dealer = randbelow(drng, tab[CFG_PLAYERS])
-    err, used, dealer, winners = _play_hands(tab, drng, prng, pids, params, rows, plays, st, priv, work,
-                                             hands, np.int64(chunk), counts, np.int64(dealer), np.int64(0),
-                                             np.int64(n), np.int64(-1), np.int64(-1), scores)
+    err, used, dealer, winners = _play_hands(tab, drng, prng, pids, params, rows, plays, mask, st, priv,
+                                             work, hands, np.int64(chunk), counts, np.int64(dealer),
+                                             np.int64(0), np.int64(n), np.int64(-1), np.int64(-1), scores)
     if err:
         return err, used - 1
     return 0, n
 
 
 @njit(cache=True, _nrt=False)
-def _play_hands(tab, drng, prng, pids, params, rows, plays, st, priv, work, hands, chunk, counts,
+def _play_hands(tab, drng, prng, pids, params, rows, plays, mask, st, priv, work, hands, chunk, counts,
                 dealer, start, stop, game, rubber, scores):
     """The one hot loop: hands into ``rows[start:stop]``, the deal passing from ``dealer``.
 
+    Row i goes to slot ``i & mask``: -1 for every row in its own slot, a
+    ring's size - 1 for a ring (``run_hands``).
     In a whole game (``game`` >= 0, R12) ``scores`` carry from hand to hand
     and the loop stops when a hand gives the game its winners; a run of
     independent hands (``game`` -1) fills every row, tallying each into
@@ -275,7 +287,7 @@ def _play_hands(tab, drng, prng, pids, params, rows, plays, st, priv, work, hand
         dummy, upcard, kitty = deal(tab, work, drng, hands)
         _start_hand_in(st, priv, tab, dealer, hands, dummy, upcard, kitty)
         err = play_out(st, priv, tab, pids, params, prng, all_random)
-        write_row(rows, plays, i, st, priv, players, chunk, game, rubber)
+        write_row(rows, plays, i, mask, st, priv, players, chunk, game, rubber)
         i += 1
         if err:
             return err, i, dealer, 0
@@ -288,7 +300,7 @@ def _play_hands(tab, drng, prng, pids, params, rows, plays, st, priv, work, hand
             if winners:
                 return 0, i, dealer, winners
         else:
-            tally_row(rows[U(i - 1)], players, counts)
+            tally_row(rows[U((i - 1) & mask)], players, counts)
     return 0, i, dealer, 0
 
 
@@ -366,8 +378,8 @@ def _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids, params, row
     counts = np.zeros(0, dtype=np.int64)       # games are tallied from their rows (sim.tally)
     first = dealer
     # every scalar as int64, never a literal: numba compiles the loop once
-    err, end, dealer, winners = _play_hands(tab, drng, prng, pids, params, rows, plays, st, priv, work,
-                                            hands, np.int64(chunk), counts, np.int64(dealer),
+    err, end, dealer, winners = _play_hands(tab, drng, prng, pids, params, rows, plays, np.int64(-1), st,
+                                            priv, work, hands, np.int64(chunk), counts, np.int64(dealer),
                                             np.int64(nrows), np.int64(rows.shape[0]), np.int64(game),
                                             np.int64(rubber), scores)
     if err:

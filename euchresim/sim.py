@@ -26,6 +26,7 @@ from .engine.layout import GAME_DTYPE, HAND_DTYPE, RUBBER_DTYPE, TALLY_SIZE
 from .rules import Rules
 
 DEFAULT_CHUNK = {"hands": 1 << 16, "games": 2048, "rubbers": 512}
+ROW_RING = 1 << 11     # rows a run that keeps none writes round (play_chunk): 280 KB, in a core's cache
 
 
 class SimError(RuntimeError):
@@ -89,12 +90,17 @@ class ChunkResult:
     counts: np.ndarray | None = None  # the hands' tally, when the kernel kept it (driver.tally_row)
 
 
-def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None) -> ChunkResult:
+def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows: bool = True) -> ChunkResult:
     """Play one chunk in this process.
 
     ``scratch`` (a dict the caller keeps) lends row buffers from one chunk to
     the next, which spares the page faults of fresh memory; the result then
     lives in those buffers and is only good until the next call.
+
+    ``keep_rows=False`` (a run of hands that writes no file) plays every
+    hand and writes every row, but into a small ring (``driver.run_hands``)
+    that stays in the core's cache; the result then has only its
+    ``counts``, and no ``hands`` or ``plays`` rows.
     """
     from .driver import run_games, run_hands
     from .policies import resolve
@@ -105,12 +111,13 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None) -> ChunkR
     n = spec.chunk_count(chunk)
     if spec.mode == "hands":
         drng, prng = chunk_states(spec.seed, chunk)
-        rows, plays = _buffers(scratch, n)
+        ring = not keep_rows and n > ROW_RING
+        rows, plays = _buffers(scratch, ROW_RING if ring else n, "ring" if ring else "rows")
         counts = np.zeros(TALLY_SIZE, np.int64)
         err, at = run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk, counts)
         if err:
             raise SimError(_policy_error(spec, chunk, int(at), int(err)))
-        used = n
+        used = 0 if ring else n
         games = np.zeros(0, GAME_DTYPE)
         rubbers = np.zeros(0, RUBBER_DTYPE)
     else:
@@ -148,15 +155,14 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None) -> ChunkR
     return ChunkResult(chunk, rows, plays[:used], games, rubbers, counts)
 
 
-def _buffers(scratch, n):
+def _buffers(scratch, n, name="rows"):
     """Row and play buffers for n hands; every field is written by the kernel."""
     if scratch is None:
         return np.zeros(n, HAND_DTYPE), np.zeros((n, 20), np.int8)
-    if scratch.get("n", 0) < n:
-        scratch["rows"] = np.zeros(n, HAND_DTYPE)
-        scratch["plays"] = np.zeros((n, 20), np.int8)
-        scratch["n"] = n
-    return scratch["rows"][:n], scratch["plays"][:n]
+    if len(scratch.get(name, ())) < n:
+        scratch[name] = (np.zeros(n, HAND_DTYPE), np.zeros((n, 20), np.int8))
+    rows, plays = scratch[name]
+    return rows[:n], plays[:n]
 
 
 def _policy_error(spec, chunk, at, err) -> str:
@@ -237,7 +243,7 @@ _SCRATCH: dict = {}   # this process's reusable row buffers (see play_chunk)
 
 def _chunk_job(args):
     spec, chunk, outputs = args
-    res = play_chunk(spec, chunk, _SCRATCH)
+    res = play_chunk(spec, chunk, _SCRATCH, keep_rows=outputs.parts_dir is not None)
     counts = tally(res, spec.rules.players)
     if outputs.parts_dir:
         write_chunk_parts(spec, res, outputs, counts)

@@ -137,7 +137,7 @@ def test_bench_json_lists_measurements():
     assert {(x["players"], x["deck"], x["policy"], x["workers"]) for x in rows} == {
         (2, 24, "random", 1), (2, 24, "random", 2)}
     assert all(x["hands_per_second"] > 0 and "machine" in x for x in rows)
-    # each worker plays --hands, best of --repeat runs
+    # each worker plays --hands (in equal chunks: 4 of 5,000), best of --repeat runs
     assert all(x["hands"] == 20000 * x["workers"] and x["repeat"] == 2 for x in rows)
 
 

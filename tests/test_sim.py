@@ -101,8 +101,41 @@ def test_reused_buffers_give_the_same_rows_as_fresh_ones(players):
     fresh = sim.play_chunk(s, 1)
     scratch = {}
     sim.play_chunk(s, 0, scratch)
-    scratch["rows"].view(np.uint8)[:] = 0xA5
-    scratch["plays"][:] = 77
+    rows, plays = scratch["rows"]
+    rows.view(np.uint8)[:] = 0xA5
+    plays[:] = 77
     reused = sim.play_chunk(s, 1, scratch)
     assert np.array_equal(fresh.hands, reused.hands)
     assert np.array_equal(fresh.plays, reused.plays)
+
+
+@pytest.mark.parametrize("players,policy", [(4, "random"), (3, "baseline"), (2, "random")])
+def test_a_run_that_keeps_no_rows_counts_the_same(players, policy):
+    """keep_rows=False writes the rows round a small ring: the same hands, the same counts."""
+    s = spec(rules=Rules(players=players), policies=(policy,), count=3 * sim.ROW_RING + 123,
+             chunk_size=3 * sim.ROW_RING + 123)
+    kept = sim.play_chunk(s, 0)
+    scratch = {}
+    ringed = sim.play_chunk(s, 0, scratch, keep_rows=False)
+    assert len(kept.hands) == s.count and len(ringed.hands) == 0 and len(ringed.plays) == 0
+    assert sim.tally(kept, players) == sim.tally(ringed, players)
+    assert len(scratch["ring"][0]) == sim.ROW_RING        # no buffer for the whole chunk was made
+    # the ring holds the last rows, each in slot index % ring
+    rows, plays = scratch["ring"]
+    last = kept.hands[-sim.ROW_RING:]
+    order = np.argsort(last["index"] % sim.ROW_RING)
+    assert np.array_equal(rows, last[order])
+    assert np.array_equal(plays, kept.plays[-sim.ROW_RING:][order])
+
+
+def test_a_ring_of_rows_must_be_a_power_of_two():
+    from euchresim.driver import run_hands
+    from euchresim.engine.layout import HAND_DTYPE, TALLY_SIZE
+    from euchresim.policies import resolve
+    from euchresim.tables import build_tables
+    rules = Rules()
+    pids, params, _ = resolve(["random"], 4)
+    drng, prng = sim.chunk_states(0, 0)
+    with pytest.raises(ValueError, match="power of two"):
+        run_hands(build_tables(rules), 5000, drng, prng, pids, params, np.zeros(3000, HAND_DTYPE),
+                  np.zeros((3000, 20), np.int8), 0, np.zeros(TALLY_SIZE, np.int64))
