@@ -54,34 +54,40 @@ def machine() -> str:
     return f"{cpu}, {sim.default_workers()} cores, Python {platform.python_version()}"
 
 
-def measure(rules: Rules, policy: str, hands: int, workers: int, pool=None, repeat: int = 3):
-    """Steady-state (hands per second, hands played): the kernels loaded, the workers started.
+def measure(rules: Rules, policy: str, hands: int, workers, pools, repeat: int = 3):
+    """Steady-state hands per second for each count of ``workers``: {workers: (rate, hands)}.
 
-    Each worker plays about ``hands``, in the same number of equal chunks
-    (at most 65,536 hands each): the run's fixed costs (handing out the
-    first chunks, a last chunk finishing alone) then weigh the same on one
-    core and on all, as in the long runs the figure is for.  The best of
-    ``repeat`` runs, as ``timeit`` advises: other work on the machine only
-    ever slows a run down.
+    The kernels are loaded and the workers started first.  Each worker plays
+    about ``hands``, in the same number of equal chunks (at most 65,536
+    hands each): the run's fixed costs (handing out the first chunks, a last
+    chunk finishing alone) then weigh the same on one core and on all, as in
+    the long runs the figure is for.  Each figure is the best of ``repeat``
+    runs, as ``timeit`` advises (other work on the machine only ever slows a
+    run down), and the runs for one core and for all take turns, so that a
+    slow spell of a shared machine falls on both alike.
     """
     per_worker = max(4, -(-hands // (1 << 16)))
     chunk = max(1000, hands // per_worker)
-    total = chunk * per_worker * workers
-    # two warm-up chunks a worker, so that every worker has its row buffers
-    warm = sim.RunSpec(rules=rules, policies=(policy,), count=2 * chunk * workers, chunk_size=chunk, seed=1)
-    sim.run(warm, workers=workers, pool=pool)
-    spec = sim.RunSpec(rules=rules, policies=(policy,), count=total, chunk_size=chunk, seed=2)
-    best = 0.0
+    specs = {}
+    for w in workers:
+        # two warm-up chunks a worker, so that every worker has its row buffers
+        warm = sim.RunSpec(rules=rules, policies=(policy,), count=2 * chunk * w, chunk_size=chunk, seed=1)
+        sim.run(warm, workers=w, pool=pools.get(w))
+        specs[w] = sim.RunSpec(rules=rules, policies=(policy,), count=chunk * per_worker * w,
+                               chunk_size=chunk, seed=2)
+    best = dict.fromkeys(workers, 0.0)
     for _ in range(repeat):
-        t = time.perf_counter()
-        sim.run(spec, workers=workers, pool=pool)
-        best = max(best, total / (time.perf_counter() - t))
-    return best, total
+        for w in workers:
+            t = time.perf_counter()
+            sim.run(specs[w], workers=w, pool=pools.get(w))
+            best[w] = max(best[w], specs[w].count / (time.perf_counter() - t))
+    return {w: (best[w], specs[w].count) for w in workers}
 
 
 def run_bench(hands, players, decks, policies, workers=None, compile_times=True, echo=None, repeat=3):
     """A list of measurements (dicts), echoing a table as it goes if asked."""
     allw = workers or sim.default_workers()
+    counts = sorted({1, allw})
     rows = []
     if echo:
         echo(f"machine: {machine()}")
@@ -91,21 +97,20 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
         for pol in policies:
             sim.play_chunk(sim.RunSpec(rules=Rules(players=p, deck=25), policies=(pol,), count=100,
                                        chunk_size=100), 0)
-    pool = sim.worker_pool(allw) if allw > 1 else None
+    pools = {allw: sim.worker_pool(allw)} if allw > 1 else {}
     try:
         for p in players:
             for d in decks:
                 rules = Rules(players=p, deck=d)
                 for pol in policies:
-                    for w in sorted({1, allw}):
-                        hps, total = measure(rules, pol, hands, w, pool if w > 1 else None, repeat)
+                    for w, (hps, total) in measure(rules, pol, hands, counts, pools, repeat).items():
                         rows.append({"players": p, "deck": d, "policy": pol, "workers": w,
                                      "hands": total, "repeat": repeat,
                                      "hands_per_second": round(hps)})
                         if echo:
                             echo(f"{p:>7} {d:>4} {pol:>9} {w:>7} {hps:>12,.0f}")
     finally:
-        if pool is not None:
+        for pool in pools.values():
             pool.shutdown()
     extra = {"machine": machine()}
     if compile_times:
