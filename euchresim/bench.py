@@ -87,7 +87,7 @@ def measure(rules: Rules, policy: str, hands: int, workers, pools, repeat: int =
 def run_bench(hands, players, decks, policies, workers=None, compile_times=True, echo=None, repeat=3):
     """A list of measurements (dicts), echoing a table as it goes if asked."""
     allw = workers or sim.default_workers()
-    counts = sorted({1, allw})
+    worker_counts = sorted({1, allw})
     rows = []
     if echo:
         echo(f"machine: {machine()}")
@@ -103,7 +103,7 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
             for d in decks:
                 rules = Rules(players=p, deck=d)
                 for pol in policies:
-                    for w, (hps, total) in measure(rules, pol, hands, counts, pools, repeat).items():
+                    for w, (hps, total) in measure(rules, pol, hands, worker_counts, pools, repeat).items():
                         rows.append({"players": p, "deck": d, "policy": pol, "workers": w,
                                      "hands": total, "repeat": repeat,
                                      "hands_per_second": round(hps)})

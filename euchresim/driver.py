@@ -253,11 +253,11 @@ def run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk, counts):
     hands = np.zeros(4, dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
     dealer = randbelow(drng, tab[CFG_PLAYERS])
-    err, used, dealer, winners = _play_hands(tab, drng, prng, pids, params, rows, plays, mask, st, priv,
+    err, at, dealer, winners = _play_hands(tab, drng, prng, pids, params, rows, plays, mask, st, priv,
                                              work, hands, np.int64(chunk), counts, np.int64(dealer),
                                              np.int64(0), np.int64(n), np.int64(-1), np.int64(-1), scores)
     if err:
-        return err, used - 1
+        return err, at
     return 0, n
 
 
@@ -272,8 +272,8 @@ def _play_hands(tab, drng, prng, pids, params, rows, plays, mask, st, priv, work
     and the loop stops when a hand gives the game its winners; a run of
     independent hands (``game`` -1) fills every row, tallying each into
     ``counts``.  Compiled without reference counting: nothing is allocated.
-    Returns (error code, rows used, next dealer, winners: a seat mask, 0
-    when the rows ran out first).
+    Returns (0, rows used, next dealer, winners: a seat mask, 0 when the
+    rows ran out first), or (error code, the failing row, dealer, 0).
     """
     players = tab[CFG_PLAYERS]
     all_random = _all_random(pids, players)
@@ -288,9 +288,11 @@ def _play_hands(tab, drng, prng, pids, params, rows, plays, mask, st, priv, work
         _start_hand_in(st, priv, tab, dealer, hands, dummy, upcard, kitty)
         err = play_out(st, priv, tab, pids, params, prng, all_random)
         write_row(rows, plays, i, mask, st, priv, players, chunk, game, rubber)
-        i += 1
         if err:
             return err, i, dealer, 0
+        if not in_game:
+            tally_row(rows[U(i & mask)], players, counts)
+        i += 1
         if st[REDEAL] == 0:
             dealer = tab[T_NEXT + dealer]
         if in_game:
@@ -299,8 +301,6 @@ def _play_hands(tab, drng, prng, pids, params, rows, plays, mask, st, priv, work
             winners = _game_winners(st, scores, players, tab[CFG_GAME_TO], tab[CFG_TIE])
             if winners:
                 return 0, i, dealer, winners
-        else:
-            tally_row(rows[U((i - 1) & mask)], players, counts)
     return 0, i, dealer, 0
 
 

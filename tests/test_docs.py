@@ -5,41 +5,34 @@ import os
 import re
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 
 
-def _block_after(path, marker):
+def _read(path):
     with open(os.path.join(ROOT, path), encoding="utf-8") as fh:
-        text = fh.read()
-    tail = text[text.index(marker):]
-    return re.search(r"```python\n(.*?)```", tail, re.S).group(1), tail
-
-
-def test_the_parameter_sweep_in_policies_md_runs_as_is():
-    code, tail = _block_after("docs/policies.md", "This runs as is:")
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(code, "docs/policies.md", "exec"), {})
-    printed = [line.split() for line in out.getvalue().splitlines()]
-    assert [p[0] for p in printed] == ["3.0", "4.0", "5.0"]
-    # the rates the text quotes after the block are the ones it prints
-    quoted = re.search(r"euchre rate of ([\d.]+), ([\d.]+) and ([\d.]+)", tail).groups()
-    assert [p[1] for p in printed] == list(quoted)
-
-
-def _blocks(path):
-    with open(os.path.join(ROOT, path), encoding="utf-8") as fh:
-        return re.findall(r"```python\n(.*?)```", fh.read(), re.S)
+        return fh.read()
 
 
 def _run(code, name):
+    """Run a block as a script; what it printed."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, name, "exec"), {})
     return out.getvalue()
 
 
+def test_the_parameter_sweep_in_policies_md_runs_as_is():
+    text = _read("docs/policies.md")
+    tail = text[text.index("This runs as is:"):]
+    printed = [line.split() for line in _run(BLOCK.search(tail).group(1), "docs/policies.md").splitlines()]
+    assert [p[0] for p in printed] == ["3.0", "4.0", "5.0"]
+    # the rates the text quotes after the block are the ones it prints
+    quoted = re.search(r"euchre rate of ([\d.]+), ([\d.]+) and ([\d.]+)", tail).groups()
+    assert [p[1] for p in printed] == list(quoted)
+
+
 def test_the_readme_python_api_example_runs():
-    (code,) = _blocks("README.md")
+    (code,) = BLOCK.findall(_read("README.md"))
     code = code.replace("count=200_000", "count=20_000")     # the same calls, a smaller run
     printed = _run(code, "README.md")
     assert all(col in printed for col in ("statistic", "value", "ci_low", "ci_high"))
@@ -51,6 +44,6 @@ def test_the_schema_examples_run(tmp_path):
     parquet = str(tmp_path / "s.parquet")
     r = CliRunner().invoke(cli, ["simulate", "--hands", "2000", "--workers", "1", "--out", parquet, "--json"])
     assert r.exit_code == 0, r.output
-    from_file, in_memory = _blocks("docs/schema.md")
+    from_file, in_memory = BLOCK.findall(_read("docs/schema.md"))
     assert "hands 2000" in _run(from_file.replace("/tmp/s.parquet", parquet), "docs/schema.md")
     assert "game" in _run(in_memory, "docs/schema.md")
