@@ -5,4 +5,4 @@ that ``euchresim --help`` is instant.
 """
 __version__ = "0.1.0"
 # Changes only when an outcome for the same seed and rules can change.
-ENGINE_VERSION = 3
+ENGINE_VERSION = 4

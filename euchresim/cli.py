@@ -8,12 +8,19 @@ from __future__ import annotations
 
 import functools
 import json
+import signal
 import sys
 
 import click
+from click.core import ParameterSource
+
+from .outpaths import JSONL, PARQUET
 
 from .rules import (BOTH_ALONE_LEAD_CHOICES, CUTTHROAT_TIE_CHOICES, JOKER_UPCARD_CHOICES,
                     Rules, RulesError, ScoringTable)
+
+
+MAX_COUNT = 10 ** 15     # hands, games or rubbers in one run: far past any machine, inside int64
 
 
 class InputError(click.ClickException):
@@ -32,13 +39,13 @@ def rules_options(f):
                   help="After a loner one defender may go alone too; 4 players only (R8).")
     @click.option("--joker-upcard", type=click.Choice(JOKER_UPCARD_CHOICES, case_sensitive=False),
                   default="dealer-names", show_default=True, help="What a joker upcard means (R7).")
-    @click.option("--both-alone-lead", type=click.Choice(BOTH_ALONE_LEAD_CHOICES), default="defender",
+    @click.option("--both-alone-lead", type=click.Choice(BOTH_ALONE_LEAD_CHOICES, case_sensitive=False), default="defender",
                   show_default=True, help="Cutthroat: who leads when maker and a defender are alone (R10).")
     @click.option("--game-to", type=click.Choice(["5", "7", "10"]), default="10", show_default=True,
                   help="Game target (R12).")
-    @click.option("--cutthroat-tie", type=click.Choice(CUTTHROAT_TIE_CHOICES), default="maker",
+    @click.option("--cutthroat-tie", type=click.Choice(CUTTHROAT_TIE_CHOICES, case_sensitive=False), default="maker",
                   show_default=True, help="Cutthroat: who wins when two reach the target at once (R12).")
-    @click.option("--scoring", "scoring_file", type=click.Path(dir_okay=False),
+    @click.option("--scoring", "scoring_file", metavar="FILE",
                   help="JSON file of R11 scoring-table overrides (docs/rules.md).")
     @functools.wraps(f)
     def wrapper(*args, players, deck, stick_the_dealer, defend_alone, joker_upcard, both_alone_lead,
@@ -58,7 +65,7 @@ def rules_options(f):
 def _policy_names(values) -> list[str]:
     names: list[str] = []
     for v in values or ("baseline",):
-        names.extend(p.strip() for p in v.split(",") if p.strip())
+        names.extend(p.strip() for p in v.split(","))
     return names
 
 
@@ -75,57 +82,122 @@ def cli():
 
 @cli.command()
 @rules_options
-@click.option("--hands", type=click.IntRange(min=1), help="Play N independent hands [default: 1000000].")
-@click.option("--games", type=click.IntRange(min=1), help="Play N whole games to the target (R12).")
-@click.option("--rubbers", type=click.IntRange(min=1), help="Play N rubbers, best of three games (R13, 4 players).")
-@click.option("--seed", type=int, default=0, show_default=True, help="One seed fixes every number.")
+@click.option("--hands", type=click.IntRange(min=1, max=MAX_COUNT), help="Play N independent hands [default: 1000000].")
+@click.option("--games", type=click.IntRange(min=1, max=MAX_COUNT), help="Play N whole games to the target (R12).")
+@click.option("--rubbers", type=click.IntRange(min=1, max=MAX_COUNT),
+              help="Play N rubbers, best of three games (R13, 4 players).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="One seed (a whole number >= 0) fixes every number.")
 @click.option("--policy", "policy", multiple=True, metavar="NAME[,NAME...]",
               help="baseline (default) or random; one for all seats, or one per seat (repeat or comma-separate).")
-@click.option("--workers", type=click.IntRange(min=1), help="Processes [default: all cores].")
-@click.option("--chunk-size", type=click.IntRange(min=1), help="Hands (games, rubbers) per chunk; part of what a seed means.")
-@click.option("--out", type=click.Path(dir_okay=False), help="Write one row per hand to FILE.parquet (docs/schema.md).")
-@click.option("--records", type=click.Path(dir_okay=False), help="Write every hand as a hand record to FILE.jsonl.")
+@click.option("--workers", type=click.IntRange(min=1, max=256), help="Processes [default: all cores].")
+@click.option("--chunk-size", type=click.IntRange(min=1),
+              help="Hands (games, rubbers) per chunk; part of what a seed means.")
+@click.option("--out", help="Write one row per hand to FILE.parquet (docs/schema.md).")
+@click.option("--records", help="Write every hand as a hand record to FILE.jsonl, or - for standard output "
+                                "(docs/hand-record.md).")
 @click.option("--resume", is_flag=True, help="Continue a stopped run that wrote --out/--records.")
+@click.option("--force", is_flag=True, help="Overwrite existing output files (and an unfinished run's parts).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, out, records, resume, as_json):
+def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, out, records, resume, force,
+             as_json):
     """Play many hands (or games, or rubbers) and print how they went.
+
+    The summary table is explained row by row in docs/summary.md.  With
+    --records - the records go to standard output and the summary to
+    standard error.
 
     \b
     Examples:
         euchresim simulate --hands 1000000
         euchresim simulate --players 3 --deck 25 --policy baseline --hands 200000 --json
-        euchresim simulate --games 10000 --game-to 5 --policy baseline,random --out games.parquet
+        euchresim simulate --games 10000 --game-to 5 --policy baseline,random,baseline,random --out games.parquet
+        euchresim simulate --hands 100 --records - --json
     """
-    from . import sim
-    from .analysis import format_summary, summary_frame
-    from .policies import PolicyError, resolve
-
     given = [(m, v) for m, v in (("hands", hands), ("games", games), ("rubbers", rubbers)) if v]
     if len(given) > 1:
         raise InputError("give only one of --hands, --games, --rubbers")
     mode, count = given[0] if given else ("hands", 1_000_000)
-    names = _policy_names(policy)
+    _warn_unused(mode, rules, resume, out or records)
+    _check_outputs([("--out", out, PARQUET, "Parquet", False), ("--records", records, JSONL, "hand records", True)],
+                   force)
+    if resume and records == "-":
+        raise InputError("--resume cannot continue records sent to standard output; write them to a file")
+
+    from . import sim
+    from .analysis import format_summary, summary_frame
+    from .policies import PolicyError, resolve
     try:
-        resolve(names, rules.players)
+        _, _, names = resolve(_policy_names(policy), rules.players)
         spec = sim.RunSpec(rules=rules, policies=tuple(names), seed=seed, mode=mode, count=count,
                            chunk_size=chunk_size or 0)
-    except (PolicyError, sim.SimError) as e:
+    except (PolicyError, sim.SimError, ValueError) as e:
         raise InputError(str(e)) from None
     outputs = sim.Outputs(parquet=out, records=records)   # one parts folder holds both
+    echo = functools.partial(click.echo, err=records == "-")
+    _say_if_compiling()
     progress = _progress(as_json)
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        counts = sim.run(spec, workers=workers, outputs=outputs, resume=resume, on_chunk=progress)
+        counts = sim.run(spec, workers=workers, outputs=outputs, resume=resume, force=force, on_chunk=progress,
+                         stdout=sys.stdout)
     except sim.SimError as e:
         raise InputError(str(e)) from None
     except OSError as e:
-        raise InputError(f"{e.filename or ''}: {e.strerror}") from None
-    except KeyboardInterrupt as e:
-        _stopped(spec, outputs, getattr(e, "partial", {}), getattr(e, "done", 0), as_json)
-        sys.exit(130)
-    finally:
+        raise InputError(_os_error(e)) from None
+    except sim.RunStopped as e:
         if progress:
             click.echo("", err=True)
-    _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs)
+        _stopped(spec, outputs, e, as_json, echo)
+        sys.exit(130)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if progress:
+        click.echo("", err=True)
+    _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs, echo)
+
+
+def _terminate(signum, frame):
+    """SIGTERM stops a run as Ctrl-C does: finished chunks kept, nothing half-written counted."""
+    raise KeyboardInterrupt
+
+
+def _os_error(e: OSError) -> str:
+    where = e.filename or ""
+    return f"{where}: {e.strerror}" if where else str(e.strerror or e)
+
+
+def _check_outputs(outputs, force):
+    """Every output named on the command line, checked before anything runs (outpaths.py)."""
+    from .outpaths import OutputPathError, check_distinct, check_output
+    try:
+        for option, path, suffixes, what, dash_ok in outputs:
+            if path is not None:
+                check_output(path, option, suffixes, what, force, dash_ok)
+        check_distinct([(option, path) for option, path, *_ in outputs])
+    except OutputPathError as e:
+        raise InputError(str(e)) from None
+
+
+def _warn_unused(mode, rules, resume, writes):
+    """An option given on the command line that cannot change this run: say so, once."""
+    ctx = click.get_current_context()
+    given = lambda name: ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE   # noqa: E731
+    if mode == "hands":
+        for name in ("game_to", "cutthroat_tie"):
+            if given(name):
+                flag = "--" + name.replace("_", "-")
+                click.echo(f"warning: {flag} has no effect with --hands (independent hands are not played "
+                           "to a target); use --games or --rubbers", err=True)
+    if resume and not writes:
+        click.echo("warning: --resume has no effect without --out or --records (nothing was kept to resume)",
+                   err=True)
+
+
+def _say_if_compiling():
+    from .engine import kernels_cached
+    if not kernels_cached() and sys.stderr.isatty():
+        click.echo("compiling kernels, first run only (about 20-30 s)...", err=True)
 
 
 def _progress(quiet):
@@ -137,34 +209,37 @@ def _progress(quiet):
     return show
 
 
-def _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs, partial=False):
-    df = summary_frame(counts, spec.rules.players)
-    if as_json:
-        click.echo(json.dumps({"meta": spec.meta(), "partial": partial, "counts": counts,
-                               "summary": df.to_dict(orient="records")}, default=float))
-        return
+def _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs, echo, partial=False):
+    from .analysis import json_ready
     m = spec.meta()
+    df = summary_frame(counts, spec.rules.players, m["policies"],
+                       lone_defenders=spec.rules.players == 3 or spec.rules.defend_alone)
+    if as_json:
+        echo(json.dumps(json_ready({"meta": m, "partial": partial, "counts": counts,
+                                    "summary": df.to_dict(orient="records")}), allow_nan=False))
+        return
     played = counts.get(spec.mode, 0)
-    click.echo(f"euchresim {m['euchresim']} (engine {m['engine_version']})  players {spec.rules.players}  "
-               f"deck {spec.rules.deck}  {spec.mode} {played}  seed {spec.seed}  "
-               f"policies {','.join(m['policies'])}")
+    echo(f"euchresim {m['euchresim']} (engine {m['engine_version']})  players {spec.rules.players}  "
+         f"deck {spec.rules.deck}  {spec.mode} {played}  seed {spec.seed}  "
+         f"policies {','.join(m['policies'])}")
     changed = spec.rules.changed()
     if changed:
-        click.echo("rules: " + ", ".join(f"{k}={v}" for k, v in changed.items() if k != "scoring")
-                   + (" scoring=custom" if "scoring" in changed else ""))
-    click.echo(format_summary(df))
+        echo("rules: " + ", ".join(f"{k}={v}" if k != "scoring" else "scoring=custom" for k, v in changed.items()))
+    echo(format_summary(df))
     if outputs.parquet and not partial:
-        click.echo(f"wrote {outputs.parquet}")
-    if outputs.records and not partial:
-        click.echo(f"wrote {outputs.records}")
+        echo(f"wrote {outputs.parquet}")
+    if outputs.records_file and not partial:
+        echo(f"wrote {outputs.records_file}")
 
 
-def _stopped(spec, outputs, partial, done, as_json):
+def _stopped(spec, outputs, stop, as_json, echo):
     from .analysis import format_summary, summary_frame
-    where = f" and kept in {outputs.parts_dir}; rerun the same command with --resume" if outputs.parts_dir else ""
-    click.echo(f"\nstopped: {done} of {spec.n_chunks} chunks finished{where}", err=True)
-    if partial:
-        _print_summary(spec, partial, as_json, summary_frame, format_summary, outputs, partial=True)
+    where = ""
+    if stop.parts_dir:
+        where = f", kept in {stop.parts_dir}; rerun the same command with --resume to finish"
+    click.echo(f"stopped: {stop.done} of {stop.total} chunks finished{where}", err=True)
+    if stop.partial:
+        _print_summary(spec, stop.partial, as_json, summary_frame, format_summary, outputs, echo, partial=True)
 
 
 @cli.command()
@@ -174,26 +249,31 @@ def _stopped(spec, outputs, partial, done, as_json):
 def replay(src, dst):
     """Check every hand record in SRC and write it back with its outcome.
 
-    A broken record is written back with an `error` naming the step and the
-    rule id; the others go on. Exit status 1 if any record was broken.
+    Each record is played through the rules step by step. A broken record
+    is written back with an `error` naming the step and the rule id; a
+    record whose stated outcome (maker, trump, tricks, points...) differs
+    from the replay's gets the replay's outcome and a `mismatch` object;
+    the others go on. Exit status 1 if any record was broken or differed.
+    See docs/hand-record.md.
 
     \b
     Example:
         euchresim replay hands.jsonl -o checked.jsonl
     """
     from .records import RecordError
-    from .replay import replay_file
+    from .replay import SHOWN, replay_file
+    source = getattr(sys.stdin, "buffer", sys.stdin) if src == "-" else src   # bytes, so binary is told apart
     try:
-        n, broken, errors = replay_file(sys.stdin if src == "-" else src, sys.stdout if dst == "-" else dst)
+        found = replay_file(source, sys.stdout if dst == "-" else dst)
     except RecordError as e:
         raise InputError(str(e)) from None
-    for e in errors:
-        click.echo(f"{src}: {e}", err=True)
-    if broken:
-        more = f" (first {len(errors)} shown)" if broken > len(errors) else ""
-        click.echo(f"{broken} of {n} records broken{more}", err=True)
+    for line in found.lines:
+        click.echo(f"{src}: {line}", err=True)
+    more = " (the first %d of each kind shown)" % SHOWN if max(found.broken, found.differ) > SHOWN else ""
+    click.echo(f"{found.records} records replayed: {found.broken} broken, {found.differ} whose outcome "
+               f"differs from the record{more}", err=True)
+    if found.broken or found.differ:
         sys.exit(1)
-    click.echo(f"{n} records replayed, none broken", err=True)
 
 
 @cli.command()
@@ -228,9 +308,13 @@ def bench(hands, players_, decks, policies, workers, repeat, no_compile, as_json
 
 
 def main(argv=None):
-    """Entry point: click's errors and ours as one line each."""
+    """Entry point: click's errors and ours as one line each; no arguments is a request for help."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if not args:
+        click.echo(cli.get_help(click.Context(cli, info_name="euchresim", **cli.context_settings)))
+        return
     try:
-        cli.main(args=argv, prog_name="euchresim", standalone_mode=False)
+        cli.main(args=args, prog_name="euchresim", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("euchresim: stopped", err=True)
         sys.exit(130)

@@ -19,7 +19,7 @@ from .engine.layout import (
     ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, FIRST_LEADER, HAND, JOKER_SUIT, KITTY, MAKER,
     MAKER_TRICKS, NCALLS, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD,
     PH_DONE, PH_DUMMY, PH_JOKER, PHASE, PLAYS, POINTS, PRIV_SIZE, REDEAL, ROUND,
-    SCORE, ST_SIZE, THROWN_IN, TO_ACT, TRICK_WINNER, TRICKS, TRUMP, UPCARD, BID2_PASS,
+    SCORE, ST_SIZE, TALLY_POS, TALLY_SEAT, THROWN_IN, TO_ACT, TRICK_WINNER, TRICKS, TRUMP, UPCARD, BID2_PASS,
     CALL_ORDER, CALL_PASS, CALL_SUIT0, DEALER, CFG_NPACK, T_PACK, T_SUIT_OF, T_POWER,
     T_NEXT, NACTIVE, LEADER, RT_CARDS, RT_REM, RT_SUITS, TRICK, NINTRICK, LED, BEST_SEAT, BEST_POWER, PH_PLAY, PLAY_SEAT,
 )
@@ -312,20 +312,48 @@ def tally_hands(rows, players, out):
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def _points_of(r, s):
+    return np.int64(r["points0"] if s == 0 else r["points1"] if s == 1 else
+                    r["points2"] if s == 2 else r["points3"])
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def tally_row(r, players, out):
-    """Add one hand's row to the counts: ``run_hands`` calls it while the row is in cache."""
+    """Add one hand's row to the counts: ``run_hands`` calls it while the row is in cache.
+
+    Besides counts by seat position relative to the dealer (the strategy
+    view) it keeps counts by seat (which seat, so which policy, did
+    better) and two paired differences whose means need their own sums of
+    squares: the dealer's side less the other side, and seat 0's side less
+    seat 1's (sim.tally_names lists every slot).
+    """
     dealer = r["dealer"]
-    for s in range(players):          # points by seat position (1 = dealer's left)
-        pts = np.int64(r["points0"] if s == 0 else r["points1"] if s == 1 else
-                       r["points2"] if s == 2 else r["points3"])
+    edge = np.int64(0)            # dealer's points * (players - 2 or 1) less the others'
+    for s in range(players):
+        pts = _points_of(r, s)
         pos = s - dealer
-        base = 16 + 8 * (pos + players if pos < 0 else pos)
+        pos = pos + players if pos < 0 else pos
+        base = TALLY_POS + 8 * pos
         out[U(base + 4)] += pts
         out[U(base + 5)] += pts * pts
+        seat = TALLY_SEAT + 8 * s
+        out[U(seat + 5)] += pts
+        out[U(seat + 6)] += pts * pts
+        if players == 3:
+            edge += 2 * pts if pos == 0 else -pts
+        elif pos < 2:
+            edge += pts if pos == 0 else -pts
+    out[16] += edge
+    out[17] += edge * edge
+    if players != 3:
+        side = _points_of(r, 0) - _points_of(r, 1)
+        out[18] += side
+        out[19] += side * side
     out[0] += 1
     out[1] += r["thrown_in"]
     out[2] += r["redeal"]
-    if r["maker"] < 0:
+    maker = r["maker"]
+    if maker < 0:
         return
     ok = r["maker_tricks"] >= 3
     alone = r["maker_alone"]
@@ -338,10 +366,22 @@ def tally_row(r, players, out):
     out[9] += alone and ok
     out[10] += alone and r["march"]
     out[11] += alone and r["euchred"]
-    base = 16 + 8 * r["maker_pos"]
+    mk = _points_of(r, maker)
+    df = _points_of(r, maker + 1 if maker + 1 < players else 0)
+    out[12] += mk
+    out[13] += mk * mk
+    out[14] += df
+    out[15] += df * df
+    base = TALLY_POS + 8 * r["maker_pos"]
     out[U(base + (0 if r["make_round"] == 1 else 1))] += 1
     out[U(base + 2)] += ok
     out[U(base + 3)] += 1
+    seat = TALLY_SEAT + 8 * maker
+    out[U(seat)] += 1
+    out[U(seat + 1)] += ok
+    out[U(seat + 2)] += r["euchred"]
+    out[U(seat + 3)] += r["march"]
+    out[U(seat + 4)] += alone
 
 
 @njit(cache=True, _nrt=False)
@@ -546,3 +586,27 @@ def replay_hand(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, alo
     if joker_suit >= 0 and not used_joker and joker_suit != st[JOKER_SUIT]:
         return ERR_JOKER_UNUSED, PH_DONE, -1
     return 0, PH_DONE, -1
+
+
+@njit(cache=True)
+def replay_hands(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, call_at, alone, discard,
+                 keep, plays, play_at, found, states):
+    """Replay many hand records that share one set of rules, in one call.
+
+    A call per record cost more than the replay itself (argument checks,
+    fresh state arrays).  Record ``i``'s calls are ``calls[call_at[i]:
+    call_at[i + 1]]`` and its plays likewise; the other arguments are one
+    entry (a row of ``hands``) per record, -1 where ``replay_hand`` takes -1.
+    ``found[i]`` gets replay_hand's (error code, phase, step) and
+    ``states[i]`` the state the replay stopped in: the outcome, or where it
+    went wrong.
+    """
+    st, priv = _new_state()
+    for i in range(dealer.shape[0]):
+        code, ph, step = replay_hand(tab, dealer[i], hands[i], dummy[i], upcard[i], kitty[i], joker_suit[i],
+                                     calls[call_at[i]:call_at[i + 1]], alone[i], discard[i], keep[i],
+                                     plays[play_at[i]:play_at[i + 1]], st, priv)
+        found[i, 0] = code
+        found[i, 1] = ph
+        found[i, 2] = step
+        states[i, :] = st

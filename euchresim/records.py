@@ -1,9 +1,9 @@
-"""Hand records (``shared/HAND_RECORD.md``): read, check the deal, write.
+"""Hand records (``docs/hand-record.md``): read, check the deal, write.
 
 A hand record is one JSON object per line.  This module turns the decoded
 object into a :class:`Record` of ints and boards (the form the engine and
 the test reference take) and back.  It is pure Python on purpose: reading a
-file of records must not pull in numba.
+file of records must not pull in numba (or numpy).
 
 Only the *static* facts of a record are checked here: field types and
 shapes, the pack, and that the deal uses every card of the pack exactly once
@@ -12,6 +12,10 @@ rules engine and is checked by the replay, not here.  Every error is a
 :class:`RecordError` whose message is one line that starts with the field
 path (``hands[2][3]: ...``) and names the rule id, so a replay can write it
 back into the record's ``error`` field as it is.
+
+Reading is on the path of every replayed hand, so the common case is table
+lookups: a card's text to its index per pack, and the ``Rules`` of each
+distinct ``rules`` object built once.
 """
 from __future__ import annotations
 
@@ -21,16 +25,21 @@ import os
 from dataclasses import dataclass
 from typing import IO, Iterable, Iterator
 
-from .cards import JOKER, SUITS, CardError, board, card_str, cards_of, pack_mask, parse_card
+from .cards import DECKS, JOKER, SUITS, CardError, board, card_str, cards_of, pack_mask, parse_card
 from .rules import Rules, RulesError
 
 PASS, ORDER = 0, 1          # call codes; naming suit s is 2 + s (C9)
 
-# Fields a record written by euchresim carries besides the hand itself; they
-# are accepted on input (a replay may read its own output) but not checked.
-OUTCOME_FIELDS = ("maker", "trump", "trick_winners", "tricks", "points", "error")
+# What the hand is: the fields a replay reads.
 RECORD_FIELDS = ("players", "deck", "rules", "dealer", "hands", "dummy", "upcard", "kitty",
                  "joker_suit", "calls", "alone", "discard", "dummy_keep", "plays")
+# What joins a record to its Parquet row and its game: carried, never computed.
+JOIN_FIELDS = ("chunk", "index", "game", "rubber", "score")
+# What the hand came to: a replay computes these and compares them with the record's.
+OUTCOME_FIELDS = ("maker", "trump", "trick_winners", "tricks", "points")
+# What a replay found: dropped on input, since a replay finds them afresh.
+FINDING_FIELDS = ("mismatch", "error")
+_KNOWN = frozenset(RECORD_FIELDS + JOIN_FIELDS + OUTCOME_FIELDS + FINDING_FIELDS)
 
 
 class RecordError(ValueError):
@@ -45,6 +54,7 @@ class Record:
     in the JSON.  ``calls`` are codes: 0 pass, 1 order, 2 + suit for naming
     a suit (C9).  A record of a deal only has empty ``calls``/``alone``/
     ``plays`` and ``None`` for ``discard``/``dummy_keep``/``joker_suit``.
+    The join fields are ``None`` when the record does not carry them.
     """
 
     rules: Rules
@@ -59,6 +69,11 @@ class Record:
     discard: int | None = None
     dummy_keep: int | None = None
     plays: tuple[int, ...] = ()
+    chunk: int | None = None
+    index: int | None = None
+    game: int | None = None
+    rubber: int | None = None
+    score: tuple[int, ...] | None = None
 
 
 def call_str(code: int) -> str:
@@ -76,8 +91,14 @@ def call_str(code: int) -> str:
     raise ValueError(f"{code!r} is not a call code (0 pass, 1 order, 2..5 a suit)")
 
 
+_CALL_OF = {"pass": PASS, "order": ORDER, **{s: 2 + i for i, s in enumerate(SUITS)}}
+
+
 def parse_call(text) -> int:
     """Call code from ``"pass"``, ``"order"`` or a suit letter, any case (R5, R6)."""
+    c = _CALL_OF.get(text) if isinstance(text, str) else None
+    if c is not None:
+        return c
     s = text.strip().lower() if isinstance(text, str) else None
     if s == "pass":
         return PASS
@@ -90,6 +111,12 @@ def parse_call(text) -> int:
 
 # ---------------------------------------------------------------- parsing
 
+_PACK = {d: pack_mask(d) for d in DECKS}
+# Each pack's cards by their written form; other spellings (any case, "10")
+# and errors go through cards.parse_card.
+_CARD_OF = {d: {card_str(c): c for c in cards_of(m)} for d, m in _PACK.items()}
+
+
 def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -98,7 +125,7 @@ def _list(obj: dict, key: str, rule: str, what: str) -> list:
     v = obj.get(key)
     if not isinstance(v, (list, tuple)):
         raise RecordError(f"{key}: {v!r} is not a list of {what} ({rule})")
-    return list(v)
+    return v
 
 
 def _n_cards(n: int) -> str:
@@ -106,7 +133,11 @@ def _n_cards(n: int) -> str:
 
 
 def _card(value, path: str, deck: int) -> int:
-    if not isinstance(value, str):
+    if isinstance(value, str):
+        c = _CARD_OF[deck].get(value)
+        if c is not None:
+            return c
+    else:
         raise RecordError(f"{path}: {value!r} is not a card; cards are strings like 'JH' (R1)")
     try:
         return parse_card(value, deck)
@@ -115,29 +146,88 @@ def _card(value, path: str, deck: int) -> int:
 
 
 class _Deal:
-    """Parses the cards of the deal, remembering where each card was seen."""
+    """Parses the cards of the deal; a repeated card is reported with both places.
+
+    The common case, every card in its written form and none repeated, is a
+    dict lookup per card and one mask test per field; anything else goes
+    the careful way, card by card, to find the first fault.
+    """
 
     def __init__(self, deck: int):
         self.deck = deck
-        self.seen: dict[int, str] = {}
+        self.mask = 0
+        self.fields: list[tuple[str, object]] = []    # (field, its cards as given): where a card was seen
 
-    def card(self, value, path: str, field: str) -> int:
-        c = _card(value, path, self.deck)
-        if c in self.seen:
-            raise RecordError(f"{field}: {card_str(c)} appears twice ({self.seen[c]} and {path}) (R1)")
-        self.seen[c] = path
-        return c
+    def card(self, value, field: str) -> int:
+        return self.cards((value,), field, single=True).bit_length() - 1
 
-    def cards(self, values: list, field: str) -> int:
-        return board(self.card(v, f"{field}[{i}]", field) for i, v in enumerate(values))
+    def cards(self, values, field: str, single: bool = False) -> int:
+        table = _CARD_OF[self.deck]
+        m = 0
+        try:
+            for v in values:
+                m |= 1 << table[v]
+        except (KeyError, TypeError):       # another spelling, or no card at all
+            return self._careful(values, field, single)
+        if m.bit_count() != len(values) or m & self.mask:
+            return self._careful(values, field, single)
+        self.mask |= m
+        self.fields.append((field, values[0] if single else values))
+        return m
+
+    def _careful(self, values, field: str, single: bool) -> int:
+        m = 0
+        for i, v in enumerate(values):
+            path = field if single else f"{field}[{i}]"
+            c = _card(v, path, self.deck)
+            if ((self.mask | m) >> c) & 1:
+                raise RecordError(f"{field}: {card_str(c)} appears twice ({self._first(c, field, values[:i])} "
+                                  f"and {path}) (R1)")
+            m |= 1 << c
+        self.mask |= m
+        self.fields.append((field, values[0] if single else values))
+        return m
+
+    def _first(self, c: int, field: str, earlier) -> str:
+        """Where card ``c`` was seen first: every card seen so far parsed, so no error here."""
+        for f, vals in self.fields + [(field, earlier)]:
+            if not isinstance(vals, (list, tuple)):
+                if _card(vals, f, self.deck) == c:
+                    return f
+                continue
+            for j, v in enumerate(vals):
+                if _card(v, f, self.deck) == c:
+                    return f"{f}[{j}]"
+        raise AssertionError(f"{card_str(c)} was not seen")     # pragma: no cover
 
 
 def _require(obj: dict, key: str, why: str) -> None:
-    if key not in obj or obj[key] is None:
+    if obj.get(key) is None:
         raise RecordError(f"{key}: missing or null; {why}")
 
 
+_RULES_CACHE: dict = {}
+
+
 def _parse_rules(obj: dict) -> Rules:
+    players, deck, options = obj.get("players"), obj.get("deck"), obj.get("rules")
+    key = None
+    if type(players) is int and type(deck) is int and (options is None or type(options) is dict):
+        try:                     # a file's records mostly share one rules object: build it once
+            key = (players, deck, None if options is None else json.dumps(options, sort_keys=True))
+        except (TypeError, ValueError):
+            key = None
+        if key in _RULES_CACHE:
+            return _RULES_CACHE[key]
+    rules = _build_rules(obj)
+    if key is not None:
+        if len(_RULES_CACHE) >= 1024:
+            _RULES_CACHE.clear()
+        _RULES_CACHE[key] = rules
+    return rules
+
+
+def _build_rules(obj: dict) -> Rules:
     for key, rule in (("players", "R3"), ("deck", "R1")):
         _require(obj, key, f"every record names its {'variant' if key == 'players' else 'pack'} ({rule})")
     players, deck = obj["players"], obj["deck"]
@@ -161,7 +251,9 @@ def parse_record(obj) -> Record:
 
     Missing ``calls``, ``alone`` and ``plays`` mean empty lists; missing
     ``discard``, ``dummy_keep`` and ``joker_suit`` mean null, so a record of
-    a deal alone is valid.  Raises :class:`RecordError`.
+    a deal alone is valid.  A missing ``kitty`` is the rest of the pack; a
+    null ``joker_suit`` under a fixed ``joker_upcard`` suit is that suit.
+    Raises :class:`RecordError`.
     """
     if not isinstance(obj, dict):
         raise RecordError(f"record: {type(obj).__name__} is not a JSON object of hand-record fields")
@@ -184,7 +276,7 @@ def parse_record(obj) -> Record:
             raise RecordError(f"hands[{s}]: {hand!r} is not a list of 5 cards (R4)")
         if len(hand) != 5:
             raise RecordError(f"hands[{s}]: {_n_cards(len(hand))}, each hand has 5 (R4)")
-        hands.append(deal.cards(list(hand), f"hands[{s}]"))
+        hands.append(deal.cards(hand, f"hands[{s}]"))
 
     dummy = 0
     if rules.has_dummy:
@@ -197,37 +289,41 @@ def parse_record(obj) -> Record:
         raise RecordError(f"dummy: only a 3-player deal has a dummy, this is a {players}-player one (R9)")
 
     _require(obj, "upcard", "every record names the upcard (R4)")
-    upcard = deal.card(obj["upcard"], "upcard", "upcard")
+    upcard = deal.card(obj["upcard"], "upcard")
 
-    _require(obj, "kitty", "every record lists the undealt cards other than the upcard (R4)")
-    kitty_in = _list(obj, "kitty", "R4", "cards")
-    want = rules.kitty_size - 1
-    if len(kitty_in) != want:
-        deal_name = f"{players}-player {deck}-card deal" + (" with a dummy" if rules.has_dummy else "")
-        raise RecordError(f"kitty: {_n_cards(len(kitty_in))}, but a {deal_name} leaves {rules.kitty_size} undealt: "
-                          f"the upcard and {want} in the kitty (R4)")
-    kitty = deal.cards(kitty_in, "kitty")
-    # Every field has its size, no card repeats and all are in the pack, so
-    # the deal holds every card of the pack exactly once (R1, R4).
-    assert len(deal.seen) == bin(pack_mask(deck)).count("1")
+    if obj.get("kitty") is None:
+        kitty = _PACK[deck] & ~deal.mask            # the deal fixes it: the rest of the pack (R4)
+    else:
+        kitty_in = _list(obj, "kitty", "R4", "cards")
+        want = rules.kitty_size - 1
+        if len(kitty_in) != want:
+            deal_name = f"{players}-player {deck}-card deal" + (" with a dummy" if rules.has_dummy else "")
+            raise RecordError(f"kitty: {_n_cards(len(kitty_in))}, but a {deal_name} leaves {rules.kitty_size} "
+                              f"undealt: the upcard and {want} in the kitty (R4)")
+        kitty = deal.cards(kitty_in, "kitty")
+        # Every field has its size, no card repeats and all are in the pack, so
+        # the deal holds every card of the pack exactly once (R1, R4).
+        assert deal.mask == _PACK[deck]
 
     joker_suit = _parse_joker_suit(obj.get("joker_suit"), upcard, rules)
 
-    calls_in = _list(obj, "calls", "R5", "calls") if obj.get("calls") is not None else []
-    calls = []
-    for i, text in enumerate(calls_in):
+    calls = ()
+    if obj.get("calls") is not None:
+        calls_in = _list(obj, "calls", "R5", "calls")
         try:
-            calls.append(parse_call(text))
-        except RecordError as e:
-            raise RecordError(f"calls[{i}]: {e}") from None
+            calls = tuple([_CALL_OF[text] for text in calls_in])
+        except (KeyError, TypeError):       # another spelling, or no call at all
+            calls = tuple(_call(text, i) for i, text in enumerate(calls_in))
 
-    lone_rule = "R9" if players == 3 else "R8"
-    alone_in = _list(obj, "alone", lone_rule, "seats") if obj.get("alone") is not None else []
-    for i, seat in enumerate(alone_in):
-        if not _is_int(seat) or not 0 <= seat < players:
-            raise RecordError(f"alone[{i}]: {seat!r} is not a seat (0..{players - 1}) ({lone_rule})")
-        if seat in alone_in[:i]:
-            raise RecordError(f"alone[{i}]: seat {seat} is listed twice ({lone_rule})")
+    alone_in = ()
+    if obj.get("alone") is not None:
+        lone_rule = "R9" if players == 3 else "R8"
+        alone_in = _list(obj, "alone", lone_rule, "seats")
+        for i, seat in enumerate(alone_in):
+            if not _is_int(seat) or not 0 <= seat < players:
+                raise RecordError(f"alone[{i}]: {seat!r} is not a seat (0..{players - 1}) ({lone_rule})")
+            if seat in alone_in[:i]:
+                raise RecordError(f"alone[{i}]: seat {seat} is listed twice ({lone_rule})")
 
     discard = None if obj.get("discard") is None else _card(obj["discard"], "discard", deck)
 
@@ -244,25 +340,65 @@ def parse_record(obj) -> Record:
         except CardError as e:
             raise RecordError(f"dummy_keep: {e} (R9)") from None
 
-    plays_in = _list(obj, "plays", "R10", "cards") if obj.get("plays") is not None else []
-    plays = tuple(_card(v, f"plays[{i}]", deck) for i, v in enumerate(plays_in))
+    plays = ()
+    if obj.get("plays") is not None:
+        table = _CARD_OF[deck]
+        plays_in = _list(obj, "plays", "R10", "cards")
+        try:
+            plays = tuple([table[v] for v in plays_in])
+        except (KeyError, TypeError):
+            plays = tuple(_card(v, f"plays[{i}]", deck) for i, v in enumerate(plays_in))
+
+    join = _parse_join(obj, players)
 
     # Last, so a misspelt field is first reported as the missing one.
     for key in obj:
-        if key not in RECORD_FIELDS and key not in OUTCOME_FIELDS:
-            raise RecordError(f"{key}: not a hand-record field (fields are {', '.join(RECORD_FIELDS)})")
+        if key not in _KNOWN:
+            raise RecordError(f"{key}: not a hand-record field (fields are {', '.join(RECORD_FIELDS + JOIN_FIELDS)})")
     return Record(rules=rules, dealer=dealer, hands=tuple(hands), dummy=dummy, upcard=upcard,
-                  kitty=kitty, joker_suit=joker_suit, calls=tuple(calls), alone=tuple(alone_in),
-                  discard=discard, dummy_keep=dummy_keep, plays=plays)
+                  kitty=kitty, joker_suit=joker_suit, calls=calls, alone=tuple(alone_in),
+                  discard=discard, dummy_keep=dummy_keep, plays=plays, **join)
+
+
+def _call(text, i: int) -> int:
+    try:
+        return parse_call(text)
+    except RecordError as e:
+        raise RecordError(f"calls[{i}]: {e}") from None
+
+
+def _parse_join(obj: dict, players: int) -> dict:
+    """The join fields, each a whole number >= 0 (``score``: one per seat) or absent."""
+    out = {}
+    for key, what in (("chunk", "the chunk of its Parquet row"), ("index", "its row's index in the chunk"),
+                      ("game", "its game's number"), ("rubber", "its rubber's number")):
+        v = obj.get(key)
+        if v is not None:
+            if not _is_int(v) or v < 0:
+                raise RecordError(f"{key}: {v!r} is not a whole number >= 0 ({what})")
+            out[key] = v
+    v = obj.get("score")
+    if v is not None:
+        if (not isinstance(v, (list, tuple)) or len(v) != players
+                or not all(_is_int(x) and x >= 0 for x in v)):
+            raise RecordError(f"score: {v!r} is not {players} game scores before the hand, whole numbers "
+                              f">= 0, one per seat (R12)")
+        out["score"] = tuple(v)
+    return out
 
 
 def _parse_joker_suit(value, upcard: int, rules: Rules) -> int | None:
     """``joker_suit`` says which suit a joker upcard stood for (R7, C3).
 
-    Null is always accepted here (a deal-only record, or a redeal); a suit
-    must agree with the upcard and with a fixed ``joker_upcard`` option.
+    A suit must agree with the upcard and with a fixed ``joker_upcard``
+    option.  Null is accepted here (a deal-only record, or a redeal; with
+    ``dealer-names`` the replay then finds the dealer's naming missing);
+    under a fixed suit a joker upcard's null means that suit, since the rule
+    leaves no choice, so the record reads as ``simulate`` writes it.
     """
     if value is None:
+        if upcard == JOKER and rules.joker_upcard in SUITS:
+            return SUITS.index(rules.joker_upcard)
         return None
     if not isinstance(value, str) or value.strip().upper() not in SUITS or len(value.strip()) != 1:
         raise RecordError(f"joker_suit: {value!r} is not a suit letter (C, D, H or S) or null (R7)")
@@ -279,7 +415,7 @@ def _parse_joker_suit(value, upcard: int, rules: Rules) -> int | None:
 
 # ---------------------------------------------------------------- writing
 
-def _cards_desc(mask: int) -> list[str]:
+def cards_desc(mask: int) -> list[str]:
     """A board's cards highest bit first: the joker, then spades A..7, hearts,
     diamonds, clubs.  A board forgets the order a record gave, so writing
     always uses this one order and equal hands always print alike."""
@@ -287,14 +423,14 @@ def _cards_desc(mask: int) -> list[str]:
 
 
 def format_record(rec: Record, outcome: dict | None = None) -> dict:
-    """The JSON-ready dict of ``rec`` in HAND_RECORD.md field order.
+    """The JSON-ready dict of ``rec`` in docs/hand-record.md field order.
 
-    ``rules`` appears only when an option differs from the defaults and
-    ``dummy`` only for 3 players; boards are written by
-    :func:`_cards_desc`.  ``outcome`` fields (maker, trump, trick_winners,
-    tricks, points) follow as given, trump turned into a letter if it is an
-    int (a negative one, a kernel's "no trump", becomes None); any other
-    outcome keys (e.g. ``error``) come after them.
+    ``rules`` appears only when an option differs from the defaults,
+    ``dummy`` only for 3 players, a join field only when ``rec`` has it;
+    boards are written by :func:`cards_desc`.  ``outcome`` fields (maker,
+    trump, trick_winners, tricks, points) follow as given, trump turned into
+    a letter if it is an int (a negative one, a kernel's "no trump", becomes
+    None); any other outcome keys (e.g. ``error``) come after them.
     """
     r = rec.rules
     out: dict = {"players": r.players, "deck": r.deck}
@@ -302,20 +438,23 @@ def format_record(rec: Record, outcome: dict | None = None) -> dict:
     if changed:
         out["rules"] = changed
     out["dealer"] = rec.dealer
-    out["hands"] = [_cards_desc(h) for h in rec.hands]
+    out["hands"] = [cards_desc(h) for h in rec.hands]
     if r.has_dummy:
-        out["dummy"] = _cards_desc(rec.dummy)
+        out["dummy"] = cards_desc(rec.dummy)
     out["upcard"] = card_str(rec.upcard)
-    out["kitty"] = _cards_desc(rec.kitty)
+    out["kitty"] = cards_desc(rec.kitty)
     out["joker_suit"] = None if rec.joker_suit is None else SUITS[rec.joker_suit]
     out["calls"] = [call_str(c) for c in rec.calls]
     out["alone"] = list(rec.alone)
     out["discard"] = None if rec.discard is None else card_str(rec.discard)
-    out["dummy_keep"] = None if rec.dummy_keep is None else _cards_desc(rec.dummy_keep)
+    out["dummy_keep"] = None if rec.dummy_keep is None else cards_desc(rec.dummy_keep)
     out["plays"] = [card_str(c) for c in rec.plays]
+    for key in JOIN_FIELDS:
+        v = getattr(rec, key)
+        if v is not None:
+            out[key] = list(v) if key == "score" else v
     if outcome:
-        first = ("maker", "trump", "trick_winners", "tricks", "points")
-        for key in first + tuple(k for k in outcome if k not in first):
+        for key in OUTCOME_FIELDS + tuple(k for k in outcome if k not in OUTCOME_FIELDS):
             if key in outcome:
                 v = outcome[key]
                 if key == "trump" and v is not None and not isinstance(v, str):
@@ -324,59 +463,106 @@ def format_record(rec: Record, outcome: dict | None = None) -> dict:
     return out
 
 
+
 # ---------------------------------------------------------------- JSON Lines
 
 def _name(path_or_file) -> str:
     return str(getattr(path_or_file, "name", path_or_file))
 
 
+_SNIFF = 1 << 16      # bytes of the first line looked at to tell a binary file
+
+
+def _not_jsonl(first) -> str | None:
+    """Why a file whose first line (up to _SNIFF bytes) is ``first`` is no JSON Lines, or None.
+
+    A Parquet file (``simulate --out``) given for its ``--records`` twin is
+    the usual mistake; one line saying so beats a "not JSON" per line.
+    """
+    if isinstance(first, str):
+        if first.startswith("PAR1"):
+            return "it looks like Parquet"
+        return "it looks like a binary file" if "\x00" in first else None
+    if first.startswith(b"PAR1"):
+        return "it looks like Parquet"
+    if b"\x00" in first:
+        return "it looks like a binary file"
+    try:
+        first.decode("utf-8")
+    except UnicodeDecodeError as e:
+        # a line cut at _SNIFF bytes may end inside a character: that is no proof
+        if not (len(first) == _SNIFF and e.start >= len(first) - 3 and e.reason == "unexpected end of data"):
+            return "it looks like a binary file"
+    return None
+
+
 def iter_jsonl(path_or_file) -> Iterator[tuple[int, object]]:
     """Yield ``(line number, decoded value)`` for every line, 1-based.
 
     A line that is not JSON, a blank one included, yields ``(n,
-    RecordError("line n: not JSON: ..."))`` instead, so a replay can write one
-    output line per input line.  A file that cannot be opened or read raises
-    :class:`RecordError`; the open happens at the call, not at the first
-    ``next``.
+    RecordError("not JSON: ..."))`` instead, so a replay can write one
+    output line per input line.  A file that cannot be opened or read, or
+    that is not text at all (Parquet, or a NUL byte or non-UTF-8 bytes in
+    its first line), raises :class:`RecordError` naming the file; the open
+    and that check happen at the call, not at the first ``next``.
     """
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
+        name = os.fsdecode(path_or_file)
         try:
             fh = open(path_or_file, "rb")
         except OSError as e:
-            raise RecordError(f"{os.fsdecode(path_or_file)}: cannot read ({e.strerror})") from None
-        return _lines(fh, _name(path_or_file), close=True)
-    return _lines(path_or_file, _name(path_or_file), close=False)
+            raise RecordError(f"{name}: cannot read ({e.strerror})") from None
+        close = True
+    else:
+        fh, name, close = path_or_file, _name(path_or_file), False
+    try:
+        first = _readline(fh, name, _SNIFF)
+        why = _not_jsonl(first)
+        if why:
+            raise RecordError(f"{name}: not a JSON Lines file ({why})")
+        if len(first) == _SNIFF and not first.endswith(b"\n" if isinstance(first, bytes) else "\n"):
+            first += _readline(fh, name)
+    except BaseException:
+        if close:
+            fh.close()
+        raise
+    return _lines(fh, name, close, first)
 
 
-def _lines(fh: IO, name: str, close: bool) -> Iterator[tuple[int, object]]:
+def _readline(fh: IO, name: str, limit: int = -1):
+    try:
+        return fh.readline(limit)
+    except OSError as e:
+        raise RecordError(f"{name}: cannot read ({e.strerror})") from None
+
+
+def _lines(fh: IO, name: str, close: bool, first) -> Iterator[tuple[int, object]]:
     try:
         n = 0
-        while True:
-            try:
-                line = fh.readline()
-            except OSError as e:
-                raise RecordError(f"{name}: cannot read ({e.strerror})") from None
-            if not line:
-                return
+        line = first
+        while line:
             n += 1
-            if isinstance(line, bytes):
-                try:
-                    line = line.decode("utf-8")
-                except UnicodeDecodeError as e:
-                    yield n, RecordError(f"line {n}: not JSON: not UTF-8 text (byte {e.start + 1})")
-                    continue
-            if not line.strip():
-                yield n, RecordError(f"line {n}: not JSON: the line is blank")
-                continue
-            try:
-                yield n, json.loads(line)
-            except json.JSONDecodeError as e:
-                yield n, RecordError(f"line {n}: not JSON: {e.msg} at column {e.colno}")
-            except RecursionError:
-                yield n, RecordError(f"line {n}: not JSON: nested too deeply")
+            yield n, _decode(line)
+            line = _readline(fh, name)
     finally:
         if close:
             fh.close()
+
+
+def _decode(line):
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return RecordError(f"not JSON: not UTF-8 text (byte {e.start + 1})")
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as e:
+        if not line.strip():
+            return RecordError("not JSON: the line is blank")
+        return RecordError(f"not JSON: {e.msg} at column {e.colno}")
+    except RecursionError:
+        return RecordError("not JSON: nested too deeply")
 
 
 def _json_default(v):
@@ -400,11 +586,13 @@ def write_jsonl(path_or_file, dicts: Iterable[dict]) -> int:
 
 def _write(fh: IO, dicts: Iterable[dict]) -> int:
     n = 0
+    dumps = json.JSONEncoder(separators=(",", ":"), default=_json_default).encode
     for d in dicts:
-        fh.write(json.dumps(d, separators=(",", ":"), default=_json_default) + "\n")
+        fh.write(dumps(d) + "\n")
         n += 1
     return n
 
 
-__all__ = ["Record", "RecordError", "parse_record", "format_record", "call_str", "parse_call",
-           "iter_jsonl", "write_jsonl", "PASS", "ORDER", "OUTCOME_FIELDS", "RECORD_FIELDS"]
+__all__ = ["Record", "RecordError", "parse_record", "format_record", "cards_desc", "call_str", "parse_call",
+           "iter_jsonl", "write_jsonl", "PASS", "ORDER", "RECORD_FIELDS", "JOIN_FIELDS", "OUTCOME_FIELDS",
+           "FINDING_FIELDS"]

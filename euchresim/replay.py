@@ -1,12 +1,25 @@
-"""Replay hand records through the engine, checking every step.
+"""Replay hand records through the engine, checking every step and the outcome.
 
 The record's static shape (cards, the deal, field types) is checked by
 ``records.parse_record``; every step of the hand (a call in turn, going
 alone, the discard, the dummy keep, each card played) is checked by the
 same state machine that simulates, so a rule lives in one place.  A broken
 record comes back with ``error``: the step, what was wrong, the rule id.
+
+A record that plays through is also a claim about what the hand came to,
+if it states an outcome (a record from another engine, or edited by hand):
+each stated outcome field that differs from the replay's is a finding of
+its own kind, ``mismatch``, not a rule error, since the plays themselves
+were legal.  The written-back record carries the replay's outcome.
+
+Records are replayed in batches, one kernel call per batch and set of
+rules (``driver.replay_hands``): a kernel call per record cost more than
+the replay itself.
 """
 from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -15,56 +28,95 @@ from .engine.layout import (
     BIDSUIT, DEALER, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED,
     ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND,
     ERR_SCRIPT_SHORT, LED, MAKER, PH_BID1, PH_BID2, PH_DISCARD,
-    PH_DUMMY, PH_JOKER, PH_PLAY, PRIV_SIZE, REDEAL, ROUND, ST_SIZE, TO_ACT, TRICK_WINNER, TRICKS, POINTS,
+    PH_DUMMY, PH_JOKER, PH_PLAY, REDEAL, ROUND, ST_SIZE, TO_ACT, TRICK_WINNER, TRICKS, POINTS,
     TRUMP,
 )
-from .records import RecordError, call_str, format_record, iter_jsonl, parse_record, write_jsonl
+from .records import (FINDING_FIELDS, JOIN_FIELDS, OUTCOME_FIELDS, RECORD_FIELDS, Record, RecordError,
+                      call_str, cards_desc, format_record, iter_jsonl, parse_record, write_jsonl)
+
+BATCH = 4096          # records per kernel call (and held in memory at once)
+SHOWN = 5             # findings of each kind a file's summary lists
 
 _TABLES: dict = {}
 
 
 def _tables(rules):
     from .tables import build_tables
-    key = rules
-    if key not in _TABLES:
-        _TABLES[key] = build_tables(rules)
-    return _TABLES[key]
+    if rules not in _TABLES:
+        if len(_TABLES) >= 256:
+            _TABLES.clear()
+        _TABLES[rules] = build_tables(rules)
+    return _TABLES[rules]
 
 
-def replay(rec):
-    """Replay a parsed Record; returns (outcome dict, None) or (None, error text)."""
-    from .driver import replay_hand
-    rules = rec.rules
-    tab = _tables(rules)
+def replay_many(recs: list[Record]) -> list[tuple[dict | None, str | None]]:
+    """Replay parsed Records; for each, (outcome dict, None) or (None, error text)."""
+    out: list = [None] * len(recs)
+    groups: dict[int, list[int]] = {}
+    for i, rec in enumerate(recs):
+        groups.setdefault(id(rec.rules), []).append(i)      # parse_record shares equal Rules
+    for idx in groups.values():
+        for i, result in zip(idx, _replay_group([recs[i] for i in idx])):
+            out[i] = result
+    return out
+
+
+def replay(rec: Record) -> tuple[dict | None, str | None]:
+    """Replay one parsed Record; returns (outcome dict, None) or (None, error text)."""
+    return replay_many([rec])[0]
+
+
+def _replay_group(recs: list[Record]) -> list[tuple[dict | None, str | None]]:
+    from .driver import replay_hands
+    rules = recs[0].rules
     P = rules.players
-    hands = np.zeros(4, np.int64)
-    for s in range(P):
-        hands[s] = rec.hands[s]
-    alone = 0
-    for s in rec.alone:
-        alone |= 1 << s
-    st = np.zeros(ST_SIZE, np.int64)
-    priv = np.zeros(PRIV_SIZE, np.int64)
-    calls = np.array(rec.calls, dtype=np.int64)
-    plays = np.array(rec.plays, dtype=np.int64)
-    code, phase, step = replay_hand(
-        tab, rec.dealer, hands, np.int64(rec.dummy), rec.upcard, np.int64(rec.kitty),
-        -1 if rec.joker_suit is None else rec.joker_suit, calls, alone,
-        -1 if rec.discard is None else rec.discard,
-        -1 if rec.dummy_keep is None else np.int64(rec.dummy_keep), plays, st, priv)
-    if code:
-        return None, _message(rec, int(code), int(phase), int(step), st, priv)
-    maker = int(st[MAKER])
-    return {
-        "maker": None if maker < 0 else maker,
-        "trump": None if st[TRUMP] < 0 else SUITS[int(st[TRUMP])],
-        "trick_winners": [int(w) for w in st[TRICK_WINNER:TRICK_WINNER + 5] if w >= 0],
-        "tricks": [int(t) for t in st[TRICKS:TRICKS + P]],
-        "points": [int(p) for p in st[POINTS:POINTS + P]],
-    }, None
+    pad = (0,) * (4 - P)
+    calls: list[int] = []
+    plays: list[int] = []
+    call_at = [0]
+    play_at = [0]
+    for r in recs:
+        calls.extend(r.calls)
+        call_at.append(len(calls))
+        plays.extend(r.plays)
+        play_at.append(len(plays))
+
+    def col(values):
+        return np.array(values, dtype=np.int64)
+
+    k = len(recs)
+    found = np.zeros((k, 3), np.int64)
+    states = np.zeros((k, ST_SIZE), np.int64)
+    replay_hands(
+        _tables(rules), col([r.dealer for r in recs]), col([r.hands + pad for r in recs]).reshape(k, 4),
+        col([r.dummy for r in recs]), col([r.upcard for r in recs]), col([r.kitty for r in recs]),
+        col([-1 if r.joker_suit is None else r.joker_suit for r in recs]), col(calls), col(call_at),
+        col([sum(1 << s for s in r.alone) for r in recs]),
+        col([-1 if r.discard is None else r.discard for r in recs]),
+        col([-1 if r.dummy_keep is None else r.dummy_keep for r in recs]), col(plays), col(play_at),
+        found, states)
+    # only the outcome's slots as Python ints: the whole state of every record cost more than the replay
+    outcomes = states[:, _OUTCOME_SLOTS].tolist()
+    results = []
+    for i, (rec, (code, phase, step), o) in enumerate(zip(recs, found.tolist(), outcomes)):
+        if code:
+            results.append((None, _message(rec, code, phase, step, states[i].tolist())))
+            continue
+        results.append(({
+            "maker": None if o[0] < 0 else o[0],
+            "trump": None if o[1] < 0 else SUITS[o[1]],
+            "trick_winners": [w for w in o[2:7] if w >= 0],
+            "tricks": o[7:7 + P],
+            "points": o[11:11 + P],
+        }, None))
+    return results
 
 
-def _message(rec, code, phase, step, st, priv) -> str:
+_OUTCOME_SLOTS = np.array([MAKER, TRUMP] + list(range(TRICK_WINNER, TRICK_WINNER + 5))
+                          + list(range(TRICKS, TRICKS + 4)) + list(range(POINTS, POINTS + 4)))
+
+
+def _message(rec, code, phase, step, st) -> str:
     seat = int(st[TO_ACT])
     if code == ERR_ALONE_UNASKED:
         rule = "R9" if rec.rules.players == 3 else "R8"
@@ -130,53 +182,179 @@ def _ended_rule(st) -> str:
     return "R5" if st[ROUND] == 1 else "R6"
 
 
-def replay_record(obj) -> dict:
-    """A record dict back with outcome fields, or with ``error`` if broken."""
+# ---------------------------------------------------------------- written back
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _same(key: str, stated, computed) -> bool:
+    """Whether a record's stated outcome field says what the replay computed.
+
+    Read as forgivingly as the record's inputs (a suit in any case), but a
+    number must be a number: ``"3"`` is not seat 3.
+    """
+    if stated == computed and type(stated) is type(computed) and (
+            type(stated) is not list or all(type(a) is int for a in stated)):
+        return True                  # the common case: written by simulate, or by an earlier replay
+    if computed is None or stated is None:
+        return stated is None and computed is None
+    if key == "trump":
+        return isinstance(stated, str) and stated.strip().upper() == computed
+    if key == "maker":
+        return _is_int(stated) and stated == computed
+    return (isinstance(stated, (list, tuple)) and len(stated) == len(computed)
+            and all(_is_int(a) and a == b for a, b in zip(stated, computed)))
+
+
+def _show(key: str, value) -> str:
+    if key == "trump" and isinstance(value, str):
+        return value
     try:
-        rec = parse_record(obj)
-    except RecordError as e:
-        return _with_error(obj, str(e))
-    outcome, err = replay(rec)
-    if err:
-        return _with_error(obj, err)
-    out = dict(obj)
-    out.update(outcome)
-    out.pop("error", None)
+        return json.dumps(value, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def differences(mismatch: dict) -> str:
+    """One line for a record's ``mismatch``: ``outcome differs: maker 0 in the record, 3 on replay``."""
+    return "outcome differs: " + "; ".join(
+        f"{k} {_show(k, v['record'])} in the record, {_show(k, v['replay'])} on replay" for k, v in mismatch.items())
+
+
+def _written(obj: dict, rec: Record, outcome: dict) -> dict:
+    """The record as given, in hand-record field order, with what the replay fills in.
+
+    A missing ``kitty`` is written as the deal left it, and a null
+    ``joker_suit`` as the suit a fixed ``joker_upcard`` rule gives, so a
+    checked record reads as ``simulate`` writes it.  Stated outcome fields
+    are replaced by the replay's; those that differed are kept in
+    ``mismatch``.
+    """
+    out = {}
+    for key in RECORD_FIELDS:
+        v = obj.get(key)
+        if v is None:
+            if key == "kitty":
+                out[key] = cards_desc(rec.kitty)
+                continue
+            if key == "joker_suit" and rec.joker_suit is not None:
+                out[key] = SUITS[rec.joker_suit]
+                continue
+            if key not in obj:
+                continue
+        out[key] = v
+    for key in JOIN_FIELDS:
+        if key in obj:
+            out[key] = obj[key]
+    mismatch = {}
+    for key in OUTCOME_FIELDS:
+        computed = outcome[key]
+        if key in obj and not _same(key, obj[key], computed):
+            mismatch[key] = {"record": obj[key], "replay": computed}
+        out[key] = computed
+    if mismatch:
+        out["mismatch"] = mismatch
     return out
 
 
 def _with_error(obj, msg: str) -> dict:
-    out = dict(obj) if isinstance(obj, dict) else {"record": obj}
-    for k in ("maker", "trump", "trick_winners", "tricks", "points"):
-        out.pop(k, None)
+    if not isinstance(obj, dict):
+        return {"record": obj, "error": msg}
+    out = {k: v for k, v in obj.items() if k not in OUTCOME_FIELDS and k not in FINDING_FIELDS}
     out["error"] = msg
     return out
 
 
-def replay_file(src, dst) -> tuple[int, int, list[str]]:
-    """Replay every line of ``src`` into ``dst``; returns (lines, broken, first errors)."""
-    n = 0
-    broken = 0
-    errors: list[str] = []
+def _check_many(objs: list) -> list[dict]:
+    """Each decoded record back as replay_record returns it."""
+    out: list = [None] * len(objs)
+    parsed = []
+    for i, obj in enumerate(objs):
+        try:
+            parsed.append((i, parse_record(obj)))
+        except RecordError as e:
+            out[i] = _with_error(obj, str(e))
+    results = replay_many([rec for _, rec in parsed])
+    for (i, rec), (outcome, err) in zip(parsed, results):
+        out[i] = _with_error(objs[i], err) if err else _written(objs[i], rec, outcome)
+    return out
 
-    def gen():
-        nonlocal n, broken
-        for line_no, value in iter_jsonl(src):
-            n += 1
+
+def replay_record(obj) -> dict:
+    """A record dict back with its outcome fields, or with ``error`` if broken.
+
+    The outcome fields are the replay's; if the record stated some of them
+    otherwise, the dict also has ``mismatch``: ``{field: {"record": stated,
+    "replay": computed}}``.  An ``error`` or ``mismatch`` the record had
+    from an earlier replay is dropped and the record checked afresh.
+    """
+    return _check_many([obj])[0]
+
+
+@dataclass
+class ReplaySummary:
+    """What a file's replay found: counts, and the first findings of each kind as lines."""
+    records: int = 0
+    broken: int = 0
+    differ: int = 0
+    lines: list[str] = field(default_factory=list)    # "line N: ...", in file order
+
+
+def replay_file(src, dst) -> ReplaySummary:
+    """Replay every line of ``src`` into ``dst``, one output line per input line.
+
+    ``src`` is opened and checked to be JSON Lines before ``dst`` is
+    opened, so a wrong file (Parquet, say) leaves no output behind;
+    :class:`RecordError` then says what is wrong with which file.
+    """
+    items = iter_jsonl(src)
+    summary = ReplaySummary()
+    shown = {"broken": 0, "differ": 0}
+
+    def note(kind: str, line_no: int, text: str) -> None:
+        setattr(summary, kind, getattr(summary, kind) + 1)
+        if shown[kind] < SHOWN:
+            shown[kind] += 1
+            summary.lines.append(f"line {line_no}: {text}")
+
+    def flush(batch):
+        objs = [v for _, v in batch if isinstance(v, dict)]
+        checked = iter(_check_many(objs))
+        for line_no, value in batch:
+            summary.records += 1
             if isinstance(value, RecordError):
                 out = {"line": line_no, "error": str(value)}
             elif not isinstance(value, dict):
-                out = {"line": line_no, "error": f"line {line_no}: not a JSON object"}
+                out = {"line": line_no, "error": _not_object(value)}
             else:
-                out = replay_record(value)
+                out = next(checked)
             if "error" in out:
-                broken += 1
-                if len(errors) < 5:
-                    errors.append(f"line {line_no}: {out['error']}")
+                note("broken", line_no, out["error"])
+            elif "mismatch" in out:
+                note("differ", line_no, differences(out["mismatch"]))
             yield out
 
+    def gen():
+        batch = []
+        for item in items:
+            batch.append(item)
+            if len(batch) >= BATCH:
+                yield from flush(batch)
+                batch = []
+        yield from flush(batch)
+
     write_jsonl(dst, gen())
-    return n, broken, errors
+    return summary
 
 
-__all__ = ["replay", "replay_record", "replay_file", "format_record"]
+def _not_object(value) -> str:
+    try:
+        parse_record(value)
+    except RecordError as e:
+        return str(e)
+    return "record: not a JSON object"        # pragma: no cover - parse_record refuses every non-dict
+
+
+__all__ = ["replay", "replay_many", "replay_record", "replay_file", "differences", "ReplaySummary",
+           "format_record"]

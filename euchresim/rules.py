@@ -1,8 +1,9 @@
 """Rule options as frozen data, checked once at the edge.
 
-Every option of ``shared/RULES.md`` is a field of :class:`Rules`; a
-combination that makes no sense raises :class:`RulesError` naming the rule
-id.  Presets are values, changed with :func:`dataclasses.replace`::
+Every option of the rule book (``docs/rules.md``, rules R1..R13) is a field
+of :class:`Rules`; a combination that makes no sense raises
+:class:`RulesError` naming the rule id.  Presets are values, changed with
+:func:`dataclasses.replace`::
 
     rules = replace(FOUR_HAND, deck=32, stick_the_dealer=True)
 
@@ -110,13 +111,17 @@ class ScoringTable:
 
     @classmethod
     def from_json_file(cls, path: str) -> "ScoringTable":
-        try:
-            with open(path, encoding="utf-8") as fh:
+        try:        # utf-8-sig: a byte-order mark, as some editors write, is not an error
+            with open(path, encoding="utf-8-sig") as fh:
                 data = json.load(fh)
         except OSError as e:
             raise RulesError(f"{path}: cannot read scoring table ({e.strerror})") from None
+        except UnicodeDecodeError as e:
+            raise RulesError(f"{path}: not UTF-8 text (byte {e.start + 1}); a scoring table is a JSON file") from None
         except json.JSONDecodeError as e:
             raise RulesError(f"{path}: line {e.lineno}: not JSON ({e.msg})") from None
+        except RecursionError:
+            raise RulesError(f"{path}: not a scoring table (JSON nested too deeply)") from None
         try:
             return cls.from_dict(data)
         except RulesError as e:

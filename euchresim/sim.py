@@ -7,14 +7,16 @@ never on the number of workers, and the deals never on the policies.
 
 Workers run whole chunks and hand back per-chunk tallies (integer counts
 that merge exactly); when a run writes Parquet or hand records, each worker
-writes its chunk to ``<out>.parts/`` first.  A stopped run keeps those parts
-and ``resume`` picks up from them.
+writes its chunk to ``<out>.parts/`` first (parts.py).  A stopped run keeps
+those parts and ``resume`` picks up from them.
 """
 from __future__ import annotations
 
-import json
 import os
-import shutil
+import signal
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
@@ -22,10 +24,11 @@ import numpy as np
 
 from . import ENGINE_VERSION, __version__
 from .engine.bits import seed_state
-from .engine.layout import GAME_DTYPE, HAND_DTYPE, RUBBER_DTYPE, TALLY_SIZE
+from .engine.layout import GAME_DTYPE, HAND_DTYPE, RUBBER_DTYPE, TALLY_POS, TALLY_SIZE
 from .rules import Rules
 
 DEFAULT_CHUNK = {"hands": 1 << 16, "games": 2048, "rubbers": 512}
+MAX_CHUNK = {"hands": 1 << 20, "games": 1 << 15, "rubbers": 1 << 13}   # about 150 MB of rows at most
 ROW_RING = 1 << 11     # rows a run that keeps none writes round (play_chunk): 280 KB, in a core's cache
 
 
@@ -50,8 +53,13 @@ class RunSpec:
             raise SimError(f"rubbers are a 4-player rule, not for {self.rules.players} players (R13)")
         if self.count < 1:
             raise ValueError("count must be at least 1")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
+            raise SimError(f"seed must be a whole number >= 0, not {self.seed!r}")
         if self.chunk_size == 0:
             object.__setattr__(self, "chunk_size", DEFAULT_CHUNK[self.mode])
+        if not 1 <= self.chunk_size <= MAX_CHUNK[self.mode]:
+            raise SimError(f"chunk size must be 1..{MAX_CHUNK[self.mode]} {self.mode} (a chunk's rows are held "
+                           f"in memory), not {self.chunk_size}")
         if not isinstance(self.policies, tuple):
             object.__setattr__(self, "policies", tuple(self.policies))
 
@@ -207,15 +215,30 @@ def _sum_and_squares(c: dict, name: str, values) -> None:
 
 
 _TALLY_FIXED = ("hands", "thrown_in", "redeal", "made", "made_ok", "euchred", "march", "maker_alone",
-                "defender_alone", "alone_made_ok", "alone_march", "alone_euchred")
+                "defender_alone", "alone_made_ok", "alone_march", "alone_euchred",
+                "maker_points", "maker_points_sq", "defender_points", "defender_points_sq",
+                "dealer_edge", "dealer_edge_sq", "side_diff", "side_diff_sq")
 _TALLY_POS = ("made_r1_pos", "made_r2_pos", "made_ok_pos", "made_pos", "points_pos", "points_sq_pos")
+_TALLY_SEAT = ("made_seat", "made_ok_seat", "euchred_seat", "march_seat", "alone_seat",
+               "points_seat", "points_sq_seat")
 
 
 def tally_names(players: int) -> list[str]:
-    """Names of ``driver.tally_hands``'s slots ('' for slots unused with this many players)."""
-    names = list(_TALLY_FIXED) + [""] * (16 - len(_TALLY_FIXED))
+    """Names of ``driver.tally_row``'s slots ('' for slots unused with this many players).
+
+    ``dealer_edge`` is, per hand, the dealer's points less the other side's
+    (with 3 players twice the dealer's less both opponents'); ``side_diff``
+    seat 0's points less seat 1's (2 and 4 players); ``maker_points`` and
+    ``defender_points`` are per made hand.
+    """
+    names = list(_TALLY_FIXED) + [""] * (TALLY_POS - len(_TALLY_FIXED))
+    if players == 3:
+        names[names.index("side_diff")] = names[names.index("side_diff_sq")] = ""
     for p in range(4):
         names += [f"{n}{p}" if p < players else "" for n in _TALLY_POS] + ["", ""]
+    for s in range(4):
+        names += [f"{n}{s}" if s < players else "" for n in _TALLY_SEAT] + [""]
+    assert len(names) == TALLY_SIZE
     return names
 
 
@@ -228,103 +251,42 @@ def merge(total: dict, part: dict) -> dict:
 # ---------------------------------------------------------------- running
 @dataclass
 class Outputs:
-    """Where a run writes; both optional."""
+    """Where a run writes; both optional.  ``records`` may be ``"-"``: standard output."""
     parquet: str | None = None
     records: str | None = None
 
     @property
+    def records_file(self) -> str | None:
+        return None if self.records in (None, "-") else self.records
+
+    @property
     def parts_dir(self) -> str | None:
-        base = self.parquet or self.records
+        """One folder holds every file's parts: named after the Parquet file, else the records."""
+        base = self.parquet or self.records_file
         return None if base is None else base + ".parts"
+
+    @property
+    def keeps_rows(self) -> bool:
+        return self.parquet is not None or self.records is not None
 
 
 _SCRATCH: dict = {}   # this process's reusable row buffers (see play_chunk)
 
 
 def _chunk_job(args):
+    """One chunk in a worker: its tally, its parts written, its records text if they go to stdout."""
+    from . import parts
+    from .output import records_lines
     spec, chunk, outputs = args
-    res = play_chunk(spec, chunk, _SCRATCH, keep_rows=outputs.parts_dir is not None)
+    res = play_chunk(spec, chunk, _SCRATCH, keep_rows=outputs.keeps_rows)
     counts = tally(res, spec.rules.players)
+    text = None
+    if outputs.records == "-":
+        text = "".join(line + "\n" for line in records_lines(spec.rules, res))
     if outputs.parts_dir:
-        write_chunk_parts(spec, res, outputs, counts)
-    return chunk, counts
-
-
-def write_chunk_parts(spec: RunSpec, res: ChunkResult, outputs: Outputs, counts: dict) -> None:
-    """Write one finished chunk atomically (a temp name, then rename)."""
-    from .output import hands_table, records_lines
-    d = outputs.parts_dir
-    stem = os.path.join(d, f"chunk-{res.chunk:06d}")
-    if outputs.parquet:
-        import pyarrow.parquet as pq
-        pq.write_table(hands_table(res), stem + ".parquet.tmp")
-        os.replace(stem + ".parquet.tmp", stem + ".parquet")
-    if outputs.records:
-        with open(stem + ".jsonl.tmp", "w", encoding="utf-8") as fh:
-            for line in records_lines(spec.rules, res):
-                fh.write(line + "\n")
-        os.replace(stem + ".jsonl.tmp", stem + ".jsonl")
-    with open(stem + ".counts.json.tmp", "w", encoding="utf-8") as fh:
-        json.dump(counts, fh)
-    os.replace(stem + ".counts.json.tmp", stem + ".counts.json")
-
-
-def prepare_parts(spec: RunSpec, outputs: Outputs, resume: bool) -> dict[int, dict]:
-    """Create or reopen the parts folder; returns counts of chunks already done."""
-    d = outputs.parts_dir
-    if d is None:
-        return {}
-    meta = dict(spec.meta(), parquet=outputs.parquet, records=outputs.records)
-    meta_path = os.path.join(d, "meta.json")
-    if os.path.isdir(d):
-        if not resume:
-            raise SimError(f"{d} holds an unfinished run; add --resume to continue it, or remove it")
-        try:
-            with open(meta_path, encoding="utf-8") as fh:
-                old = json.load(fh)
-        except (OSError, json.JSONDecodeError):
-            raise SimError(f"{meta_path}: missing or unreadable; cannot resume, remove {d}") from None
-        if old != meta:
-            diff = sorted(k for k in set(old) | set(meta) if old.get(k) != meta.get(k))
-            raise SimError(f"{d}: the run there differs in {', '.join(diff)}; cannot resume it with these options")
-        done = {}
-        for i in range(spec.n_chunks):
-            p = os.path.join(d, f"chunk-{i:06d}.counts.json")
-            if os.path.exists(p):
-                with open(p, encoding="utf-8") as fh:
-                    done[i] = json.load(fh)
-        return done
-    os.makedirs(d)
-    with open(meta_path, "w", encoding="utf-8") as fh:
-        json.dump(meta, fh, indent=1)
-    return {}
-
-
-def finish_parts(spec: RunSpec, outputs: Outputs) -> None:
-    """Join the chunk parts, in chunk order, into the final files."""
-    d = outputs.parts_dir
-    n = spec.n_chunks
-    if outputs.parquet:
-        import pyarrow.parquet as pq
-        meta = {b"euchresim": json.dumps(spec.meta()).encode()}
-        writer = None
-        tmp = outputs.parquet + ".tmp"
-        for i in range(n):
-            t = pq.read_table(os.path.join(d, f"chunk-{i:06d}.parquet"))
-            if writer is None:
-                schema = t.schema.with_metadata(meta)
-                writer = pq.ParquetWriter(tmp, schema)
-            writer.write_table(t.replace_schema_metadata(meta))
-        writer.close()
-        os.replace(tmp, outputs.parquet)
-    if outputs.records:
-        tmp = outputs.records + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as out:
-            for i in range(n):
-                with open(os.path.join(d, f"chunk-{i:06d}.jsonl"), encoding="utf-8") as fh:
-                    shutil.copyfileobj(fh, out)
-        os.replace(tmp, outputs.records)
-    shutil.rmtree(d)
+        parts.write_chunk(outputs.parts_dir, res, spec.rules, counts, parquet=outputs.parquet is not None,
+                          records=outputs.records_file is not None)
+    return chunk, counts, text
 
 
 def default_workers() -> int:
@@ -334,35 +296,76 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+class RunStopped(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (or SIGTERM): what was finished, and where it is kept."""
+
+    def __init__(self, partial: dict, done: int, total: int, parts_dir: str | None):
+        super().__init__(f"stopped: {done} of {total} chunks finished")
+        self.partial, self.done, self.total, self.parts_dir = partial, done, total, parts_dir
+
+
 def run(spec: RunSpec, workers: int | None = None, outputs: Outputs | None = None,
         resume: bool = False, on_chunk: Callable[[int, int], None] | None = None,
-        pool=None) -> dict:
+        pool=None, force: bool = False, stdout=None) -> dict:
     """Play every chunk and return the merged tallies.
 
     ``pool`` (from :func:`worker_pool`) reuses worker processes across runs;
     without it, ``workers`` processes are started for this run (one: no pool).
 
-    ``on_chunk(done, total)`` is called as chunks finish.  On KeyboardInterrupt
-    the finished chunks stay in the parts folder (if any) and the exception
-    carries ``partial`` counts and ``done`` chunks.
+    ``on_chunk(done, total)`` is called as chunks finish.  On Ctrl-C the
+    workers are stopped at once (a chunk in play is dropped, never half
+    kept), the finished chunks stay in the parts folder (if any), and
+    :class:`RunStopped` carries their merged ``partial`` tally and how many
+    are ``done``, counted from the folder itself.  ``force`` starts over
+    where a parts folder of another run is in the way.  Records for standard
+    output (``outputs.records == "-"``) go to ``stdout`` in chunk order.
     """
+    from . import parts
     outputs = outputs or Outputs()
     workers = workers or default_workers()
-    done = prepare_parts(spec, outputs, resume)
+    d = outputs.parts_dir
+    if d:
+        meta = dict(spec.meta(), parquet=outputs.parquet, records=outputs.records_file)
+        try:
+            done = parts.prepare(d, meta, spec.n_chunks, resume, force)
+        except parts.PartsError as e:
+            raise SimError(str(e)) from None
+    else:
+        done = {}
     counts_by_chunk = dict(done)
     todo = [i for i in range(spec.n_chunks) if i not in done]
+    writer = _InOrder(stdout or sys.stdout, todo) if outputs.records == "-" else None
     try:
-        for chunk, counts in _map_chunks(spec, todo, outputs, workers, pool):
+        for chunk, counts, text in _map_chunks(spec, todo, outputs, workers, pool):
             counts_by_chunk[chunk] = counts
+            if writer:
+                writer.add(chunk, text)
             if on_chunk:
                 on_chunk(len(counts_by_chunk), spec.n_chunks)
-    except KeyboardInterrupt as e:
-        e.partial = _merged(counts_by_chunk)
-        e.done = len(counts_by_chunk)
-        raise
-    if outputs.parts_dir:
-        finish_parts(spec, outputs)
+    except KeyboardInterrupt:
+        if d:   # the folder is the truth: chunks a worker finished as the stop came count too
+            counts_by_chunk = parts.finished(d, spec.n_chunks)
+        raise RunStopped(_merged(counts_by_chunk), len(counts_by_chunk), spec.n_chunks, d) from None
+    except BrokenProcessPool:
+        kept = f"; the finished chunks are kept in {d}: rerun with --resume" if d else ""
+        raise SimError("a worker process died while playing a chunk (killed, or out of memory)" + kept) from None
+    if d:
+        parts.join(d, spec.n_chunks, outputs.parquet, outputs.records_file, spec.meta())
     return _merged(counts_by_chunk)
+
+
+class _InOrder:
+    """Writes each chunk's text once every chunk before it has been written."""
+
+    def __init__(self, fh, todo):
+        self.fh, self.pending, self.order, self.next = fh, {}, list(todo), 0
+
+    def add(self, chunk, text):
+        self.pending[chunk] = text
+        while self.next < len(self.order) and self.order[self.next] in self.pending:
+            self.fh.write(self.pending.pop(self.order[self.next]))
+            self.next += 1
+        self.fh.flush()
 
 
 def _merged(counts_by_chunk: dict) -> dict:
@@ -372,6 +375,11 @@ def _merged(counts_by_chunk: dict) -> dict:
     return total
 
 
+def _ignore_sigint():
+    """Workers leave Ctrl-C to the parent, which stops them: no tracebacks from each."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def worker_pool(workers: int):
     """A process pool for ``run(pool=...)``: several runs, one start-up.
 
@@ -379,18 +387,28 @@ def worker_pool(workers: int):
     parent already loaded.
     """
     import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_sigint)
 
 
-def _map_chunks(spec, todo, outputs, workers, pool=None) -> Iterator[tuple[int, dict]]:
+def _stop_pool(pool, futures) -> None:
+    """Stop now: a worker deep in a kernel would otherwise finish its chunk first."""
+    for f in futures:
+        f.cancel()
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for p in procs:
+        p.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        p.join(timeout=2)
+
+
+def _map_chunks(spec, todo, outputs, workers, pool=None) -> Iterator[tuple[int, dict, str | None]]:
     jobs = [(spec, i, outputs) for i in todo]
     if pool is None and (workers <= 1 or len(jobs) <= 1):
         for j in jobs:
             yield _chunk_job(j)
         return
-    from concurrent.futures import as_completed
     own = pool is None
     if own:
         pool = worker_pool(min(workers, len(jobs)))
@@ -398,10 +416,8 @@ def _map_chunks(spec, todo, outputs, workers, pool=None) -> Iterator[tuple[int, 
     try:
         for f in as_completed(futures):
             yield f.result()
-    except BaseException:
-        for f in futures:
-            f.cancel()
+    except BaseException:     # Ctrl-C, a policy's illegal move, the consumer closing us
+        _stop_pool(pool, futures)
         raise
-    finally:
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)
+    if own:
+        pool.shutdown(wait=True)

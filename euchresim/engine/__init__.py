@@ -51,3 +51,11 @@ def _cache_dir() -> str:
 
 
 numba.config.CACHE_DIR = _cache_dir()
+
+
+def kernels_cached() -> bool:
+    """Whether the hot loop's machine code is in the cache (else the first call compiles it, ~20-30 s)."""
+    try:
+        return any(name.startswith("driver.") and name.endswith(".nbi") for name in os.listdir(numba.config.CACHE_DIR))
+    except OSError:
+        return False

@@ -146,7 +146,11 @@ T_NEXT = 932       # [16 out mask][4 seat]: next seat clockwise that does not si
 TAB_SIZE = 996
 
 
-TALLY_SIZE = 48   # per-chunk counts: 16 fixed slots, then 8 per seat position (names in sim.tally_names)
+# per-chunk counts (names in sim.tally_names): 24 fixed slots, then 8 per seat
+# position relative to the dealer, then 8 per seat
+TALLY_POS = 24
+TALLY_SEAT = 56
+TALLY_SIZE = 88
 
 # ---- one row per hand --------------------------------------------------------
 HAND_FIELDS = [

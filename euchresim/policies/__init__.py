@@ -43,6 +43,9 @@ def resolve(names, players):
     pids = np.zeros(4, dtype=np.int64)
     params = np.zeros((4, NPARAMS), dtype=np.float64)
     for s, n in enumerate(names):
+        if not isinstance(n, str) or not n.strip():
+            raise PolicyError(f"--policy: seat {s} has an empty policy name; known: {', '.join(POLICIES)}")
+        n = names[s] = n.strip().lower()       # names are case-blind, like every other choice
         info = POLICIES.get(n)
         if info is None:
             raise PolicyError(f"--policy: unknown policy {n!r} for seat {s}; known: {', '.join(POLICIES)}")

@@ -32,10 +32,11 @@ BASELINE = 1
 P_ORDER = 0      # round-one strength needed to order/assist/take up
 P_NAME = 1       # round-two strength needed to name a suit
 P_ALONE = 2      # strength needed to go alone
-P_DEFEND = 3     # strength (in the trump suit) needed to defend alone
+P_DEFEND = 3     # trumps needed to defend alone, one of them the joker or a bower
 P_PARTNER_UP = 4  # round one: + for the dealer's partner (the upcard joins the side), - for an opponent
+P_DEFEND_CUTTHROAT = 5  # as P_DEFEND, in Cutthroat (where the other defender, not a partner, sits out)
 NPARAMS = 8
-BASELINE_DEFAULTS = np.array([4.0, 4.0, 7.0, 6.0, 0.5, 0.0, 0.0, 0.0])
+BASELINE_DEFAULTS = np.array([4.0, 4.0, 7.0, 2.0, 0.5, 3.0, 0.0, 0.0])
 RANDOM_DEFAULTS = np.zeros(NPARAMS)
 
 JOKER = 32
@@ -253,7 +254,14 @@ def baseline_decide(st, hand, away, seat, legal, params, tab):
             h = with_up & ~(np.int64(1) << baseline_discard(with_up, t, tab))
         return 1 if strength(h, t, tab) >= params[P_ALONE] else 0
     if ph == PH_DEFEND:
-        return 1 if strength(hand, st[TRUMP], tab) >= params[P_DEFEND] else 0
+        # Against a lone maker a defender's side wins more only with sure
+        # trump tricks (docs/policies.md has the measurement): enough
+        # trumps, one of them the joker or a bower.
+        t = st[TRUMP]
+        trumps = hand & tab[U(T_EFF + 4 * (t) + (t))]
+        tops = (np.int64(1) << JOKER) | (np.int64(1) << (8 * t + 4)) | (np.int64(1) << (8 * (3 - t) + 4))
+        need = params[P_DEFEND_CUTTHROAT] if players == 3 else params[P_DEFEND]
+        return 1 if popcount(trumps) >= need and (trumps & tops) != 0 else 0
     if ph == PH_DISCARD:
         return baseline_discard(legal, st[TRUMP], tab)
     if ph == PH_DUMMY:

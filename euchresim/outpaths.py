@@ -1,0 +1,57 @@
+"""One convention for every file a command writes, checked before any work.
+
+- ``-`` is standard output, for text formats (hand records); a binary
+  format (Parquet) cannot go there.
+- The name's suffix says the format, and must match what is written: a
+  file called ``x.csv`` never silently holds Parquet.
+- The folder must exist: a mistyped folder is an error, not a new folder.
+- An existing file is never overwritten without ``--force``.
+- Two outputs (or an output and an input) that are the same file are a
+  clash, named in one line.
+
+Pure Python and cheap: the CLI calls it before it imports the engine.
+"""
+from __future__ import annotations
+
+import os
+
+PARQUET = (".parquet", ".pq")
+JSONL = (".jsonl", ".ndjson")
+
+
+class OutputPathError(ValueError):
+    """An output that would be lost, misnamed or clobbered: one line."""
+
+
+def check_output(path: str, option: str, suffixes: tuple[str, ...], what: str, force: bool,
+                 dash_ok: bool) -> None:
+    """Refuse ``path`` as the target of ``option`` unless it follows the convention above."""
+    if path == "-":
+        if not dash_ok:
+            raise OutputPathError(f"{option} -: {what} cannot go to standard output; give a file name "
+                                  f"ending {' or '.join(suffixes)}")
+        return
+    if not path.lower().endswith(suffixes):
+        names = " or ".join("NAME" + x for x in suffixes)
+        raise OutputPathError(f"{option} {path}: this writes {what}; name the file {names}")
+    if os.path.isdir(path):
+        raise OutputPathError(f"{option} {path}: is a folder; give a file name")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise OutputPathError(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise OutputPathError(f"{option} {path}: cannot write in the folder {folder}")
+    if os.path.lexists(path) and not force:
+        raise OutputPathError(f"{option} {path}: exists; add --force to overwrite it")
+
+
+def check_distinct(named: list[tuple[str, str | None]]) -> None:
+    """Refuse two of ``(option, path)`` that are one file (``-`` and None never clash)."""
+    seen: dict[str, str] = {}
+    for option, path in named:
+        if path is None or path == "-":
+            continue
+        key = os.path.realpath(path)
+        if key in seen:
+            raise OutputPathError(f"{seen[key]} and {option} name the same file {path}; one would be lost")
+        seen[key] = option

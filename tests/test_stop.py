@@ -1,0 +1,127 @@
+"""Ctrl-C on a real run: it ends at once, keeps every finished chunk, counts them right, and resumes.
+
+Each case starts ``euchresim simulate`` as a subprocess, waits until the
+run has finished a chunk, sends SIGINT, and checks what a user sees and
+what is on disk; then ``--resume`` must finish with the very files and
+tallies of a run that was never stopped.  The timeouts below only turn a
+hang into a failure; no test asserts how fast anything is.
+"""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pyarrow.parquet as pq
+import pytest
+
+from euchresim import sim
+from euchresim.rules import FOUR_HAND
+
+HANG = 60          # seconds after SIGINT before a run counts as hung
+
+
+def _start(args, cwd):
+    return subprocess.Popen([sys.executable, "-m", "euchresim.cli", "simulate", *args], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for(pred, proc, what):
+    deadline = time.monotonic() + 120
+    while not pred():
+        if proc.poll() is not None:
+            pytest.fail(f"the run ended (rc {proc.returncode}) before {what}: {proc.stderr.read()}")
+        if time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def _finished_on_disk(parts):
+    return sorted(n for n in os.listdir(parts) if n.endswith(".counts.json")) if os.path.isdir(parts) else []
+
+
+def _interrupt(proc):
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=HANG)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the run did not stop after SIGINT")
+    return out, err
+
+
+# (--out, --records, hands, chunk): sizes that take a few seconds, so the stop lands mid-run
+CASES = {
+    "parquet": (True, False, 3_000_000, 2_000),
+    "records": (False, True, 200_000, 1_000),
+    "both": (True, True, 200_000, 1_000),
+}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_sigint_keeps_finished_chunks_and_resume_gives_the_uninterrupted_result(tmp_path, case, workers):
+    want_out, want_rec, hands, chunk = CASES[case]
+    args = ["--hands", str(hands), "--chunk-size", str(chunk), "--seed", "3", "--workers", str(workers),
+            "--policy", "random", "--json"]
+    files = []
+    if want_out:
+        args += ["--out", "run.parquet"]
+        files.append("run.parquet")
+    if want_rec:
+        args += ["--records", "run.jsonl"]
+        files.append("run.jsonl")
+    parts = tmp_path / (files[0] + ".parts")
+    proc = _start(args, tmp_path)
+    _wait_for(lambda: len(_finished_on_disk(parts)) >= 2, proc, "two chunks were finished")
+    out, err = _interrupt(proc)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    n_chunks = -(-hands // chunk)
+    m = re.search(r"stopped: (\d+) of (\d+) chunks finished, kept in (\S+);", err)
+    assert m, err
+    on_disk = _finished_on_disk(parts)
+    assert int(m.group(1)) == len(on_disk) >= 2 and int(m.group(2)) == n_chunks
+    assert int(m.group(1)) < n_chunks, "the stop came after the run had finished"
+    partial = json.loads(out)
+    assert partial["partial"] is True and partial["counts"]["hands"] == len(on_disk) * chunk
+    for f in files:
+        assert not (tmp_path / f).exists()           # the final files come only with the last chunk
+
+    proc = _start(args + ["--resume"], tmp_path)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    resumed = json.loads(out)
+    assert not parts.exists()
+
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=3, count=hands, chunk_size=chunk)
+    outputs = sim.Outputs(parquet=str(ref / "run.parquet") if want_out else None,
+                          records=str(ref / "run.jsonl") if want_rec else None)
+    whole = sim.run(spec, workers=1, outputs=outputs)
+    assert resumed["counts"] == whole
+    if want_out:
+        assert pq.read_table(tmp_path / "run.parquet").equals(pq.read_table(ref / "run.parquet"))
+    if want_rec:
+        assert (tmp_path / "run.jsonl").read_bytes() == (ref / "run.jsonl").read_bytes()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_sigint_without_files_ends_with_the_partial_tally(tmp_path, workers):
+    """No file to keep: the stop still ends at once, and the tally it prints is of whole chunks."""
+    chunk = 20_000
+    proc = _start(["--hands", str(10 ** 9), "--chunk-size", str(chunk), "--workers", str(workers),
+                   "--policy", "random", "--json"], tmp_path)
+    time.sleep(4)           # long enough for the run to be under way; the check below does not depend on it
+    out, err = _interrupt(proc)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    m = re.search(r"stopped: (\d+) of (\d+) chunks finished$", err.strip().splitlines()[-1])
+    assert m, err
+    done = int(m.group(1))
+    if done:
+        assert json.loads(out)["counts"]["hands"] == done * chunk
+    assert os.listdir(tmp_path) == []
