@@ -26,10 +26,13 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def mean_ci(total: float, total_sq: float, n: int, z: float = Z95) -> tuple[float, float, float]:
+    """Mean and normal interval from a sum and a sum of squares (one value: no spread, no interval)."""
     if n == 0:
         return (math.nan, math.nan, math.nan)
     m = total / n
-    var = max(0.0, total_sq / n - m * m) * (n / (n - 1) if n > 1 else 0.0)
+    if n == 1:
+        return (m, math.nan, math.nan)
+    var = max(0.0, total_sq / n - m * m) * (n / (n - 1))
     half = z * math.sqrt(var / n)
     return (m, m - half, m + half)
 

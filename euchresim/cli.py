@@ -28,7 +28,7 @@ class InputError(click.ClickException):
 
 
 def rules_options(f):
-    """Every rule option of RULES.md as a flag; builds a ``Rules`` value."""
+    """Every rule option of docs/rules.md as a flag; builds a ``Rules`` value."""
     @click.option("--players", type=click.Choice(["2", "3", "4"]), default="4", show_default=True,
                   help="2-hand, 3-hand Cutthroat (with dummy) or 4-hand partnership (R3).")
     @click.option("--deck", type=click.Choice(["24", "25", "32", "33"]), default="24", show_default=True,
@@ -263,12 +263,13 @@ def replay(src, dst):
     from .records import RecordError
     from .replay import SHOWN, replay_file
     source = getattr(sys.stdin, "buffer", sys.stdin) if src == "-" else src   # bytes, so binary is told apart
+    name = "<stdin>" if src == "-" else src
     try:
-        found = replay_file(source, sys.stdout if dst == "-" else dst)
+        found = replay_file(source, sys.stdout if dst == "-" else dst, name)
     except RecordError as e:
         raise InputError(str(e)) from None
     for line in found.lines:
-        click.echo(f"{src}: {line}", err=True)
+        click.echo(f"{name}: {line}", err=True)
     more = " (the first %d of each kind shown)" % SHOWN if max(found.broken, found.differ) > SHOWN else ""
     click.echo(f"{found.records} records replayed: {found.broken} broken, {found.differ} whose outcome "
                f"differs from the record{more}", err=True)
@@ -304,7 +305,8 @@ def bench(hands, players_, decks, policies, workers, repeat, no_compile, as_json
                      compile_times=not no_compile, repeat=repeat,
                      echo=None if as_json else (lambda s: click.echo(s)))
     if as_json:
-        click.echo(json.dumps(rows))
+        from .analysis import json_ready
+        click.echo(json.dumps(json_ready(rows), allow_nan=False))
 
 
 def main(argv=None):

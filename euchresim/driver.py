@@ -508,7 +508,7 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, rows, plays, game
 @njit(cache=True)
 def replay_hand(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, alone, discard,
                 keep, plays, st, priv):
-    """Replay a hand record's actions, checking each (HAND_RECORD.md).
+    """Replay a hand record's actions, checking each (docs/hand-record.md).
 
     Returns (error code, phase, step): step is the index into ``calls`` or
     ``plays`` where that applies, or the seat for an alone error.

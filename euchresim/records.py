@@ -496,7 +496,7 @@ def _not_jsonl(first) -> str | None:
     return None
 
 
-def iter_jsonl(path_or_file) -> Iterator[tuple[int, object]]:
+def iter_jsonl(path_or_file, name: str | None = None) -> Iterator[tuple[int, object]]:
     """Yield ``(line number, decoded value)`` for every line, 1-based.
 
     A line that is not JSON, a blank one included, yields ``(n,
@@ -504,17 +504,18 @@ def iter_jsonl(path_or_file) -> Iterator[tuple[int, object]]:
     output line per input line.  A file that cannot be opened or read, or
     that is not text at all (Parquet, or a NUL byte or non-UTF-8 bytes in
     its first line), raises :class:`RecordError` naming the file; the open
-    and that check happen at the call, not at the first ``next``.
+    and that check happen at the call, not at the first ``next``.  ``name``
+    is the file's name in those messages (the path, or the stream's name).
     """
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
-        name = os.fsdecode(path_or_file)
+        name = name or os.fsdecode(path_or_file)
         try:
             fh = open(path_or_file, "rb")
         except OSError as e:
             raise RecordError(f"{name}: cannot read ({e.strerror})") from None
         close = True
     else:
-        fh, name, close = path_or_file, _name(path_or_file), False
+        fh, name, close = path_or_file, name or _name(path_or_file), False
     try:
         first = _readline(fh, name, _SNIFF)
         why = _not_jsonl(first)

@@ -301,14 +301,15 @@ class ReplaySummary:
     lines: list[str] = field(default_factory=list)    # "line N: ...", in file order
 
 
-def replay_file(src, dst) -> ReplaySummary:
+def replay_file(src, dst, name: str | None = None) -> ReplaySummary:
     """Replay every line of ``src`` into ``dst``, one output line per input line.
 
     ``src`` is opened and checked to be JSON Lines before ``dst`` is
     opened, so a wrong file (Parquet, say) leaves no output behind;
-    :class:`RecordError` then says what is wrong with which file.
+    :class:`RecordError` then says what is wrong with which file (``name``,
+    if given, else its path or stream name).
     """
-    items = iter_jsonl(src)
+    items = iter_jsonl(src, name)
     summary = ReplaySummary()
     shown = {"broken": 0, "differ": 0}
 

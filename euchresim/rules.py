@@ -136,7 +136,7 @@ class ScoringTable:
 
 @dataclass(frozen=True, kw_only=True)
 class Rules:
-    """Every option of RULES.md; defaults are the rule book's **(default)**."""
+    """Every option of docs/rules.md; defaults are the rule book's defaults."""
 
     players: int = 4                      # R3
     deck: int = 24                        # R1
@@ -149,6 +149,10 @@ class Rules:
     scoring: ScoringTable = field(default_factory=ScoringTable)  # R11
 
     def __post_init__(self):
+        for name, rule in (("players", "R3"), ("deck", "R1"), ("game_to", "R12")):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool):   # 3.0 == 3, but kernels need ints
+                raise RulesError(f"{name} must be a whole number, not {v!r} ({rule})")
         if self.players not in (2, 3, 4):
             raise RulesError(f"players must be 2, 3 or 4, not {self.players!r} (R3)")
         if self.deck not in DECKS:

@@ -1,7 +1,7 @@
 """A slow, obvious, pure-Python reference of the euchre rules.
 
 This is the "slow twin" the numba kernels are tested against.  It follows
-``shared/RULES.md`` (rule ids R1..R11) and ``docs/choices.md`` (C1..C6) and
+``docs/rules.md`` (rule ids R1..R13) and ``docs/choices.md`` (C1..C6) and
 imports nothing from ``euchresim``: cards are plain strings (``"JH"``,
 ``"JK"``), hands are lists, and every rule is spelt out once, in order.
 
@@ -10,7 +10,7 @@ Public API::
     replay(record: dict) -> dict     # {"maker", "trump", "trick_winners", "tricks", "points"}
     RefError(step, rule)             # ValueError; .step e.g. "plays[7]", .rule e.g. "R10"
 
-``replay`` checks a hand record (``shared/HAND_RECORD.md``) step by step and
+``replay`` checks a hand record (``docs/hand-record.md``) step by step and
 raises :class:`RefError` at the first step that breaks a rule.  Static
 problems (field shapes, card text, the pack) are found in the order of the
 record's fields, with the field path as the step (``hands[2][3]``,
@@ -23,7 +23,7 @@ RANKS = "789TJQKA"                  # lowest first
 JOKER = "JK"
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 
-# Rule options (HAND_RECORD.md "rules"): default value, rule id.
+# Rule options (a hand record's "rules", docs/hand-record.md): default value, rule id.
 OPTIONS = {
     "stick_the_dealer": (False, "R6"),
     "defend_alone": (False, "R8"),

@@ -121,7 +121,7 @@ def test_every_hand_keeps_the_invariants(variant, policy, seed, data):
         check_hand(row, plays, players, deck)
 
 
-R11 = {  # (made, march, euchre) straight from RULES.md's table
+R11 = {  # (made, march, euchre) straight from the R11 table of docs/rules.md
     "partnership": (1, 2, 2), "alone": (1, 4, 2), "alone_vs_lone": (1, 4, 4),
     "two": (1, 2, 2), "cut": (1, 3, 2),
 }

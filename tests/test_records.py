@@ -1,7 +1,7 @@
-"""Hand records (HAND_RECORD.md): round trips and one test per error kind.
+"""Hand records (docs/hand-record.md): round trips and one test per error kind.
 
 Deals are built explicitly (a fixed slicing of the pack, or the example of
-HAND_RECORD.md), never drawn from a seed.
+docs/hand-record.md), never drawn from a seed.
 """
 import io
 import json

@@ -1,4 +1,4 @@
-"""One test (or more) per rule of shared/RULES.md (R1..R11) and docs/choices.md (C1..C6).
+"""One test (or more) per rule of docs/rules.md (R1..R13) and docs/choices.md (C1..C6).
 
 Every test builds its hand record explicitly (``rec`` fills the kitty with
 the rest of the pack) and runs it through two implementations, the pure

@@ -140,9 +140,6 @@ def test_mean_ci_hand_worked_values():
     assert analysis.mean_ci(3, 9, 1)[0] == 3                            # one observation: its value
 
 
-@pytest.mark.xfail(strict=True, reason="mean_ci gives one observation a zero-width 95% interval "
-                   "(the sample variance needs n >= 2); it should give NaN bounds, as the summary's "
-                   "'games per rubber' row does for 'no interval'")
 def test_mean_ci_one_observation_has_no_interval():
     m, lo, hi = analysis.mean_ci(3, 9, 1)
     assert m == 3 and math.isnan(lo) and math.isnan(hi)
@@ -343,3 +340,61 @@ def test_r3_maker_pos_is_the_makers_seat_counted_from_the_dealer(players, mode):
     assert (h["maker_pos"][~made] == -1).all()
     # the rows must hold makers on both sides of the dealer, where a wrap by 4 goes wrong
     assert (made & (maker < dealer)).sum() > 0 and (made & (maker > dealer)).sum() > 0
+
+
+def _side_and_seat_counts(players):
+    c = counts_for(players)
+    extra = {"maker_points": 51_001, "maker_points_sq": 90_007, "defender_points": 20_011,
+             "defender_points_sq": 40_013, "dealer_edge": 9_001, "dealer_edge_sq": 700_003,
+             "side_diff": -3_001, "side_diff_sq": 650_009}
+    for s in range(players):
+        extra.update({f"made_seat{s}": 5_101 + s, f"made_ok_seat{s}": 4_201 + s, f"euchred_seat{s}": 801 + s,
+                      f"march_seat{s}": 301 + s, f"alone_seat{s}": 51 + s, f"points_seat{s}": 30_001 + s,
+                      f"points_sq_seat{s}": 61_003 + s})
+    c.update(extra)
+    return c
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_side_and_seat_rows_divide_by_their_own_denominator(players):
+    c = _side_and_seat_counts(players)
+    policies = ["baseline", "random", "baseline", "random"][:players]
+    df = analysis.summary_frame(c, players=players, policies=policies)
+    mine = [0, 2] if players == 4 else [0]
+    other = [p for p in range(players) if p not in mine]
+    ours, theirs = ("the dealer's side", "the other side") if players == 4 else (
+        "the dealer", "the others" if players == 3 else "the non-dealer")
+    want = {f"trump made by {ours}": (sum(c[f"made_pos{p}"] for p in mine), c["hands"]),
+            f"trump made by {theirs}": (sum(c[f"made_pos{p}"] for p in other), c["hands"])}
+    if len(other) > 1:
+        want[f"makers from {theirs} took 3+"] = (sum(c[f"made_ok_pos{p}"] for p in other),
+                                                 sum(c[f"made_pos{p}"] for p in other))
+    for s in range(players):
+        who = f"seat {s} ({policies[s]})"
+        want[f"{who} made trump"] = (c[f"made_seat{s}"], c["hands"])
+        want[f"{who} as maker took 3+"] = (c[f"made_ok_seat{s}"], c[f"made_seat{s}"])
+    for label, (k, n) in want.items():
+        r = row(df, label)
+        assert (r["count"], r["of"]) == (k, n), label
+        assert close((r["ci_low"], r["ci_high"]), textbook_wilson(k, n)), label
+    scale = 2 if players == 3 else 1        # 3 players: the tally holds twice the dealer's edge
+    means = {f"edge of {ours}, points per hand": ("dealer_edge", c["hands"], scale),
+             "points per made hand, makers": ("maker_points", c["made"], 1),
+             "points per made hand, each defender": ("defender_points", c["made"], 1)}
+    for s in range(players):
+        means[f"points per hand, seat {s} ({policies[s]})"] = (f"points_seat{s}", c["hands"], 1, f"points_sq_seat{s}")
+    if players != 3:
+        means["points per hand, seats 0+2 less 1+3" if players == 4 else
+              "points per hand, seat 0 less seat 1"] = ("side_diff", c["hands"], 1)
+    for label, (key, n, k, *sq) in means.items():
+        r = row(df, label)
+        m = c[key] / k / n
+        half = Z * sqrt((c[sq[0] if sq else key + "_sq"] / k ** 2 - n * m * m) / (n - 1) / n)
+        assert r["of"] == n and close((r["value"], r["ci_low"], r["ci_high"]), (m, m - half, m + half), 1e-9), label
+
+
+def test_seat_rows_only_when_the_seats_play_different_policies():
+    c = _side_and_seat_counts(4)
+    for policies in (None, ["baseline"] * 4):
+        df = analysis.summary_frame(c, players=4, policies=policies)
+        assert not df["statistic"].str.startswith("seat ").any()

@@ -125,3 +125,31 @@ def test_sigint_without_files_ends_with_the_partial_tally(tmp_path, workers):
     if done:
         assert json.loads(out)["counts"]["hands"] == done * chunk
     assert os.listdir(tmp_path) == []
+
+
+def _children(pid):
+    kids = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as fh:
+            kids += [int(x) for x in fh.read().split()]
+    return kids
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="finds the workers through Linux's /proc")
+def test_a_worker_killed_mid_run_is_one_line_and_the_run_resumes(tmp_path):
+    hands, chunk = 3_000_000, 2_000
+    args = ["--hands", str(hands), "--chunk-size", str(chunk), "--seed", "5", "--workers", "2", "--policy",
+            "random", "--out", "run.parquet", "--json"]
+    parts = tmp_path / "run.parquet.parts"
+    proc = _start(args, tmp_path)
+    _wait_for(lambda: len(_finished_on_disk(parts)) >= 2 and _children(proc.pid), proc, "two chunks were finished")
+    os.kill(_children(proc.pid)[0], signal.SIGKILL)          # as the out-of-memory killer would
+    out, err = proc.communicate(timeout=HANG)
+    assert proc.returncode == 1 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith("euchresim: error: a worker process died while playing a chunk")
+    assert "rerun with --resume" in err and len(_finished_on_disk(parts)) >= 2
+    proc = _start(args + ["--resume"], tmp_path)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=5, count=hands, chunk_size=chunk)
+    assert json.loads(out)["counts"] == sim.run(spec, workers=1)

@@ -75,9 +75,6 @@ def test_r11_rules_scoring_must_be_a_scoring_table(bad):
     refused("R11", "scoring", scoring=bad)
 
 
-@pytest.mark.xfail(strict=True, reason="Rules accepts a float players/deck/game_to (3.0 == 3 passes "
-                   "the 'in (2, 3, 4)' check); a run of Rules(players=3.0, deck=24.0) then dies "
-                   "in the kernels' setup with TypeError instead of a RulesError naming R3/R1")
 @pytest.mark.parametrize("field,bad,rule", [("players", 3.0, "R3"), ("deck", 24.0, "R1"),
                                             ("game_to", 5.0, "R12")])
 def test_rules_whole_number_options_refuse_floats(field, bad, rule):
