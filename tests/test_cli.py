@@ -78,9 +78,9 @@ def test_records_replay_to_identical_outcomes(tmp_path):
     rec = tmp_path / "h.jsonl"
     for players, deck in [(4, 25), (3, 33), (2, 24)]:
         r = run(["simulate", "--players", str(players), "--deck", str(deck), "--hands", "400",
-                 "--workers", "1", "--records", str(rec), "--json"])
+                 "--workers", "1", "--records", str(rec), "--json", "--force"])
         assert r.exit_code == 0, r.output
-        out = tmp_path / "o.jsonl"
+        out = tmp_path / f"o{players}.jsonl"
         r = run(["replay", str(rec), "-o", str(out)])
         assert r.exit_code == 0, r.output
         a = [json.loads(x) for x in rec.read_text().splitlines()]

@@ -11,8 +11,8 @@ import pytest
 
 from euchresim.cards import JOKER, card_str, cards_of, pack_mask, parse_board, parse_card
 from euchresim.records import (
-    OUTCOME_FIELDS, Record, RecordError, call_str, format_record, iter_jsonl, parse_call,
-    parse_record, write_jsonl)
+    FINDING_FIELDS, JOIN_FIELDS, OUTCOME_FIELDS, Record, RecordError, call_str, format_record, iter_jsonl,
+    parse_call, parse_record, write_jsonl)
 from euchresim.rules import Rules, ScoringTable
 
 EXAMPLE = {
@@ -103,7 +103,7 @@ def test_r7_joker_upcard_round_trip(players, deck):
     assert parse_record(out) == rec
 
 
-def test_example_of_hand_record_md_round_trip():
+def test_example_deal_round_trip():
     rec = parse_record(EXAMPLE)
     assert rec.dealer == 3 and rec.calls == (0, 1) and rec.discard == parse_card("TC")
     assert rec.plays == tuple(parse_card(c) for c in ["JH", "JD", "AD", "9D"])
@@ -301,7 +301,6 @@ def test_r4_kitty_size_and_shape():
     msg = check(with_(make_deal(3, 32), kitty=["9C"]), "kitty", "R4")
     assert "with a dummy" in msg and "upcard and 11" in msg
     check(with_(EXAMPLE, kitty="TS"), "kitty", "R4")
-    check(with_(EXAMPLE, kitty=...), "kitty", "R4")
     check(with_(EXAMPLE, upcard=...), "upcard", "R4")
 
 
@@ -377,8 +376,10 @@ def test_iter_jsonl_one_item_per_line(tmp_path):
     assert items[0][1] == {"a": 1} and items[4][1] == [1, 2] and items[6][1] == {"b": 2}
     for n in (2, 3, 4, 6):
         e = items[n - 1][1]
-        assert isinstance(e, RecordError) and str(e).startswith(f"line {n}: not JSON: ")
+        assert isinstance(e, RecordError) and str(e).startswith("not JSON: ")   # the line number is n
         assert "\n" not in str(e)
+    assert str(items[1][1]) == "not JSON: the line is blank"
+    assert str(items[5][1]) == "not JSON: not UTF-8 text (byte 1)"
     again = list(iter_jsonl(str(p)))
     assert [(n, str(v)) for n, v in again] == [(n, str(v)) for n, v in items]
 
@@ -435,3 +436,177 @@ def test_scoring_override_equal_to_default_not_written():
     rules = replace(Rules(), scoring=ScoringTable.from_dict({"alone": {"makers": [0, 0, 0, 1, 1, 4]}}))
     rec = replace(parse_record(EXAMPLE), rules=rules)
     assert "rules" not in format_record(rec)
+
+
+# ------------------------------------------------------------ kitty, joker_suit, join fields
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("deck", [24, 25, 32, 33])
+def test_r4_kitty_may_be_left_out(players, deck):
+    obj = make_deal(players, deck, rotate=5)
+    rec = parse_record(obj)
+    assert parse_record(with_(obj, kitty=...)) == rec
+    assert parse_record(with_(obj, kitty=None)) == rec
+    # the rest of the pack, computed here from the text of the deal alone
+    dealt = {c for h in obj["hands"] for c in h} | set(obj.get("dummy", [])) | {obj["upcard"]}
+    rest = [card_str(c) for c in cards_of(pack_mask(deck)) if card_str(c) not in dealt]
+    assert sorted(format_record(parse_record(with_(obj, kitty=...)))["kitty"]) == sorted(rest)
+
+
+def test_r4_a_given_kitty_is_still_checked():
+    msg = check(with_(EXAMPLE, kitty=["TS", "JS", "JS"]), "kitty", "R1")
+    assert msg == "kitty: JS appears twice (kitty[1] and kitty[2]) (R1)"
+    check(with_(EXAMPLE, kitty=["TS", "JS", "KC", "QC"]), "kitty", "R4")
+    check(with_(EXAMPLE, kitty=[]), "kitty", "R4")
+
+
+@pytest.mark.parametrize("suit", ["C", "D", "H", "S"])
+def test_r7_a_null_joker_suit_under_a_fixed_suit_is_that_suit(suit):
+    obj = make_deal(4, 25, joker_up=True)
+    obj["rules"] = {"joker_upcard": suit}
+    rec = parse_record(obj)                                    # no joker_suit given
+    assert rec.joker_suit == "CDHS".index(suit)
+    assert parse_record(with_(obj, joker_suit=None)) == rec == parse_record(with_(obj, joker_suit=suit.lower()))
+    assert format_record(rec)["joker_suit"] == suit
+    # not the joker, or another rule: null stays null
+    assert parse_record(with_(make_deal(4, 25), rules={"joker_upcard": suit})).joker_suit is None
+    assert parse_record(with_(obj, rules={"joker_upcard": "redeal"})).joker_suit is None
+    assert parse_record(with_(obj, rules=...)).joker_suit is None        # dealer-names: the replay asks
+
+
+def test_join_fields_round_trip_after_the_plays():
+    obj = with_(EXAMPLE, chunk=3, index=17, game=2, rubber=0, score=[4, 7, 4, 7])
+    rec = parse_record(obj)
+    assert (rec.chunk, rec.index, rec.game, rec.rubber, rec.score) == (3, 17, 2, 0, (4, 7, 4, 7))
+    out = format_record(rec, {"maker": 1})
+    assert list(out)[-7:] == ["plays", "chunk", "index", "game", "rubber", "score", "maker"]
+    assert out["score"] == [4, 7, 4, 7] and parse_record(out) == rec
+    bare = parse_record(EXAMPLE)
+    assert (bare.chunk, bare.index, bare.game, bare.rubber, bare.score) == (None,) * 5
+    assert not set(JOIN_FIELDS) & set(format_record(bare))
+    assert parse_record(with_(EXAMPLE, chunk=None, score=None)) == bare
+
+
+@pytest.mark.parametrize("key", ["chunk", "index", "game", "rubber"])
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "3", [1]])
+def test_join_numbers_are_whole_and_not_negative(key, bad):
+    msg = check(with_(EXAMPLE, **{key: bad}), key)
+    assert "whole number >= 0" in msg
+
+
+@pytest.mark.parametrize("bad", [[1, 2, 3], [1, 2, 3, 4, 5], [0, -1, 0, 1], [0, 1.0, 0, 1], "0,0,0,0", 7,
+                                 [0, True, 0, 0]])
+def test_join_score_is_one_whole_number_per_seat(bad):
+    msg = check(with_(EXAMPLE, score=bad), "score", "R12")
+    assert "4 game scores" in msg
+    assert parse_record(with_(make_deal(3, 24), score=[0, 9, 3])).score == (0, 9, 3)
+    check(with_(make_deal(3, 24), score=[0, 9, 3, 0]), "score", "R12")
+
+
+def test_findings_of_an_earlier_replay_are_accepted_fields():
+    assert set(FINDING_FIELDS) == {"mismatch", "error"}
+    rec = parse_record(EXAMPLE)
+    assert parse_record(with_(EXAMPLE, mismatch={"maker": {"record": 0, "replay": 1}}, error="x")) == rec
+    assert "line" not in FINDING_FIELDS and check(with_(EXAMPLE, line=3), "line")
+
+
+def test_other_spellings_read_as_the_written_form():
+    """The lookup of written forms and the careful reading must agree."""
+    spelt = json.loads(json.dumps(EXAMPLE).lower().replace('"td"', '"10d"').replace('"ts"', '" 10s "'))
+    spelt["calls"] = [" PASS", "Order"]
+    assert parse_record(spelt) == parse_record(EXAMPLE)
+    # a repeated card is found the same way whichever spelling repeats it
+    assert err(with_(EXAMPLE, kitty=["10s", "jh", "KC"])) == "kitty: JH appears twice (hands[0][0] and kitty[1]) (R1)"
+    assert err(with_(EXAMPLE, upcard="jh")) == "upcard: JH appears twice (hands[0][0] and upcard) (R1)"
+    hands = json.loads(json.dumps(EXAMPLE["hands"]))
+    hands[0][4] = "jh"
+    assert err(with_(EXAMPLE, hands=hands)) == "hands[0]: JH appears twice (hands[0][0] and hands[0][4]) (R1)"
+
+
+def test_rules_objects_are_shared_but_never_confused():
+    a = parse_record(with_(EXAMPLE, rules={"game_to": 5}))
+    b = parse_record(with_(EXAMPLE, rules={"game_to": 5}))
+    assert a.rules is b.rules                   # built once for a file's records
+    assert parse_record(with_(EXAMPLE, rules={"game_to": 7})).rules.game_to == 7
+    check(with_(EXAMPLE, players=4.0), "players", "R3")     # equal to 4 as a key, still not a seat count
+    check(with_(EXAMPLE, deck=True), "deck", "R1")
+    check(with_(EXAMPLE, rules={"stick_the_dealer": 1}), "rules", "R6")
+    assert parse_record(with_(EXAMPLE, rules={"stick_the_dealer": True})).rules.stick_the_dealer
+
+
+# ------------------------------------------------------------ telling a JSON Lines file
+
+def test_iter_jsonl_refuses_parquet_and_binary_at_the_call(tmp_path):
+    cases = {b"PAR1\x15\x04\x15": "it looks like Parquet", b'{"a": 1}\x00\n': "it looks like a binary file",
+             b"\x1f\x8b\x08\x00": "it looks like a binary file", b'{"a": "\xe9"}\n{}\n': "it looks like a binary file"}
+    for data, why in cases.items():
+        p = tmp_path / "x.jsonl"
+        p.write_bytes(data)
+        with pytest.raises(RecordError) as ei:
+            iter_jsonl(p)
+        assert str(ei.value) == f"{p}: not a JSON Lines file ({why})"
+        with pytest.raises(RecordError, match=f"stream: not a JSON Lines file \\({why}\\)"):
+            iter_jsonl(io.BytesIO(data), "stream")
+    with pytest.raises(RecordError, match="Parquet"):
+        iter_jsonl(io.StringIO("PAR1..."))
+
+
+def test_iter_jsonl_a_long_first_line_is_read_whole(tmp_path):
+    # a character of 2 bytes straddles the 64 KiB cut: no proof of a binary file
+    head = '{"a": "' + "x" * ((1 << 16) - 8) + "é" * 3 + '"}\n'
+    assert len(head.encode()[:1 << 16].decode("utf-8", "ignore").encode()) < 1 << 16
+    p = tmp_path / "long.jsonl"
+    p.write_text(head + '{"b": 2}\n', encoding="utf-8")
+    items = list(iter_jsonl(p))
+    assert [n for n, _ in items] == [1, 2] and items[0][1]["a"].endswith("ééé") and items[1][1] == {"b": 2}
+    p.write_bytes(b"\n")
+    assert [(n, str(v)) for n, v in iter_jsonl(p)] == [(1, "not JSON: the line is blank")]
+    p.write_bytes(b"")
+    assert list(iter_jsonl(p)) == []
+
+
+# ------------------------------------------------------------ records written from kernel rows
+
+def _chunk(players, deck, policy, mode, seed, **opts):
+    from euchresim.sim import RunSpec, play_chunk
+    rules = Rules(players=players, deck=deck, **opts)
+    count = 400 if mode == "hands" else 6
+    return rules, play_chunk(RunSpec(rules=rules, policies=(policy,), seed=seed, mode=mode, count=2 * count,
+                                     chunk_size=count), 1)
+
+
+@pytest.mark.parametrize("players,deck,policy,mode,opts", [
+    (4, 24, "baseline", "hands", {}), (4, 25, "random", "hands", {"defend_alone": True, "joker_upcard": "H"}),
+    (4, 33, "random", "hands", {"joker_upcard": "redeal"}), (3, 25, "baseline", "hands", {}),
+    (3, 32, "random", "games", {"both_alone_lead": "maker", "cutthroat_tie": "shared"}),
+    (2, 24, "baseline", "games", {"stick_the_dealer": True}), (2, 33, "random", "hands", {}),
+    (4, 24, "baseline", "rubbers", {"game_to": 5}),
+    (4, 32, "baseline", "hands", {"scoring": ScoringTable.from_dict({"alone": {"makers": [0, 0, 0, 1, 1, 5]}})}),
+])
+def test_records_lines_are_the_plain_writer_byte_for_byte(players, deck, policy, mode, opts):
+    from euchresim.output import records_lines, row_record
+    rules, res = _chunk(players, deck, policy, mode, 21, **opts)
+    fast = list(records_lines(rules, res))
+    plain = [json.dumps(format_record(*row_record(rules, row, plays)), separators=(",", ":"))
+             for row, plays in zip(res.hands, res.plays)]
+    assert len(fast) == len(res.hands) > 0
+    assert fast == plain
+    # what joins each record to its row: the row's own chunk, index, game, rubber and score
+    for line, row in zip(fast, res.hands):
+        rec = json.loads(line)
+        assert (rec["chunk"], rec["index"]) == (1, int(row["index"]))
+        assert rec.get("game", -1) == int(row["game"]) and rec.get("rubber", -1) == int(row["rubber"])
+        want = [int(row[f"score{s}"]) for s in range(players)] if mode != "hands" else None
+        assert rec.get("score") == want
+    assert [json.loads(x)["index"] for x in fast] == list(range(len(fast)))
+
+
+def test_board_json_is_cards_desc_for_every_suit_byte():
+    from euchresim.output import board_json
+    from euchresim.records import cards_desc
+    for suit in range(4):
+        for b in range(256):
+            mask = b << (8 * suit)
+            assert json.loads(board_json(mask)) == cards_desc(mask)
+    for mask in (0, 1 << 32, (1 << 32) | 0x81_42_24_18, pack_mask(33), pack_mask(24)):
+        assert board_json(mask) == json.dumps(cards_desc(mask), separators=(",", ":"))

@@ -55,7 +55,7 @@ def _interrupt(proc):
 
 # (--out, --records, hands, chunk): sizes that take a few seconds, so the stop lands mid-run
 CASES = {
-    "parquet": (True, False, 3_000_000, 2_000),
+    "parquet": (True, False, 600_000, 2_000),
     "records": (False, True, 200_000, 1_000),
     "both": (True, True, 200_000, 1_000),
 }
@@ -137,7 +137,7 @@ def _children(pid):
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="finds the workers through Linux's /proc")
 def test_a_worker_killed_mid_run_is_one_line_and_the_run_resumes(tmp_path):
-    hands, chunk = 3_000_000, 2_000
+    hands, chunk = 600_000, 2_000
     args = ["--hands", str(hands), "--chunk-size", str(chunk), "--seed", "5", "--workers", "2", "--policy",
             "random", "--out", "run.parquet", "--json"]
     parts = tmp_path / "run.parquet.parts"
