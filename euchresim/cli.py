@@ -10,6 +10,7 @@ import functools
 import json
 import signal
 import sys
+import time
 
 import click
 from click.core import ParameterSource
@@ -99,8 +100,9 @@ def cli():
 @click.option("--resume", is_flag=True, help="Continue a stopped run that wrote --out/--records.")
 @click.option("--force", is_flag=True, help="Overwrite existing output files (and an unfinished run's parts).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing line (as when not on a terminal).")
 def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, out, records, resume, force,
-             as_json):
+             as_json, quiet):
     """Play many hands (or games, or rubbers) and print how they went.
 
     The summary table is explained row by row in docs/summary.md.  With
@@ -135,9 +137,11 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
         raise InputError(str(e)) from None
     outputs = sim.Outputs(parquet=out, records=records)   # one parts folder holds both
     echo = functools.partial(click.echo, err=records == "-")
-    _say_if_compiling()
-    progress = _progress(as_json)
+    quiet = quiet or as_json
+    _say_if_compiling(quiet)
+    progress = _Progress(spec, quiet)
     previous = signal.signal(signal.SIGTERM, _terminate)
+    started = time.monotonic()
     try:
         counts = sim.run(spec, workers=workers, outputs=outputs, resume=resume, force=force, on_chunk=progress,
                          stdout=sys.stdout)
@@ -146,15 +150,17 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
     except OSError as e:
         raise InputError(_os_error(e)) from None
     except sim.RunStopped as e:
-        if progress:
-            click.echo("", err=True)
+        progress.close()
         _stopped(spec, outputs, e, as_json, echo)
         sys.exit(130)
     finally:
+        progress.close()
         signal.signal(signal.SIGTERM, previous)
-    if progress:
-        click.echo("", err=True)
     _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs, echo)
+    if not quiet:
+        wrote = [p for p in (outputs.parquet, outputs.records_file) if p]
+        click.echo(f"done: {counts.get(spec.mode, 0):,} {spec.mode} in {time.monotonic() - started:.1f} s"
+                   + (f"; wrote {' and '.join(wrote)}" if wrote else ""), err=True)
 
 
 def _terminate(signum, frame):
@@ -194,19 +200,30 @@ def _warn_unused(mode, rules, resume, writes):
                    err=True)
 
 
-def _say_if_compiling():
+def _say_if_compiling(quiet):
     from .engine import kernels_cached
-    if not kernels_cached() and sys.stderr.isatty():
+    if not quiet and not kernels_cached() and sys.stderr.isatty():
         click.echo("compiling kernels, first run only (about 20-30 s)...", err=True)
 
 
-def _progress(quiet):
-    if quiet or not sys.stderr.isatty():
-        return None
+class _Progress:
+    """A bar on a terminal (hands, games or rubbers a second, time left); silent anywhere else."""
 
-    def show(done, total):
-        click.echo(f"\rchunks {done}/{total}", err=True, nl=False)
-    return show
+    def __init__(self, spec, quiet):
+        self.spec, self.bar = spec, None
+        if not quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+            self.bar = tqdm(total=spec.count, unit=spec.mode[:-1], unit_scale=True, file=sys.stderr,
+                            dynamic_ncols=True, leave=False)
+
+    def __call__(self, done, total):
+        if self.bar is not None:       # chunks are the same size but the last: near enough until the end
+            self.bar.update(min(done * self.spec.chunk_size, self.spec.count) - self.bar.n)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
 
 def _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs, echo, partial=False):
@@ -244,9 +261,10 @@ def _stopped(spec, outputs, stop, as_json, echo):
 
 @cli.command()
 @click.argument("src", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("-o", "--output", "dst", type=click.Path(dir_okay=False, allow_dash=True), default="-",
-              show_default=True, help="Where to write the checked records.")
-def replay(src, dst):
+@click.option("-o", "--output", "dst", default="-", show_default=True,
+              help="Where to write the checked records: FILE.jsonl, or - for standard output.")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+def replay(src, dst, force):
     """Check every hand record in SRC and write it back with its outcome.
 
     Each record is played through the rules step by step. A broken record
@@ -260,6 +278,13 @@ def replay(src, dst):
     Example:
         euchresim replay hands.jsonl -o checked.jsonl
     """
+    if src != "-":
+        from .outpaths import OutputPathError, check_distinct
+        try:
+            check_distinct([("SRC", src), ("-o", dst)])
+        except OutputPathError as e:
+            raise InputError(str(e).replace("one would be lost", "reading and writing it at once would lose it"))
+    _check_outputs([("-o", dst, JSONL, "hand records", True)], force)
     from .records import RecordError
     from .replay import SHOWN, replay_file
     source = getattr(sys.stdin, "buffer", sys.stdin) if src == "-" else src   # bytes, so binary is told apart

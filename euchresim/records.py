@@ -14,8 +14,7 @@ path (``hands[2][3]: ...``) and names the rule id, so a replay can write it
 back into the record's ``error`` field as it is.
 
 Reading is on the path of every replayed hand, so the common case is table
-lookups: a card's text to its index per pack, and the ``Rules`` of each
-distinct ``rules`` object built once.
+lookups, and the ``Rules`` of each distinct ``rules`` object is built once.
 """
 from __future__ import annotations
 
@@ -30,14 +29,13 @@ from .rules import Rules, RulesError
 
 PASS, ORDER = 0, 1          # call codes; naming suit s is 2 + s (C9)
 
-# What the hand is: the fields a replay reads.
+# What the hand is (read by a replay); what joins it to its Parquet row and game
+# (carried, never computed); what it came to (computed and compared); what a
+# replay found (dropped on input: a replay finds them afresh).
 RECORD_FIELDS = ("players", "deck", "rules", "dealer", "hands", "dummy", "upcard", "kitty",
                  "joker_suit", "calls", "alone", "discard", "dummy_keep", "plays")
-# What joins a record to its Parquet row and its game: carried, never computed.
 JOIN_FIELDS = ("chunk", "index", "game", "rubber", "score")
-# What the hand came to: a replay computes these and compares them with the record's.
 OUTCOME_FIELDS = ("maker", "trump", "trick_winners", "tricks", "points")
-# What a replay found: dropped on input, since a replay finds them afresh.
 FINDING_FIELDS = ("mismatch", "error")
 _KNOWN = frozenset(RECORD_FIELDS + JOIN_FIELDS + OUTCOME_FIELDS + FINDING_FIELDS)
 
@@ -96,9 +94,6 @@ _CALL_OF = {"pass": PASS, "order": ORDER, **{s: 2 + i for i, s in enumerate(SUIT
 
 def parse_call(text) -> int:
     """Call code from ``"pass"``, ``"order"`` or a suit letter, any case (R5, R6)."""
-    c = _CALL_OF.get(text) if isinstance(text, str) else None
-    if c is not None:
-        return c
     s = text.strip().lower() if isinstance(text, str) else None
     if s == "pass":
         return PASS
@@ -156,7 +151,7 @@ class _Deal:
     def __init__(self, deck: int):
         self.deck = deck
         self.mask = 0
-        self.fields: list[tuple[str, object]] = []    # (field, its cards as given): where a card was seen
+        self.fields: list[tuple[str, object, bool]] = []    # (field, its cards as given, single): for errors
 
     def card(self, value, field: str) -> int:
         return self.cards((value,), field, single=True).bit_length() - 1
@@ -172,7 +167,7 @@ class _Deal:
         if m.bit_count() != len(values) or m & self.mask:
             return self._careful(values, field, single)
         self.mask |= m
-        self.fields.append((field, values[0] if single else values))
+        self.fields.append((field, values, single))
         return m
 
     def _careful(self, values, field: str, single: bool) -> int:
@@ -185,19 +180,15 @@ class _Deal:
                                   f"and {path}) (R1)")
             m |= 1 << c
         self.mask |= m
-        self.fields.append((field, values[0] if single else values))
+        self.fields.append((field, values, single))
         return m
 
     def _first(self, c: int, field: str, earlier) -> str:
         """Where card ``c`` was seen first: every card seen so far parsed, so no error here."""
-        for f, vals in self.fields + [(field, earlier)]:
-            if not isinstance(vals, (list, tuple)):
-                if _card(vals, f, self.deck) == c:
-                    return f
-                continue
+        for f, vals, single in self.fields + [(field, earlier, False)]:
             for j, v in enumerate(vals):
                 if _card(v, f, self.deck) == c:
-                    return f"{f}[{j}]"
+                    return f if single else f"{f}[{j}]"
         raise AssertionError(f"{card_str(c)} was not seen")     # pragma: no cover
 
 
@@ -352,9 +343,9 @@ def parse_record(obj) -> Record:
     join = _parse_join(obj, players)
 
     # Last, so a misspelt field is first reported as the missing one.
-    for key in obj:
-        if key not in _KNOWN:
-            raise RecordError(f"{key}: not a hand-record field (fields are {', '.join(RECORD_FIELDS + JOIN_FIELDS)})")
+    if not _KNOWN.issuperset(obj):
+        key = next(k for k in obj if k not in _KNOWN)
+        raise RecordError(f"{key}: not a hand-record field (fields are {', '.join(RECORD_FIELDS + JOIN_FIELDS)})")
     return Record(rules=rules, dealer=dealer, hands=tuple(hands), dummy=dummy, upcard=upcard,
                   kitty=kitty, joker_suit=joker_suit, calls=calls, alone=tuple(alone_in),
                   discard=discard, dummy_keep=dummy_keep, plays=plays, **join)
@@ -463,12 +454,7 @@ def format_record(rec: Record, outcome: dict | None = None) -> dict:
     return out
 
 
-
 # ---------------------------------------------------------------- JSON Lines
-
-def _name(path_or_file) -> str:
-    return str(getattr(path_or_file, "name", path_or_file))
-
 
 _SNIFF = 1 << 16      # bytes of the first line looked at to tell a binary file
 
@@ -479,10 +465,8 @@ def _not_jsonl(first) -> str | None:
     A Parquet file (``simulate --out``) given for its ``--records`` twin is
     the usual mistake; one line saying so beats a "not JSON" per line.
     """
-    if isinstance(first, str):
-        if first.startswith("PAR1"):
-            return "it looks like Parquet"
-        return "it looks like a binary file" if "\x00" in first else None
+    if isinstance(first, str):                  # a text stream: its reader decoded it already
+        first = first.encode("utf-8", "surrogateescape")
     if first.startswith(b"PAR1"):
         return "it looks like Parquet"
     if b"\x00" in first:
@@ -515,7 +499,7 @@ def iter_jsonl(path_or_file, name: str | None = None) -> Iterator[tuple[int, obj
             raise RecordError(f"{name}: cannot read ({e.strerror})") from None
         close = True
     else:
-        fh, name, close = path_or_file, name or _name(path_or_file), False
+        fh, name, close = path_or_file, name or str(getattr(path_or_file, "name", path_or_file)), False
     try:
         first = _readline(fh, name, _SNIFF)
         why = _not_jsonl(first)
@@ -557,13 +541,20 @@ def _decode(line):
         except UnicodeDecodeError as e:
             return RecordError(f"not JSON: not UTF-8 text (byte {e.start + 1})")
     try:
-        return json.loads(line)
+        return json.loads(line, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         if not line.strip():
             return RecordError("not JSON: the line is blank")
         return RecordError(f"not JSON: {e.msg} at column {e.colno}")
+    except RecordError as e:
+        return e
     except RecursionError:
         return RecordError("not JSON: nested too deeply")
+
+
+def _no_constant(name: str):
+    """Python's reader takes NaN and Infinity, which JSON has not: written back, they would not be JSON."""
+    raise RecordError(f"not JSON: {name} is not a JSON value")
 
 
 def _json_default(v):
@@ -574,20 +565,27 @@ def _json_default(v):
 
 
 def write_jsonl(path_or_file, dicts: Iterable[dict]) -> int:
-    """Write one compact JSON object per line; returns the number of lines."""
+    """Write one compact JSON object per line; returns the number of lines.
+
+    A failed write (a full disk, a closed pipe) is a :class:`RecordError`
+    naming the file, like a failed read.
+    """
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
+        name = os.fsdecode(path_or_file)
         try:
-            fh = open(path_or_file, "w", encoding="utf-8")
+            with open(path_or_file, "w", encoding="utf-8") as fh:
+                return _write(fh, dicts)
         except OSError as e:
-            raise RecordError(f"{os.fsdecode(path_or_file)}: cannot write ({e.strerror})") from None
-        with fh:
-            return _write(fh, dicts)
-    return _write(path_or_file, dicts)
+            raise RecordError(f"{name}: cannot write ({e.strerror})") from None
+    try:
+        return _write(path_or_file, dicts)
+    except OSError as e:
+        raise RecordError(f"{getattr(path_or_file, 'name', 'output')}: cannot write ({e.strerror})") from None
 
 
 def _write(fh: IO, dicts: Iterable[dict]) -> int:
     n = 0
-    dumps = json.JSONEncoder(separators=(",", ":"), default=_json_default).encode
+    dumps = json.JSONEncoder(separators=(",", ":"), default=_json_default, allow_nan=False).encode
     for d in dicts:
         fh.write(dumps(d) + "\n")
         n += 1

@@ -283,3 +283,26 @@ def test_baseline_defends_alone_with_enough_trumps_and_a_top_one(players, trumps
     assert baseline_decide(st, np.int64(hand), np.int64(0), np.int64(1), np.int64(3),
                                          params[1], tab) == want
 
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["in.jsonl", "-o", "in.jsonl"], "SRC and -o name the same file in.jsonl; reading and writing it at once"),
+    (["in.jsonl", "-o", "old.jsonl"], "-o old.jsonl: exists; add --force to overwrite it"),
+    (["in.jsonl", "-o", "out.txt"], "-o out.txt: this writes hand records; name the file NAME.jsonl"),
+    (["in.jsonl", "-o", "no/such/out.jsonl"], "does not exist"),
+])
+def test_replay_output_follows_the_convention(tmp_path, args, needle):
+    assert run(["simulate", "--hands", "20", "--workers", "1", "--records", "in.jsonl"], cwd=tmp_path).exit_code == 0
+    (tmp_path / "old.jsonl").write_text("keep me")
+    before = (tmp_path / "in.jsonl").read_text()
+    assert needle in _one_error_line(run(["replay", *args], cwd=tmp_path))
+    assert (tmp_path / "in.jsonl").read_text() == before and (tmp_path / "old.jsonl").read_text() == "keep me"
+
+
+def test_replay_force_overwrites_and_dash_is_standard_output(tmp_path):
+    assert run(["simulate", "--hands", "20", "--workers", "1", "--records", "in.jsonl"], cwd=tmp_path).exit_code == 0
+    (tmp_path / "old.jsonl").write_text("keep me")
+    assert run(["replay", "in.jsonl", "-o", "old.jsonl", "--force"], cwd=tmp_path).exit_code == 0
+    assert (tmp_path / "old.jsonl").read_text() == (tmp_path / "in.jsonl").read_text()
+    r = CliRunner().invoke(cli, ["replay", str(tmp_path / "in.jsonl")])
+    assert r.exit_code == 0 and r.stdout == (tmp_path / "in.jsonl").read_text()

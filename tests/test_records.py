@@ -610,3 +610,25 @@ def test_board_json_is_cards_desc_for_every_suit_byte():
             assert json.loads(board_json(mask)) == cards_desc(mask)
     for mask in (0, 1 << 32, (1 << 32) | 0x81_42_24_18, pack_mask(33), pack_mask(24)):
         assert board_json(mask) == json.dumps(cards_desc(mask), separators=(",", ":"))
+
+
+def test_iter_jsonl_nan_and_infinity_are_not_json():
+    items = list(iter_jsonl(io.BytesIO(b'{"maker": NaN}\n[Infinity]\n{"a": -Infinity}\n{"a": 1.5e3}\n')))
+    assert [str(v) for _, v in items[:3]] == ["not JSON: NaN is not a JSON value",
+                                              "not JSON: Infinity is not a JSON value",
+                                              "not JSON: -Infinity is not a JSON value"]
+    assert items[3] == (4, {"a": 1500.0})
+
+
+def test_write_jsonl_a_failed_write_names_the_file():
+    import errno
+
+    class Full(io.StringIO):
+        name = "out.jsonl"
+
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(RecordError) as ei:
+        write_jsonl(Full(), [{"a": 1}])
+    assert str(ei.value) == "out.jsonl: cannot write (No space left on device)"

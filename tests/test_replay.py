@@ -73,6 +73,19 @@ def test_every_example_in_hand_record_md_replays_to_the_outcome_it_shows():
         assert {k: ref[k] for k in OUTCOME} == {k: rec[k] for k in OUTCOME}
 
 
+def test_every_example_is_what_its_command_writes(tmp_path):
+    """Each example follows the `simulate` command it quotes: run it, find the record by its join fields."""
+    commands = re.findall(r"^`euchresim (simulate [^`]*) --records \S+`:", DOC, re.M)
+    assert len(commands) == len(EXAMPLES)
+    for k, (command, rec) in enumerate(zip(commands, EXAMPLES)):
+        path = tmp_path / f"ex{k}.jsonl"
+        r = run(command.split() + ["--workers", "1", "--records", str(path), "--json"])
+        assert r.exit_code == 0, r.output
+        key = tuple(rec.get(f) for f in ("chunk", "index", "game", "rubber"))
+        written = [json.loads(x) for x in path.read_text().splitlines()]
+        assert [w for w in written if tuple(w.get(f) for f in ("chunk", "index", "game", "rubber")) == key] == [rec]
+
+
 def test_the_examples_cover_every_variant_the_page_names():
     assert (FOUR["players"], FOUR["deck"], FOUR["alone"]) == (4, 24, [])
     assert LONER["players"] == 4 and LONER["alone"] and {"game", "rubber", "score"} <= set(LONER)
@@ -171,7 +184,7 @@ def test_cli_counts_broken_and_differing_records_apart(tmp_path):
     assert r.exit_code == 0, r.output
     assert r.stderr.strip() == "5 records replayed: 0 broken, 0 whose outcome differs from the record"
     differ = write(tmp_path / "differ.jsonl", [json.dumps(dict(FOUR, maker=0))] + [json.dumps(TWO)])
-    r = run(["replay", str(differ), "-o", str(tmp_path / "o.jsonl")])
+    r = run(["replay", str(differ), "-o", str(tmp_path / "o2.jsonl")])
     assert r.exit_code == 1
     assert r.stderr.splitlines() == [
         f"{differ}: line 1: outcome differs: maker 0 in the record, 2 on replay",
@@ -246,7 +259,8 @@ def test_a_binary_file_is_one_line(tmp_path, data):
     r = run(["replay", str(src), "-o", str(tmp_path / "o.jsonl")])
     assert r.exit_code == 1
     lines = [x for x in r.output.splitlines() if x.strip()]
-    assert lines and len(lines) == 1 and lines[0].endswith(f"{src}: not a JSON Lines file (it looks like a binary file)")
+    assert len(lines) == 1
+    assert lines[0].endswith(f"{src}: not a JSON Lines file (it looks like a binary file)")
     assert not (tmp_path / "o.jsonl").exists()
 
 
@@ -318,3 +332,11 @@ def test_join_fields_are_checked_and_carried_unchanged():
     assert out == rec and list(out)[-10:-5] == ["chunk", "index", "game", "rubber", "score"]
     assert replay_record(dict(copy.deepcopy(FOUR), score=[1, 2]))["error"].startswith("score: ")
     assert replay_record(dict(copy.deepcopy(FOUR), index=-1))["error"].startswith("index: ")
+
+
+def test_standard_input_is_named_once_per_message():
+    r = run(["replay", "-"], input=(json.dumps(FOUR) + "\nnot json\n").encode())
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[0] == "<stdin>: line 2: not JSON: Expecting value at column 1"
+    assert [json.loads(x) for x in r.stdout.splitlines()] == [
+        FOUR, {"line": 2, "error": "not JSON: Expecting value at column 1"}]
