@@ -74,7 +74,8 @@ go up with the card's power, trump in the top field::
 so following suit is ``hand & field``, the trick goes to the highest bit
 among trumps and the led field, "touching" cards are found by masking the
 bits between them, and the relative-rank table key is one ``pext`` per
-owner bit.  The sentinels keep a run from crossing into another suit.
+owner bit (the BMI2 instruction where the CPU has it, else a loop).  The
+sentinels keep a run of touching cards from crossing into another suit.
 
 The search (``_search``) answers "can the makers take ``need`` more
 tricks?" (a zero-window alpha-beta): the exact count takes one to three
@@ -84,6 +85,8 @@ int64 workspace array (made once by ``new_workspace`` and reused for any
 number of solves): four hands, the next-seat table, the makers' mask and
 the transposition table, so the recursion passes one array and scalars.
 """
+import os
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
@@ -136,7 +139,6 @@ def pext_soft(x, m):
 
 
 def _host_has_bmi2():
-    import os
     if os.environ.get("NUMBA_CPU_NAME") or os.environ.get("NUMBA_CPU_FEATURES"):
         return False          # code built for another CPU: do not assume the instruction
     try:
@@ -238,8 +240,9 @@ def _last_trick(ws, seat, nin, led, wbit, wseat):
 def _sure_tricks(ws, makers):
     """(makers', defenders') sure tricks: trumps above every opposing trump.
 
-    Each such card wins the trick it falls in, whoever leads, and one hand
-    plays them in different tricks; so the best hand of a side counts.
+    Each such card wins the trick it falls in for its side, whoever leads
+    (only a partner can top it), and one hand's cards fall in different
+    tricks; so a side is sure of the count in its best hand.
     """
     mt = np.int64(0)
     dt = np.int64(0)
