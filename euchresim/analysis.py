@@ -123,7 +123,10 @@ def summary_frame(c: dict, players: int, policies=None, lone_defenders: bool = T
         rows.append({"statistic": "games per rubber", "kind": "mean", "count": c.get("rubber_games", 0),
                      "of": rubbers, "value": c.get("rubber_games", 0) / rubbers,
                      "ci_low": math.nan, "ci_high": math.nan})
-    return pd.DataFrame(rows)
+    df = pd.DataFrame(rows)
+    # counts stay whole numbers where they are (a halved sum is the one exception), not one float column
+    df["count"] = pd.Series([r["count"] for r in rows], dtype=object)
+    return df
 
 
 def _dealer_side_positions(players: int) -> list[int]:
@@ -142,7 +145,7 @@ def _by_side(c, players, rate, mean):
         if len(pos) > 1:        # one position: its row is above already
             rate(f"makers from {label} took 3+", sum(c.get(f"made_ok_pos{p}", 0) for p in pos), n_made)
     mean(f"edge of {dealer_side}, points per hand", "dealer_edge", "dealer_edge_sq", hands,
-         scale=2 if players == 3 else 1)
+         scale=1 if players == 2 else 2)      # the tally holds twice the edge (sim.tally_names)
     mean("points per made hand, makers", "maker_points", "maker_points_sq", made)
     mean("points per made hand, each defender", "defender_points", "defender_points_sq", made)
 

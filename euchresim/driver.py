@@ -312,12 +312,6 @@ def tally_hands(rows, players, out):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def _points_of(r, s):
-    return np.int64(r["points0"] if s == 0 else r["points1"] if s == 1 else
-                    r["points2"] if s == 2 else r["points3"])
-
-
-@njit(cache=True, _nrt=False, inline='always')
 def tally_row(r, players, out):
     """Add one hand's row to the counts: ``run_hands`` calls it while the row is in cache.
 
@@ -328,27 +322,31 @@ def tally_row(r, players, out):
     seat 1's (sim.tally_names lists every slot).
     """
     dealer = r["dealer"]
-    edge = np.int64(0)            # dealer's points * (players - 2 or 1) less the others'
-    for s in range(players):
-        pts = _points_of(r, s)
-        pos = s - dealer
-        pos = pos + players if pos < 0 else pos
-        base = TALLY_POS + 8 * pos
-        out[U(base + 4)] += pts
-        out[U(base + 5)] += pts * pts
-        seat = TALLY_SEAT + 8 * s
-        out[U(seat + 5)] += pts
-        out[U(seat + 6)] += pts * pts
-        if players == 3:
-            edge += 2 * pts if pos == 0 else -pts
-        elif pos < 2:
-            edge += pts if pos == 0 else -pts
+    # Straight-line loads and adds: seats past ``players`` hold 0 points and
+    # add 0 to slots no name reads, which is cheaper than a branch per seat.
+    p0, p1 = np.int64(r["points0"]), np.int64(r["points1"])
+    p2, p3 = np.int64(r["points2"]), np.int64(r["points3"])
+    out[TALLY_SEAT + 5] += p0
+    out[TALLY_SEAT + 6] += p0 * p0
+    out[TALLY_SEAT + 13] += p1
+    out[TALLY_SEAT + 14] += p1 * p1
+    out[TALLY_SEAT + 21] += p2
+    out[TALLY_SEAT + 22] += p2 * p2
+    out[TALLY_SEAT + 29] += p3
+    out[TALLY_SEAT + 30] += p3 * p3
+    pd = p0 if dealer == 0 else p1 if dealer == 1 else p2 if dealer == 2 else p3
+    edge = players * pd - (p0 + p1 + p2 + p3)     # 2 players: once the edge; 3 and 4: twice it
     out[16] += edge
     out[17] += edge * edge
-    if players != 3:
-        side = _points_of(r, 0) - _points_of(r, 1)
-        out[18] += side
-        out[19] += side * side
+    side = p0 - p1
+    out[18] += side
+    out[19] += side * side
+    for s in range(players):          # points by seat position (1 = dealer's left)
+        pts = p0 if s == 0 else p1 if s == 1 else p2 if s == 2 else p3
+        pos = s - dealer
+        base = TALLY_POS + 8 * (pos + players if pos < 0 else pos)
+        out[U(base + 4)] += pts
+        out[U(base + 5)] += pts * pts
     out[0] += 1
     out[1] += r["thrown_in"]
     out[2] += r["redeal"]
@@ -366,8 +364,9 @@ def tally_row(r, players, out):
     out[9] += alone and ok
     out[10] += alone and r["march"]
     out[11] += alone and r["euchred"]
-    mk = _points_of(r, maker)
-    df = _points_of(r, maker + 1 if maker + 1 < players else 0)
+    d = maker + 1 if maker + 1 < players else 0
+    mk = p0 if maker == 0 else p1 if maker == 1 else p2 if maker == 2 else p3
+    df = p0 if d == 0 else p1 if d == 1 else p2 if d == 2 else p3
     out[12] += mk
     out[13] += mk * mk
     out[14] += df

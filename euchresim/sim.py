@@ -226,8 +226,10 @@ _TALLY_SEAT = ("made_seat", "made_ok_seat", "euchred_seat", "march_seat", "alone
 def tally_names(players: int) -> list[str]:
     """Names of ``driver.tally_row``'s slots ('' for slots unused with this many players).
 
-    ``dealer_edge`` is, per hand, the dealer's points less the other side's
-    (with 3 players twice the dealer's less both opponents'); ``side_diff``
+    ``dealer_edge`` is, per hand, ``players`` times the dealer's points less
+    all seats' points: the dealer's side's edge over the other side (with 3
+    players over the mean opponent), once with 2 players and twice with 3
+    or 4; ``side_diff``
     seat 0's points less seat 1's (2 and 4 players); ``maker_points`` and
     ``defender_points`` are per made hand.
     """

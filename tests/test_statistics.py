@@ -377,7 +377,7 @@ def test_side_and_seat_rows_divide_by_their_own_denominator(players):
         r = row(df, label)
         assert (r["count"], r["of"]) == (k, n), label
         assert close((r["ci_low"], r["ci_high"]), textbook_wilson(k, n)), label
-    scale = 2 if players == 3 else 1        # 3 players: the tally holds twice the dealer's edge
+    scale = 1 if players == 2 else 2        # 3 and 4 players: the tally holds twice the dealer's edge
     means = {f"edge of {ours}, points per hand": ("dealer_edge", c["hands"], scale),
              "points per made hand, makers": ("maker_points", c["made"], 1),
              "points per made hand, each defender": ("defender_points", c["made"], 1)}

@@ -30,7 +30,13 @@ def slow_tally(h, players):
     for name, v in (("maker_points", mk), ("defender_points", df)):
         c[name], c[name + "_sq"] = int(v.sum()), int((v * v).sum())
     at_pos = [points[(dealer + p) % players, rows] for p in range(players)]
-    edge = 2 * at_pos[0] - at_pos[1] - at_pos[2] if players == 3 else at_pos[0] - at_pos[1]
+    # twice the dealer's side's edge with 3 and 4 players (over the mean opponent), once with 2
+    if players == 2:
+        edge = at_pos[0] - at_pos[1]
+    elif players == 3:
+        edge = 2 * at_pos[0] - at_pos[1] - at_pos[2]
+    else:
+        edge = 2 * (at_pos[0] - at_pos[1])
     c["dealer_edge"], c["dealer_edge_sq"] = int(edge.sum()), int((edge * edge).sum())
     if players != 3:
         side = points[0] - points[1]
