@@ -14,6 +14,20 @@ from numba.extending import intrinsic
 
 
 @intrinsic
+def highbit(typingctx, x):
+    """Index of the highest set bit of a non-empty board."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        lz = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
+
+    return sig, codegen
+
+
+@intrinsic
 def popcount(typingctx, x):
     """Number of set bits of an int64 board."""
     if not isinstance(x, types.Integer):

@@ -92,22 +92,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .bits import U, lowbit, popcount
+from .bits import U, highbit, lowbit, popcount
 from .layout import CFG_PLAYERS, T_NEXT, T_ORDER, T_SUIT_OF
-
-
-@intrinsic
-def highbit(typingctx, x):
-    """Index of the highest set bit of a non-empty board."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        lz = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-        return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
-
-    return sig, codegen
 
 
 @intrinsic
