@@ -13,16 +13,14 @@ those parts and ``resume`` picks up from them.
 from __future__ import annotations
 
 import os
-import signal
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 import numpy as np
 
 from . import ENGINE_VERSION, __version__
+from .backends import ChunkFailed
 from .engine.bits import seed_state
 from .engine.layout import GAME_DTYPE, HAND_DTYPE, RUBBER_DTYPE, TALLY_POS, TALLY_SIZE
 from .rules import Rules
@@ -348,9 +346,9 @@ def run(spec: RunSpec, workers: int | None = None, outputs: Outputs | None = Non
         if d:   # the folder is the truth: chunks a worker finished as the stop came count too
             counts_by_chunk = parts.finished(d, spec.n_chunks)
         raise RunStopped(_merged(counts_by_chunk), len(counts_by_chunk), spec.n_chunks, d) from None
-    except BrokenProcessPool:
+    except ChunkFailed as e:
         kept = f"; the finished chunks are kept in {d}: rerun with --resume" if d else ""
-        raise SimError("a worker process died while playing a chunk (killed, or out of memory)" + kept) from None
+        raise SimError(f"{e}{kept}") from None
     if d:
         parts.join(d, spec.n_chunks, outputs.parquet, outputs.records_file, spec.meta())
     return _merged(counts_by_chunk)
@@ -377,49 +375,13 @@ def _merged(counts_by_chunk: dict) -> dict:
     return total
 
 
-def _ignore_sigint():
-    """Workers leave Ctrl-C to the parent, which stops them: no tracebacks from each."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def worker_pool(workers: int):
-    """A process pool for ``run(pool=...)``: several runs, one start-up.
-
-    Forked where the platform allows, so workers inherit the kernels the
-    parent already loaded.
-    """
-    import multiprocessing as mp
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_sigint)
-
-
-def _stop_pool(pool, futures) -> None:
-    """Stop now: a worker deep in a kernel would otherwise finish its chunk first."""
-    for f in futures:
-        f.cancel()
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    for p in procs:
-        p.kill()
-    pool.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
-        p.join(timeout=2)
+    """Worker processes for ``run(pool=...)``: several runs, one start-up (forked, so they
+    inherit the kernels the parent already loaded)."""
+    from .backends.local import WorkerPool
+    return WorkerPool(workers)
 
 
 def _map_chunks(spec, todo, outputs, workers, pool=None) -> Iterator[tuple[int, dict, str | None]]:
-    jobs = [(spec, i, outputs) for i in todo]
-    if pool is None and (workers <= 1 or len(jobs) <= 1):
-        for j in jobs:
-            yield _chunk_job(j)
-        return
-    own = pool is None
-    if own:
-        pool = worker_pool(min(workers, len(jobs)))
-    futures = [pool.submit(_chunk_job, j) for j in jobs]
-    try:
-        for f in as_completed(futures):
-            yield f.result()
-    except BaseException:     # Ctrl-C, a policy's illegal move, the consumer closing us
-        _stop_pool(pool, futures)
-        raise
-    if own:
-        pool.shutdown(wait=True)
+    from .backends.local import map_chunks
+    yield from map_chunks(_chunk_job, [(spec, i, outputs) for i in todo], workers, pool, label=lambda j: j[1])

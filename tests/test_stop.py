@@ -23,8 +23,13 @@ from euchresim.rules import FOUR_HAND
 HANG = 60          # seconds after SIGINT before a run counts as hung
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 def _start(args, cwd):
-    return subprocess.Popen([sys.executable, "-m", "euchresim.cli", "simulate", *args], cwd=cwd,
+    """The package under test, whatever copy of it pip last installed."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    return subprocess.Popen([sys.executable, "-m", "euchresim.cli", "simulate", *args], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -136,20 +141,17 @@ def _children(pid):
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="finds the workers through Linux's /proc")
-def test_a_worker_killed_mid_run_is_one_line_and_the_run_resumes(tmp_path):
+def test_a_worker_killed_mid_run_has_its_chunk_played_again(tmp_path):
+    """As the out-of-memory killer would: the run goes on and ends with the uninterrupted result."""
     hands, chunk = 600_000, 2_000
     args = ["--hands", str(hands), "--chunk-size", str(chunk), "--seed", "5", "--workers", "2", "--policy",
             "random", "--out", "run.parquet", "--json"]
     parts = tmp_path / "run.parquet.parts"
     proc = _start(args, tmp_path)
     _wait_for(lambda: len(_finished_on_disk(parts)) >= 2 and _children(proc.pid), proc, "two chunks were finished")
-    os.kill(_children(proc.pid)[0], signal.SIGKILL)          # as the out-of-memory killer would
-    out, err = proc.communicate(timeout=HANG)
-    assert proc.returncode == 1 and "Traceback" not in err, err
-    assert err.strip().splitlines()[-1].startswith("euchresim: error: a worker process died while playing a chunk")
-    assert "rerun with --resume" in err and len(_finished_on_disk(parts)) >= 2
-    proc = _start(args + ["--resume"], tmp_path)
+    os.kill(_children(proc.pid)[0], signal.SIGKILL)
     out, err = proc.communicate(timeout=600)
-    assert proc.returncode == 0, err
+    assert proc.returncode == 0 and "Traceback" not in err, err
     spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=5, count=hands, chunk_size=chunk)
     assert json.loads(out)["counts"] == sim.run(spec, workers=1)
+    assert pq.read_table(tmp_path / "run.parquet").num_rows == hands
