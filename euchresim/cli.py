@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import signal
 import sys
 import time
@@ -94,15 +95,22 @@ def cli():
 @click.option("--workers", type=click.IntRange(min=1, max=256), help="Processes [default: all cores].")
 @click.option("--chunk-size", type=click.IntRange(min=1),
               help="Hands (games, rubbers) per chunk; part of what a seed means.")
-@click.option("--out", help="Write one row per hand to FILE.parquet (docs/schema.md).")
+@click.option("--out", help="Write one row per hand to NAME.parquet, a folder of one Parquet file per chunk "
+                            "that pandas.read_parquet reads as one table (docs/schema.md).")
 @click.option("--records", help="Write every hand as a hand record to FILE.jsonl, or - for standard output "
                                 "(docs/hand-record.md).")
-@click.option("--resume", is_flag=True, help="Continue a stopped run that wrote --out/--records.")
+@click.option("--checkpoint", metavar="DIR", help="Keep each finished chunk's tally in DIR, so a run that writes "
+                                                  "no rows can be resumed too.")
+@click.option("--resume", is_flag=True, help="Continue a stopped run that wrote --out/--records/--checkpoint.")
 @click.option("--force", is_flag=True, help="Overwrite existing output files (and an unfinished run's parts).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing line (as when not on a terminal).")
-def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, out, records, resume, force,
-             as_json, quiet):
+@click.option("--backend", type=click.Choice(["local", "ray"], case_sensitive=False), default="local",
+              show_default=True, help="Where chunks run: this machine's processes, or a Ray cluster "
+                                      "(pip install 'euchresim[ray]'; docs/scaling.md).")
+@click.option("--address", help="--backend ray: the cluster's address [default: a local Ray instance].")
+def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, out, records, checkpoint, resume,
+             force, as_json, quiet, backend, address):
     """Play many hands (or games, or rubbers) and print how they went.
 
     The summary table is explained row by row in docs/summary.md.  With
@@ -120,11 +128,19 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
     if len(given) > 1:
         raise InputError("give only one of --hands, --games, --rubbers")
     mode, count = given[0] if given else ("hands", 1_000_000)
-    _warn_unused(mode, rules, resume, out or records)
-    _check_outputs([("--out", out, PARQUET, "Parquet", False), ("--records", records, JSONL, "hand records", True)],
-                   force)
+    _warn_unused(mode, rules, resume, out or records or checkpoint)
+    _check_outputs([("--out", out, PARQUET, "a Parquet dataset", False, True),
+                    ("--records", records, JSONL, "hand records", True, False),
+                    ("--checkpoint", checkpoint, (), "a checkpoint", False, True)], force)
     if resume and records == "-":
         raise InputError("--resume cannot continue records sent to standard output; write them to a file")
+    if checkpoint and (out or (records and records != "-")):
+        raise InputError("--checkpoint is for runs that write no files; --out and --records keep their own")
+    if address and backend != "ray":
+        raise InputError("--address names a Ray cluster; add --backend ray")
+    for path in (out, checkpoint):
+        if path and force and os.path.isfile(path):
+            os.remove(path)          # --force: a file where the folder goes is replaced
 
     from . import sim
     from .analysis import format_summary, summary_frame
@@ -135,7 +151,7 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
                            chunk_size=chunk_size or 0)
     except (PolicyError, sim.SimError, ValueError) as e:
         raise InputError(str(e)) from None
-    outputs = sim.Outputs(parquet=out, records=records)   # one parts folder holds both
+    outputs = sim.Outputs(parquet=out, records=records, checkpoint=checkpoint)   # one run folder holds all
     echo = functools.partial(click.echo, err=records == "-")
     quiet = quiet or as_json
     _say_if_compiling(quiet)
@@ -144,7 +160,7 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
     started = time.monotonic()
     try:
         counts = sim.run(spec, workers=workers, outputs=outputs, resume=resume, force=force, on_chunk=progress,
-                         stdout=sys.stdout)
+                         stdout=sys.stdout, backend=backend.lower(), address=address)
     except sim.SimError as e:
         raise InputError(str(e)) from None
     except OSError as e:
@@ -177,9 +193,9 @@ def _check_outputs(outputs, force):
     """Every output named on the command line, checked before anything runs (outpaths.py)."""
     from .outpaths import OutputPathError, check_distinct, check_output
     try:
-        for option, path, suffixes, what, dash_ok in outputs:
+        for option, path, suffixes, what, dash_ok, *folder in outputs:
             if path is not None:
-                check_output(path, option, suffixes, what, force, dash_ok)
+                check_output(path, option, suffixes, what, force, dash_ok, *folder)
         check_distinct([(option, path) for option, path, *_ in outputs])
     except OutputPathError as e:
         raise InputError(str(e)) from None
@@ -196,8 +212,8 @@ def _warn_unused(mode, rules, resume, writes):
                 click.echo(f"warning: {flag} has no effect with --hands (independent hands are not played "
                            "to a target); use --games or --rubbers", err=True)
     if resume and not writes:
-        click.echo("warning: --resume has no effect without --out or --records (nothing was kept to resume)",
-                   err=True)
+        click.echo("warning: --resume has no effect without --out, --records or --checkpoint (nothing was kept "
+                   "to resume)", err=True)
 
 
 def _say_if_compiling(quiet):

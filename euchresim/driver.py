@@ -609,3 +609,45 @@ def replay_hands(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, ca
         found[i, 1] = ph
         found[i, 2] = step
         states[i, :] = st
+
+
+# ---------------------------------------------------------------- grouped tallies
+from .engine.features import NFEAT, tally_groups_into   # noqa: E402  (kept with the one function that uses it)
+
+
+@njit(cache=True)
+def run_hands_grouped(tab, n, drng, prng, pids, params, rows, plays, chunk, counts,
+                      feats, starts, bases, radix, gcounts):
+    """``run_hands`` round a ring of rows, each ring-full also tallied into groupings' cells.
+
+    A run that keeps no rows can only group its hands while they exist:
+    the chunk is played in blocks of the ring's size (a power of two)
+    through the same ``_play_hands``, the dealer, the pack and both
+    generator streams carried from block to block as ``run_hands`` carries
+    them within its one call, so every row and every count is the same;
+    each block is tallied (``engine.features``: groupings ``feats``,
+    ``starts``, ``bases``, ``radix`` into ``gcounts``) right after it is
+    played, while its rows are still in the core's cache.  Returns (0, n),
+    or (error code, index of the failing row).
+    """
+    ring = rows.shape[0]
+    if ring < 1 or ring & (ring - 1) != 0:
+        raise ValueError("a ring of rows must be a power of two")
+    mask = np.int64(ring - 1)
+    st, priv = _new_state()
+    work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
+    hands = np.zeros(4, dtype=np.int64)
+    scores = np.zeros(4, dtype=np.int64)
+    f = np.zeros(NFEAT, dtype=np.int64)
+    dealer = np.int64(randbelow(drng, tab[CFG_PLAYERS]))
+    start = np.int64(0)
+    while start < n:
+        stop = np.int64(min(start + ring, n))
+        err, at, dealer, winners = _play_hands(tab, drng, prng, pids, params, rows, plays, mask, st, priv,
+                                                 work, hands, np.int64(chunk), counts, dealer,
+                                                 start, stop, np.int64(-1), np.int64(-1), scores)
+        if err:
+            return err, at
+        tally_groups_into(rows[:stop - start], tab, feats, starts, bases, radix, gcounts, f)
+        start = stop
+    return 0, n

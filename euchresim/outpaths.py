@@ -3,7 +3,8 @@
 - ``-`` is standard output, for text formats (hand records); a binary
   format (Parquet) cannot go there.
 - The name's suffix says the format, and must match what is written: a
-  file called ``x.csv`` never silently holds Parquet.
+  file called ``x.csv`` never silently holds Parquet.  Parquet rows are a
+  folder (a partitioned dataset, one file per chunk), named ``NAME.parquet``.
 - The folder must exist: a mistyped folder is an error, not a new folder.
 - An existing file is never overwritten without ``--force``.
 - Two outputs (or an output and an input) that are the same file are a
@@ -24,17 +25,29 @@ class OutputPathError(ValueError):
 
 
 def check_output(path: str, option: str, suffixes: tuple[str, ...], what: str, force: bool,
-                 dash_ok: bool) -> None:
-    """Refuse ``path`` as the target of ``option`` unless it follows the convention above."""
+                 dash_ok: bool, folder: bool = False) -> None:
+    """Refuse ``path`` as the target of ``option`` unless it follows the convention above.
+
+    ``folder``: the output is a folder (a Parquet dataset, a checkpoint); an
+    existing folder is the run folder's to judge (resume, start over, or
+    refuse), an existing file is refused unless ``force``.
+    """
     if path == "-":
         if not dash_ok:
             raise OutputPathError(f"{option} -: {what} cannot go to standard output; give a file name "
                                   f"ending {' or '.join(suffixes)}")
         return
-    if not path.lower().endswith(suffixes):
+    if suffixes and not path.lower().rstrip("/").endswith(suffixes):
         names = " or ".join("NAME" + x for x in suffixes)
-        raise OutputPathError(f"{option} {path}: this writes {what}; name the file {names}")
-    if os.path.isdir(path):
+        raise OutputPathError(f"{option} {path}: this writes {what}; name it {names}")
+    if folder:
+        if os.path.isdir(path):
+            return
+        if os.path.lexists(path) and not force:
+            raise OutputPathError(f"{option} {path}: exists and is a file, where {what} is a folder; "
+                                  "add --force to replace it")
+        path = path.rstrip("/") or path
+    elif os.path.isdir(path):
         raise OutputPathError(f"{option} {path}: is a folder; give a file name")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):

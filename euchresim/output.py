@@ -14,6 +14,17 @@ from .records import Record, call_str, format_record
 from .rules import Rules
 
 
+def parquet_bytes(res, meta: dict) -> bytes:
+    """One chunk's rows as a Parquet file's bytes, stamped with the run's metadata (docs/schema.md)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    table = hands_table(res)
+    table = table.replace_schema_metadata({b"euchresim": json.dumps(meta).encode()})
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink)
+    return sink.getvalue().to_pybytes()
+
+
 def hands_table(res):
     """One Parquet-ready Arrow table of a chunk's hand rows (docs/schema.md)."""
     import pyarrow as pa

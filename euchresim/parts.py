@@ -1,124 +1,198 @@
-"""The parts folder of a run that writes files: what makes a stop lose nothing.
+"""The run folder: what makes a stop, a crash or ``kill -9`` lose nothing.
 
-Every finished chunk is written to ``<FILE>.parts/`` as its own files, each
-under a temporary name first and then renamed, its tally last: a chunk
-counts as finished exactly when its ``.counts.json`` exists, so a run
-killed at any instant leaves whole chunks or none.  ``meta.json`` records
-what the run plays; a resume with other settings is refused, naming them.
-When every chunk is there, the parts are joined in chunk order into the
-final files and the folder goes.
+A run that writes files (or keeps a ``--checkpoint``) has one folder:
+
+- ``--out NAME.parquet``: the folder *is* the output, a partitioned Parquet
+  dataset (``chunk-000000.parquet``, ...), read as one table by
+  ``pandas.read_parquet`` or ``pyarrow.dataset``; no 10^8-row file is ever
+  joined in memory.  Hand records, if asked for too, wait in ``_records/``
+  until the last chunk and are then joined into the ``--records`` file.
+- ``--records NAME.jsonl`` alone: ``NAME.jsonl.parts/``, removed once joined.
+- ``--checkpoint DIR``: no rows, only the chunks' tallies.
+
+``_manifest.json`` names what the run plays (seed, rules, policies, chunk
+size, versions, outputs).  Every chunk's file is written to a temporary
+name and renamed; then the parent appends one line to ``_chunks.jsonl``:
+the chunk's tally and each file's size and SHA-256.  A chunk counts as
+finished only through that line, so a crash at any instant leaves whole
+chunks or none; a resume checks every listed file against its checksum
+and plays a damaged or missing one again.  At the end the lines are
+folded into the manifest (``complete: true``).  Names starting ``_`` are
+skipped by Parquet readers, so the dataset reads cleanly with them in it.
 
 Part of the ``sim`` layer; ``sim.run`` drives it.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 
+MANIFEST = "_manifest.json"
+LOG = "_chunks.jsonl"
+FILES = {"parquet": "chunk-{:06d}.parquet", "records": os.path.join("_records", "chunk-{:06d}.jsonl")}
+
 
 class PartsError(RuntimeError):
-    """A parts folder that cannot be used as asked (sim turns it into SimError)."""
+    """A run folder that cannot be used as asked (sim turns it into SimError)."""
 
 
-def chunk_stem(parts_dir: str, chunk: int) -> str:
-    return os.path.join(parts_dir, f"chunk-{chunk:06d}")
+def chunk_path(folder: str, kind: str, chunk: int) -> str:
+    return os.path.join(folder, FILES[kind].format(chunk))
 
 
-def _write_atomic(path: str, write) -> None:
-    tmp = path + ".tmp"
-    write(tmp)
+def _digest(data: bytes) -> dict:
+    return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _file_digest(path: str) -> dict | None:
+    h = hashlib.sha256()
+    size = 0
+    try:
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+                size += len(block)
+    except OSError:
+        return None
+    return {"bytes": size, "sha256": h.hexdigest()}
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    """A temporary name of this process's own, then a rename: never half a file under the real name."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as fh:
+        fh.write(data)
     os.replace(tmp, path)
 
 
-def write_chunk(parts_dir: str, res, rules, counts: dict, parquet: bool, records: bool) -> None:
-    """One finished chunk's files, its tally last (what marks it finished)."""
-    from .output import hands_table, records_lines
-    stem = chunk_stem(parts_dir, res.chunk)
-    if parquet:
-        import pyarrow.parquet as pq
-        _write_atomic(stem + ".parquet", lambda p: pq.write_table(hands_table(res), p))
-    if records:
-        def write_lines(p):
-            with open(p, "w", encoding="utf-8") as fh:
-                for line in records_lines(rules, res):
-                    fh.write(line + "\n")
-        _write_atomic(stem + ".jsonl", write_lines)
-
-    def write_counts(p):
-        with open(p, "w", encoding="utf-8") as fh:
-            json.dump(counts, fh)
-    _write_atomic(stem + ".counts.json", write_counts)
+def store_chunk(folder: str, chunk: int, files: dict[str, bytes]) -> dict[str, dict]:
+    """Write a chunk's files (kind -> bytes); returns each file's size and checksum for the log."""
+    entries = {}
+    for kind, data in files.items():
+        _write_atomic(chunk_path(folder, kind, chunk), data)
+        entries[kind] = _digest(data)
+    return entries
 
 
-def finished(parts_dir: str, n_chunks: int) -> dict[int, dict]:
-    """Tallies of the chunks whose files are complete, by chunk number."""
+def log_chunk(folder: str, chunk: int, counts: dict, entries: dict) -> None:
+    """The line that makes a chunk finished (only the parent writes it, so lines never interleave)."""
+    line = json.dumps({"chunk": chunk, "counts": counts, "files": entries}, separators=(",", ":"))
+    with open(os.path.join(folder, LOG), "a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _read_log(folder: str, n_chunks: int) -> dict[int, dict]:
     done = {}
-    for i in range(n_chunks):
-        p = chunk_stem(parts_dir, i) + ".counts.json"
-        if os.path.exists(p):
-            try:
-                with open(p, encoding="utf-8") as fh:
-                    done[i] = json.load(fh)
-            except (OSError, ValueError):
-                continue          # unreadable: the chunk is played again
+    try:
+        with open(os.path.join(folder, LOG), encoding="utf-8") as fh:
+            for line in fh:
+                try:
+                    entry = json.loads(line)
+                    i = int(entry["chunk"])
+                except (ValueError, KeyError, TypeError):
+                    continue             # a line cut short by a crash: that chunk is played again
+                if 0 <= i < n_chunks:
+                    done[i] = entry
+    except FileNotFoundError:
+        pass
     return done
 
 
-def prepare(parts_dir: str, meta: dict, n_chunks: int, resume: bool, force: bool = False) -> dict[int, dict]:
-    """Create or reopen the parts folder; returns the tallies of chunks already done.
+def _manifest(folder: str) -> dict | None:
+    try:
+        with open(os.path.join(folder, MANIFEST), encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, ValueError):
+        return None
 
-    A folder left by another run is refused unless ``resume`` (same
-    settings: continue) or ``force`` (start over).  Half-written files of a
-    killed run (``*.tmp``) are removed.
+
+def finished(folder: str, n_chunks: int) -> dict[int, dict]:
+    """Tallies of the chunks the folder counts as finished, by chunk number."""
+    m = _manifest(folder) or {}
+    entries = {int(k): v for k, v in m.get("chunks", {}).items()} if m.get("complete") else _read_log(folder, n_chunks)
+    return {i: e["counts"] for i, e in entries.items()}
+
+
+def _intact(folder: str, chunk: int, entry: dict) -> bool:
+    return all(_file_digest(chunk_path(folder, kind, chunk)) == want for kind, want in entry["files"].items())
+
+
+def prepare(folder: str, header: dict, n_chunks: int, resume: bool, force: bool = False) -> dict[int, dict]:
+    """Create or reopen the run folder; returns the tallies of chunks already finished.
+
+    A folder of another run is refused unless ``resume`` (the same settings:
+    go on) or ``force`` (start over).  On resume every finished chunk's
+    files are checked against their checksums; a damaged one is played again.
     """
-    meta_path = os.path.join(parts_dir, "meta.json")
-    if os.path.isdir(parts_dir) and not resume:
-        if not force:
-            raise PartsError(f"{parts_dir} holds an unfinished run; add --resume to continue it, "
-                             "or --force to start over")
-        shutil.rmtree(parts_dir)
-    if os.path.isdir(parts_dir):
-        try:
-            with open(meta_path, encoding="utf-8") as fh:
-                old = json.load(fh)
-        except (OSError, ValueError):
-            raise PartsError(f"{meta_path}: missing or unreadable; cannot resume, remove {parts_dir}") from None
-        if old != meta:
-            diff = sorted(k for k in set(old) | set(meta) if old.get(k) != meta.get(k))
-            raise PartsError(f"{parts_dir}: the run there differs in {', '.join(diff)}; "
-                             "cannot resume it with these options")
-        for name in os.listdir(parts_dir):
-            if name.endswith(".tmp"):
-                os.remove(os.path.join(parts_dir, name))
-        return finished(parts_dir, n_chunks)
-    if os.path.exists(parts_dir):
-        raise PartsError(f"{parts_dir}: exists and is not a folder; remove it or choose another output name")
-    os.makedirs(parts_dir)
-    with open(meta_path, "w", encoding="utf-8") as fh:
-        json.dump(meta, fh, indent=1)
+    if os.path.isdir(folder):
+        old = _manifest(folder)
+        if old is None:
+            if os.listdir(folder):
+                raise PartsError(f"{folder}: a folder that is not a euchresim run (no readable {MANIFEST}); "
+                                 "remove it or choose another name")
+        elif not resume:
+            if not force:
+                state = "holds a finished run" if old.get("complete") else "holds an unfinished run"
+                raise PartsError(f"{folder} {state}; add --resume to continue it, or --force to start over")
+            shutil.rmtree(folder)
+        else:
+            mine = {k: v for k, v in old.items() if k not in ("complete", "chunks")}
+            if mine != header:
+                diff = sorted(k for k in set(mine) | set(header) if mine.get(k) != header.get(k))
+                raise PartsError(f"{folder}: the run there differs in {', '.join(diff)}; "
+                                 "cannot resume it with these options")
+            return _reopen(folder, old, n_chunks)
+    elif os.path.exists(folder):
+        raise PartsError(f"{folder}: exists and is not a folder; remove it or choose another name")
+    os.makedirs(folder, exist_ok=True)
+    _write_atomic(os.path.join(folder, MANIFEST), json.dumps(dict(header, complete=False), indent=1).encode())
     return {}
 
 
-def join(parts_dir: str, n_chunks: int, parquet: str | None, records: str | None, file_meta: dict) -> None:
-    """Join the chunk parts, in chunk order, into the final files; then remove the folder."""
-    if parquet:
-        import pyarrow.parquet as pq
-        meta = {b"euchresim": json.dumps(file_meta).encode()}
-        writer = None
-        tmp = parquet + ".tmp"
-        for i in range(n_chunks):
-            t = pq.read_table(chunk_stem(parts_dir, i) + ".parquet")
-            if writer is None:
-                writer = pq.ParquetWriter(tmp, t.schema.with_metadata(meta))
-            writer.write_table(t.replace_schema_metadata(meta))
-        writer.close()
-        os.replace(tmp, parquet)
+def _reopen(folder: str, manifest: dict, n_chunks: int) -> dict[int, dict]:
+    if manifest.get("complete"):
+        return finished(folder, n_chunks)
+    for root, _, names in os.walk(folder):          # half-written files of a killed run
+        for name in names:
+            if name.endswith(".tmp"):
+                os.remove(os.path.join(root, name))
+    done = {}
+    for i, entry in _read_log(folder, n_chunks).items():
+        if _intact(folder, i, entry):
+            done[i] = entry["counts"]
+        else:
+            for kind in entry["files"]:
+                try:
+                    os.remove(chunk_path(folder, kind, i))
+                except FileNotFoundError:
+                    pass
+    return done
+
+
+def finish(folder: str, n_chunks: int, records: str | None, keep_folder: bool) -> None:
+    """Join the records in chunk order, fold the log into the manifest, tidy up."""
+    if (_manifest(folder) or {}).get("complete"):
+        return                    # a resume of a finished run: nothing was played, nothing to do
+    entries = _read_log(folder, n_chunks)
     if records:
-        tmp = records + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as out:
+        tmp = f"{records}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as out:
             for i in range(n_chunks):
-                with open(chunk_stem(parts_dir, i) + ".jsonl", encoding="utf-8") as fh:
+                with open(chunk_path(folder, "records", i), "rb") as fh:
                     shutil.copyfileobj(fh, out)
         os.replace(tmp, records)
-    shutil.rmtree(parts_dir)
+        for e in entries.values():
+            e["files"].pop("records", None)
+    if not keep_folder:
+        shutil.rmtree(folder)
+        return
+    m = _manifest(folder) or {}
+    m.update(complete=True, chunks={str(i): entries[i] for i in sorted(entries)})
+    _write_atomic(os.path.join(folder, MANIFEST), json.dumps(m, indent=1).encode())
+    os.remove(os.path.join(folder, LOG))
+    shutil.rmtree(os.path.join(folder, "_records"), ignore_errors=True)

@@ -43,6 +43,7 @@ class RunSpec:
     mode: str = "hands"            # hands | games | rubbers
     count: int = 1_000_000
     chunk_size: int = 0            # 0: DEFAULT_CHUNK[mode]
+    groups: tuple = ()             # groupings to tally as the hands are played (euchresim.groups)
 
     def __post_init__(self):
         if self.mode not in DEFAULT_CHUNK:
@@ -60,6 +61,11 @@ class RunSpec:
                            f"in memory), not {self.chunk_size}")
         if not isinstance(self.policies, tuple):
             object.__setattr__(self, "policies", tuple(self.policies))
+        if self.groups:
+            from .groups import parse_groups    # a GroupingError (ValueError) names an unknown feature
+            object.__setattr__(self, "groups", parse_groups(self.groups))
+        elif not isinstance(self.groups, tuple):
+            object.__setattr__(self, "groups", ())
 
     @property
     def n_chunks(self) -> int:
@@ -76,6 +82,8 @@ class RunSpec:
             "euchresim": __version__, "engine_version": ENGINE_VERSION,
             "rules": self.rules.to_dict(), "policies": names, "seed": self.seed,
             "mode": self.mode, "count": self.count, "chunk_size": self.chunk_size,
+            # only when asked: the meta of a run without groupings stays what it was (resume)
+            **({"groups": [list(g) for g in self.groups]} if self.groups else {}),
         }
 
 
@@ -107,20 +115,35 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows
     hand and writes every row, but into a small ring (``driver.run_hands``)
     that stays in the core's cache; the result then has only its
     ``counts``, and no ``hands`` or ``plays`` rows.
+
+    ``spec.groups``: the chunk's cells of each grouping (euchresim.groups)
+    come back as the result's ``groups`` attribute, for ``tally``.  Kept
+    rows are tallied after the kernel; rows round the ring, block by block
+    as they are played (``driver.run_hands_grouped``).
     """
-    from .driver import run_games, run_hands
+    from .driver import run_games, run_hands, run_hands_grouped
+    from .engine.features import tally_groups
     from .policies import resolve
     from .tables import build_tables
 
     tab = build_tables(spec.rules)
     pids, params, _ = resolve(list(spec.policies), spec.rules.players)
     n = spec.chunk_count(chunk)
+    plan = gcounts = None
+    if spec.groups:
+        from .groups import Plan
+        plan = Plan(spec.groups)
+        gcounts = plan.zeros()
     if spec.mode == "hands":
         drng, prng = chunk_states(spec.seed, chunk)
         ring = not keep_rows and n > ROW_RING
         rows, plays = _buffers(scratch, ROW_RING if ring else n, "ring" if ring else "rows")
         counts = np.zeros(TALLY_SIZE, np.int64)
-        err, at = run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk, counts)
+        if ring and plan is not None:
+            err, at = run_hands_grouped(tab, n, drng, prng, pids, params, rows, plays, chunk, counts,
+                                        *plan.args(), gcounts)
+        else:
+            err, at = run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk, counts)
         if err:
             raise SimError(_policy_error(spec, chunk, int(at), int(err)))
         used = 0 if ring else n
@@ -158,7 +181,12 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows
             rubbers["rubber"] += offset
         counts = None
     rows = rows[:used]          # the kernel wrote chunk and index
-    return ChunkResult(chunk, rows, plays[:used], games, rubbers, counts)
+    res = ChunkResult(chunk, rows, plays[:used], games, rubbers, counts)
+    if plan is not None:
+        if used:               # rows round the ring were tallied as they were played
+            tally_groups(rows, tab, *plan.args(), gcounts)
+        res.groups = plan.counts(gcounts)
+    return res
 
 
 def _buffers(scratch, n, name="rows"):
@@ -185,6 +213,8 @@ def tally(res: ChunkResult, players: int) -> dict:
         out = np.zeros(TALLY_SIZE, np.int64)
         tally_hands(res.hands, players, out)
     c = {name: int(out[i]) for i, name in enumerate(tally_names(players)) if name}
+    if getattr(res, "groups", None):   # play_chunk's cells of spec.groups: lists that merge elementwise
+        c["groups"] = res.groups
     g = res.games
     if len(g):
         c["games"] = len(g)
@@ -243,17 +273,40 @@ def tally_names(players: int) -> list[str]:
 
 
 def merge(total: dict, part: dict) -> dict:
+    """Add ``part`` into ``total``: numbers add, dicts merge key by key, lists (cells) elementwise.
+
+    ``total`` never shares a list or dict with ``part``, so merging a chunk
+    twice, or the same part into two totals, cannot change either part.
+    """
     for k, v in part.items():
-        total[k] = total.get(k, 0) + v
+        if isinstance(v, dict):
+            merge(total.setdefault(k, {}), v)
+        elif isinstance(v, list):
+            have = total.get(k)
+            if have is None:
+                total[k] = list(v)
+            elif len(have) != len(v):
+                raise SimError(f"cannot merge tallies of {k!r}: {len(have)} cells against {len(v)}")
+            else:
+                total[k] = [a + b for a, b in zip(have, v)]
+        else:
+            total[k] = total.get(k, 0) + v
     return total
 
 
 # ---------------------------------------------------------------- running
 @dataclass
 class Outputs:
-    """Where a run writes; both optional.  ``records`` may be ``"-"``: standard output."""
+    """Where a run writes; all optional.
+
+    ``parquet`` is a folder: a partitioned dataset, one file per chunk
+    (parts.py).  ``records`` may be ``"-"``: standard output.
+    ``checkpoint`` keeps only the chunks' tallies, so a run that writes no
+    rows can still be stopped and resumed.
+    """
     parquet: str | None = None
     records: str | None = None
+    checkpoint: str | None = None
 
     @property
     def records_file(self) -> str | None:
@@ -261,9 +314,12 @@ class Outputs:
 
     @property
     def parts_dir(self) -> str | None:
-        """One folder holds every file's parts: named after the Parquet file, else the records."""
-        base = self.parquet or self.records_file
-        return None if base is None else base + ".parts"
+        """The run folder: the dataset itself, else the records' parts, else the checkpoint."""
+        if self.parquet:
+            return self.parquet
+        if self.records_file:
+            return self.records_file + ".parts"
+        return self.checkpoint
 
     @property
     def keeps_rows(self) -> bool:
@@ -273,20 +329,34 @@ class Outputs:
 _SCRATCH: dict = {}   # this process's reusable row buffers (see play_chunk)
 
 
-def _chunk_job(args):
-    """One chunk in a worker: its tally, its parts written, its records text if they go to stdout."""
-    from . import parts
-    from .output import records_lines
-    spec, chunk, outputs = args
+def chunk_payload(spec: RunSpec, chunk: int, outputs: Outputs):
+    """Play one chunk: (chunk, tally, records text for stdout or None, {file kind: bytes})."""
+    from .output import parquet_bytes, records_lines
     res = play_chunk(spec, chunk, _SCRATCH, keep_rows=outputs.keeps_rows)
     counts = tally(res, spec.rules.players)
     text = None
-    if outputs.records == "-":
+    files = {}
+    if outputs.records is not None:
         text = "".join(line + "\n" for line in records_lines(spec.rules, res))
-    if outputs.parts_dir:
-        parts.write_chunk(outputs.parts_dir, res, spec.rules, counts, parquet=outputs.parquet is not None,
-                          records=outputs.records_file is not None)
-    return chunk, counts, text
+        if outputs.records_file:
+            files["records"], text = text.encode(), None
+    if outputs.parquet:
+        files["parquet"] = parquet_bytes(res, spec.meta())
+    return chunk, counts, text, files
+
+
+def _chunk_job(args):
+    """A local worker writes its chunk's files itself, and hands back only their checksums."""
+    from . import parts
+    spec, chunk, outputs = args
+    chunk, counts, text, files = chunk_payload(spec, chunk, outputs)
+    return chunk, counts, text, parts.store_chunk(outputs.parts_dir, chunk, files) if files else {}
+
+
+def remote_chunk_job(args):
+    """A cluster worker may share no disk with the run: it hands back the files' bytes instead."""
+    spec, chunk, outputs = args
+    return chunk_payload(spec, chunk, outputs)
 
 
 def default_workers() -> int:
@@ -306,51 +376,56 @@ class RunStopped(KeyboardInterrupt):
 
 def run(spec: RunSpec, workers: int | None = None, outputs: Outputs | None = None,
         resume: bool = False, on_chunk: Callable[[int, int], None] | None = None,
-        pool=None, force: bool = False, stdout=None) -> dict:
+        pool=None, force: bool = False, stdout=None, backend: str = "local", address: str | None = None) -> dict:
     """Play every chunk and return the merged tallies.
 
-    ``pool`` (from :func:`worker_pool`) reuses worker processes across runs;
-    without it, ``workers`` processes are started for this run (one: no pool).
+    ``backend`` "local" plays chunks in this machine's processes (``pool``,
+    from :func:`worker_pool`, reuses them across runs; one worker: this
+    process); "ray" on a Ray cluster at ``address`` (a local one if None).
+    The numbers are the same either way.
 
     ``on_chunk(done, total)`` is called as chunks finish.  On Ctrl-C the
     workers are stopped at once (a chunk in play is dropped, never half
-    kept), the finished chunks stay in the parts folder (if any), and
+    kept), the finished chunks stay in the run folder (if any), and
     :class:`RunStopped` carries their merged ``partial`` tally and how many
-    are ``done``, counted from the folder itself.  ``force`` starts over
-    where a parts folder of another run is in the way.  Records for standard
-    output (``outputs.records == "-"``) go to ``stdout`` in chunk order.
+    are ``done``.  ``force`` starts over where the folder of another run is
+    in the way.  Records for standard output (``outputs.records == "-"``)
+    go to ``stdout`` in chunk order.
     """
     from . import parts
     outputs = outputs or Outputs()
     workers = workers or default_workers()
     d = outputs.parts_dir
+    done = {}
     if d:
-        meta = dict(spec.meta(), parquet=outputs.parquet, records=outputs.records_file)
+        header = dict(spec.meta(), outputs={"parquet": outputs.parquet, "records": outputs.records_file})
         try:
-            done = parts.prepare(d, meta, spec.n_chunks, resume, force)
+            done = parts.prepare(d, header, spec.n_chunks, resume, force)
         except parts.PartsError as e:
             raise SimError(str(e)) from None
-    else:
-        done = {}
     counts_by_chunk = dict(done)
     todo = [i for i in range(spec.n_chunks) if i not in done]
     writer = _InOrder(stdout or sys.stdout, todo) if outputs.records == "-" else None
     try:
-        for chunk, counts, text in _map_chunks(spec, todo, outputs, workers, pool):
+        for chunk, counts, text, files in _map_chunks(spec, todo, outputs, workers, pool, backend, address):
+            if d:
+                entries = files if backend == "local" else parts.store_chunk(d, chunk, files)
+                parts.log_chunk(d, chunk, counts, entries)
             counts_by_chunk[chunk] = counts
             if writer:
                 writer.add(chunk, text)
             if on_chunk:
                 on_chunk(len(counts_by_chunk), spec.n_chunks)
     except KeyboardInterrupt:
-        if d:   # the folder is the truth: chunks a worker finished as the stop came count too
+        if d:    # the log is the truth: a stop between its line and our bookkeeping must not miscount
             counts_by_chunk = parts.finished(d, spec.n_chunks)
         raise RunStopped(_merged(counts_by_chunk), len(counts_by_chunk), spec.n_chunks, d) from None
     except ChunkFailed as e:
         kept = f"; the finished chunks are kept in {d}: rerun with --resume" if d else ""
         raise SimError(f"{e}{kept}") from None
     if d:
-        parts.join(d, spec.n_chunks, outputs.parquet, outputs.records_file, spec.meta())
+        parts.finish(d, spec.n_chunks, outputs.records_file, keep_folder=outputs.parquet is not None
+                     or outputs.checkpoint is not None)
     return _merged(counts_by_chunk)
 
 
@@ -382,6 +457,17 @@ def worker_pool(workers: int):
     return WorkerPool(workers)
 
 
-def _map_chunks(spec, todo, outputs, workers, pool=None) -> Iterator[tuple[int, dict, str | None]]:
+def _map_chunks(spec, todo, outputs, workers, pool=None, backend="local", address=None):
+    jobs = [(spec, i, outputs) for i in todo]
+    if backend == "ray":
+        from .backends.ray import map_chunks as ray_map
+        yield from ray_map(remote_chunk_job, jobs, workers, address=address, label=_chunk_of)
+        return
+    if backend != "local":
+        raise SimError(f"backend must be local or ray, not {backend!r}")
     from .backends.local import map_chunks
-    yield from map_chunks(_chunk_job, [(spec, i, outputs) for i in todo], workers, pool, label=lambda j: j[1])
+    yield from map_chunks(_chunk_job, jobs, workers, pool, label=_chunk_of)
+
+
+def _chunk_of(job) -> int:
+    return job[1]

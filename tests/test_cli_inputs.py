@@ -85,19 +85,23 @@ def test_every_help_example_runs(tmp_path, argv):
 
 # ---------------------------------------------------------------- output paths
 @pytest.mark.parametrize("args,needle", [
-    (["--out", "x.csv"], "--out x.csv: this writes Parquet; name the file NAME.parquet or NAME.pq"),
-    (["--records", "x.parquet"], "--records x.parquet: this writes hand records; name the file NAME.jsonl"),
-    (["--out", "-"], "--out -: Parquet cannot go to standard output"),
+    (["--out", "x.csv"], "--out x.csv: this writes a Parquet dataset; name it NAME.parquet or NAME.pq"),
+    (["--records", "x.parquet"], "--records x.parquet: this writes hand records; name it NAME.jsonl"),
+    (["--out", "-"], "--out -: a Parquet dataset cannot go to standard output"),
     (["--out", "no/such/folder/x.parquet"], "does not exist"),
-    (["--out", "old.parquet"], "--out old.parquet: exists; add --force to overwrite it"),
+    (["--out", "old.parquet"], "--out old.parquet: exists and is a file, where a Parquet dataset is a folder; "
+                               "add --force to replace it"),
     (["--records", "old.jsonl"], "--records old.jsonl: exists; add --force"),
-    (["--out", "dir.parquet"], "is a folder"),
+    (["--out", "dir.parquet"], "dir.parquet: a folder that is not a euchresim run"),
+    (["--out", "x.parquet", "--checkpoint", "ck"], "--checkpoint is for runs that write no files"),
+    (["--address", "127.0.0.1:6379"], "--address names a Ray cluster; add --backend ray"),
     (["--records", "-", "--resume"], "--resume cannot continue records sent to standard output"),
 ])
 def test_output_paths_follow_one_convention(tmp_path, args, needle):
     (tmp_path / "old.parquet").write_text("keep me")
     (tmp_path / "old.jsonl").write_text("keep me")
     (tmp_path / "dir.parquet").mkdir()
+    (tmp_path / "dir.parquet" / "notes.txt").write_text("mine")
     line = _one_error_line(run(["simulate", "--hands", "10", "--workers", "1", *args], cwd=tmp_path))
     assert needle in line
     assert (tmp_path / "old.parquet").read_text() == "keep me"
@@ -112,26 +116,31 @@ def test_two_outputs_that_are_one_file_clash(tmp_path):
     assert "--out and --records name the same file" in line
 
 
-def test_force_overwrites_and_an_existing_file_is_kept_without_it(tmp_path):
+def test_force_replaces_a_finished_dataset_and_it_is_kept_without_it(tmp_path):
+    import pandas as pd
     args = ["simulate", "--hands", "300", "--workers", "1", "--out", "h.parquet"]
     assert run(args, cwd=tmp_path).exit_code == 0
-    first = (tmp_path / "h.parquet").read_bytes()
-    assert run(args + ["--seed", "9"], cwd=tmp_path).exit_code == 1
-    assert (tmp_path / "h.parquet").read_bytes() == first
+    first = pd.read_parquet(tmp_path / "h.parquet")
+    line = _one_error_line(run(args + ["--seed", "9"], cwd=tmp_path))
+    assert "h.parquet holds a finished run; add --resume to continue it, or --force to start over" in line
+    assert pd.read_parquet(tmp_path / "h.parquet").equals(first)
     assert run(args + ["--seed", "9", "--force"], cwd=tmp_path).exit_code == 0
-    assert (tmp_path / "h.parquet").read_bytes() != first
+    assert not pd.read_parquet(tmp_path / "h.parquet").equals(first)
+    r = run(args + ["--seed", "9", "--resume", "--json"], cwd=tmp_path)     # finished: reported again, not replayed
+    assert r.exit_code == 0 and json.loads(r.output)["counts"]["hands"] == 300
 
 
 def test_an_unfinished_run_is_resumed_or_forced_never_silently_replaced(tmp_path):
-    (tmp_path / "h.parquet.parts").mkdir()
-    (tmp_path / "h.parquet.parts" / "meta.json").write_text("{}")
-    line = _one_error_line(run(["simulate", "--hands", "300", "--workers", "1", "--out", "h.parquet"], cwd=tmp_path))
+    args = ["simulate", "--hands", "3000", "--chunk-size", "1000", "--workers", "1", "--out", "h.parquet"]
+    (tmp_path / "h.parquet").mkdir()
+    (tmp_path / "h.parquet" / "_manifest.json").write_text('{"complete": false, "seed": 5}')
+    line = _one_error_line(run(args, cwd=tmp_path))
     assert "holds an unfinished run; add --resume" in line and "--force" in line
-    line = _one_error_line(run(["simulate", "--hands", "300", "--workers", "1", "--out", "h.parquet", "--resume"],
-                               cwd=tmp_path))
-    assert "differs in" in line
-    r = run(["simulate", "--hands", "300", "--workers", "1", "--out", "h.parquet", "--force"], cwd=tmp_path)
-    assert r.exit_code == 0 and (tmp_path / "h.parquet").exists() and not (tmp_path / "h.parquet.parts").exists()
+    line = _one_error_line(run(args + ["--resume"], cwd=tmp_path))
+    assert "differs in" in line and "seed" in line
+    r = run(args + ["--force"], cwd=tmp_path)
+    assert r.exit_code == 0, r.output
+    assert json.loads((tmp_path / "h.parquet" / "_manifest.json").read_text())["complete"] is True
 
 
 def test_records_to_standard_output_and_the_summary_to_standard_error():
@@ -288,7 +297,7 @@ def test_baseline_defends_alone_with_enough_trumps_and_a_top_one(players, trumps
 @pytest.mark.parametrize("args,needle", [
     (["in.jsonl", "-o", "in.jsonl"], "SRC and -o name the same file in.jsonl; reading and writing it at once"),
     (["in.jsonl", "-o", "old.jsonl"], "-o old.jsonl: exists; add --force to overwrite it"),
-    (["in.jsonl", "-o", "out.txt"], "-o out.txt: this writes hand records; name the file NAME.jsonl"),
+    (["in.jsonl", "-o", "out.txt"], "-o out.txt: this writes hand records; name it NAME.jsonl"),
     (["in.jsonl", "-o", "no/such/out.jsonl"], "does not exist"),
 ])
 def test_replay_output_follows_the_convention(tmp_path, args, needle):

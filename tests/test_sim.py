@@ -26,7 +26,7 @@ def test_same_seed_same_numbers_whatever_the_workers(tmp_path):
     tb = pq.read_table(tmp_path / "b.parquet")
     assert ta.equals(tb)
     assert ta.num_rows == 4000
-    assert not os.path.exists(tmp_path / "a.parquet.parts")
+    assert sorted(os.listdir(tmp_path / "a.parquet")) == ["_manifest.json"] + [f"chunk-{i:06d}.parquet" for i in range(4)]
 
 
 def test_different_seed_different_numbers():
@@ -61,9 +61,9 @@ def test_a_stopped_run_keeps_its_chunks_and_resumes_to_the_same_file(tmp_path):
     with pytest.raises(KeyboardInterrupt) as exc:
         sim.run(spec(), workers=1, outputs=outputs, on_chunk=stop_after_two)
     assert exc.value.done == 2 and exc.value.partial["hands"] == 2000
-    parts = sorted(os.listdir(out + ".parts"))
-    assert "chunk-000000.parquet" in parts and "chunk-000001.jsonl" in parts
-    assert not os.path.exists(out)
+    assert {"chunk-000000.parquet", "chunk-000001.parquet", "_chunks.jsonl"} <= set(os.listdir(out))
+    assert os.path.exists(os.path.join(out, "_records", "chunk-000001.jsonl"))
+    assert not os.path.exists(rec)                 # joined only when every chunk is there
 
     with pytest.raises(sim.SimError, match="--resume"):
         sim.run(spec(), workers=1, outputs=outputs)
@@ -84,9 +84,14 @@ def test_a_stopped_run_keeps_its_chunks_and_resumes_to_the_same_file(tmp_path):
 def test_parquet_carries_the_run_metadata(tmp_path):
     out = str(tmp_path / "m.parquet")
     sim.run(spec(count=1000), workers=1, outputs=sim.Outputs(parquet=out))
-    meta = json.loads(pq.read_schema(out).metadata[b"euchresim"])
+    meta = json.loads(pq.read_schema(os.path.join(out, "chunk-000000.parquet")).metadata[b"euchresim"])
     assert meta["seed"] == 7 and meta["rules"] == {"players": 4, "deck": 24}
     assert meta["policies"] == ["random"] * 4 and "engine_version" in meta
+    with open(os.path.join(out, "_manifest.json")) as fh:
+        manifest = json.load(fh)
+    assert manifest["complete"] and manifest["seed"] == 7 and manifest["chunk_size"] == 1000
+    assert manifest["chunks"]["0"]["files"]["parquet"]["bytes"] == os.path.getsize(
+        os.path.join(out, "chunk-000000.parquet"))
 
 
 def test_rubbers_need_four_players():
@@ -139,3 +144,74 @@ def test_a_ring_of_rows_must_be_a_power_of_two():
     with pytest.raises(ValueError, match="power of two"):
         run_hands(build_tables(rules), 5000, drng, prng, pids, params, np.zeros(3000, HAND_DTYPE),
                   np.zeros((3000, 20), np.int8), 0, np.zeros(TALLY_SIZE, np.int64))
+
+
+def _stop_after(n):
+    def stop(done, total):
+        if done == n:
+            raise KeyboardInterrupt
+    return stop
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "delete"])
+def test_a_damaged_chunk_file_is_found_and_played_again(tmp_path, damage):
+    out = str(tmp_path / "r.parquet")
+    outputs = sim.Outputs(parquet=out, records=str(tmp_path / "r.jsonl"))
+    with pytest.raises(KeyboardInterrupt):
+        sim.run(spec(), workers=1, outputs=outputs, on_chunk=_stop_after(3))
+    victim = os.path.join(out, "chunk-000001.parquet") if damage != "flip" else \
+        os.path.join(out, "_records", "chunk-000000.jsonl")
+    if damage == "truncate":
+        with open(victim, "r+b") as fh:
+            fh.truncate(os.path.getsize(victim) // 2)
+    elif damage == "flip":
+        data = bytearray(open(victim, "rb").read())
+        data[10] ^= 1
+        open(victim, "wb").write(bytes(data))
+    else:
+        os.remove(victim)
+    seen = []
+    counts = sim.run(spec(), workers=1, outputs=outputs, resume=True, on_chunk=lambda d, t: seen.append(d))
+    assert len(seen) == 2                    # the damaged chunk and the one never played
+    whole = sim.run(spec(), workers=1, outputs=sim.Outputs(parquet=str(tmp_path / "w.parquet"),
+                                                           records=str(tmp_path / "w.jsonl")))
+    assert counts == whole and pq.read_table(out).equals(pq.read_table(tmp_path / "w.parquet"))
+    assert open(tmp_path / "r.jsonl").read() == open(tmp_path / "w.jsonl").read()
+
+
+def test_a_log_line_cut_short_by_a_crash_only_costs_its_chunk(tmp_path):
+    out = str(tmp_path / "r.parquet")
+    with pytest.raises(KeyboardInterrupt):
+        sim.run(spec(), workers=1, outputs=sim.Outputs(parquet=out), on_chunk=_stop_after(2))
+    log = os.path.join(out, "_chunks.jsonl")
+    text = open(log).read()
+    open(log, "w").write(text[:-40])            # the second line half written
+    seen = []
+    sim.run(spec(), workers=1, outputs=sim.Outputs(parquet=out), resume=True, on_chunk=lambda d, t: seen.append(d))
+    assert seen == [2, 3, 4]
+    assert pq.read_table(out).num_rows == 4000
+
+
+def test_a_checkpoint_resumes_a_run_that_writes_no_rows(tmp_path):
+    ck = str(tmp_path / "ck")
+    with pytest.raises(KeyboardInterrupt):
+        sim.run(spec(), workers=1, outputs=sim.Outputs(checkpoint=ck), on_chunk=_stop_after(2))
+    seen = []
+    counts = sim.run(spec(), workers=1, outputs=sim.Outputs(checkpoint=ck), resume=True,
+                     on_chunk=lambda d, t: seen.append(d))
+    assert seen == [3, 4] and counts == sim.run(spec(), workers=1)
+    assert sorted(os.listdir(ck)) == ["_manifest.json"]
+    again = sim.run(spec(), workers=1, outputs=sim.Outputs(checkpoint=ck), resume=True)   # finished: nothing to play
+    assert again == counts
+    with pytest.raises(sim.SimError, match="holds a finished run"):
+        sim.run(spec(), workers=1, outputs=sim.Outputs(checkpoint=ck))
+
+
+def test_a_folder_that_is_not_a_run_is_never_taken(tmp_path):
+    d = tmp_path / "mine.parquet"
+    d.mkdir()
+    (d / "precious.txt").write_text("keep")
+    for force in (False, True):
+        with pytest.raises(sim.SimError, match="not a euchresim run"):
+            sim.run(spec(), workers=1, outputs=sim.Outputs(parquet=str(d)), force=force)
+    assert (d / "precious.txt").read_text() == "keep"

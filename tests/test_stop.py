@@ -44,8 +44,13 @@ def _wait_for(pred, proc, what):
         time.sleep(0.02)
 
 
-def _finished_on_disk(parts):
-    return sorted(n for n in os.listdir(parts) if n.endswith(".counts.json")) if os.path.isdir(parts) else []
+def _finished_on_disk(folder):
+    """The chunks the run folder counts as finished: the lines of its log."""
+    try:
+        with open(os.path.join(folder, "_chunks.jsonl")) as fh:
+            return [json.loads(line)["chunk"] for line in fh]
+    except (FileNotFoundError, ValueError):
+        return []
 
 
 def _interrupt(proc):
@@ -79,7 +84,7 @@ def test_sigint_keeps_finished_chunks_and_resume_gives_the_uninterrupted_result(
     if want_rec:
         args += ["--records", "run.jsonl"]
         files.append("run.jsonl")
-    parts = tmp_path / (files[0] + ".parts")
+    parts = tmp_path / ("run.parquet" if want_out else "run.jsonl.parts")
     proc = _start(args, tmp_path)
     _wait_for(lambda: len(_finished_on_disk(parts)) >= 2, proc, "two chunks were finished")
     out, err = _interrupt(proc)
@@ -93,14 +98,17 @@ def test_sigint_keeps_finished_chunks_and_resume_gives_the_uninterrupted_result(
     assert int(m.group(1)) < n_chunks, "the stop came after the run had finished"
     partial = json.loads(out)
     assert partial["partial"] is True and partial["counts"]["hands"] == len(on_disk) * chunk
-    for f in files:
-        assert not (tmp_path / f).exists()           # the final files come only with the last chunk
+    assert not (tmp_path / "run.jsonl").exists()          # records are joined only with the last chunk
+    assert json.loads((parts / "_manifest.json").read_text())["complete"] is False
 
     proc = _start(args + ["--resume"], tmp_path)
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0, err
     resumed = json.loads(out)
-    assert not parts.exists()
+    if want_out:
+        assert json.loads((parts / "_manifest.json").read_text())["complete"] is True
+    else:
+        assert not parts.exists()
 
     ref = tmp_path / "ref"
     ref.mkdir()
@@ -146,7 +154,7 @@ def test_a_worker_killed_mid_run_has_its_chunk_played_again(tmp_path):
     hands, chunk = 600_000, 2_000
     args = ["--hands", str(hands), "--chunk-size", str(chunk), "--seed", "5", "--workers", "2", "--policy",
             "random", "--out", "run.parquet", "--json"]
-    parts = tmp_path / "run.parquet.parts"
+    parts = tmp_path / "run.parquet"
     proc = _start(args, tmp_path)
     _wait_for(lambda: len(_finished_on_disk(parts)) >= 2 and _children(proc.pid), proc, "two chunks were finished")
     os.kill(_children(proc.pid)[0], signal.SIGKILL)
@@ -155,3 +163,30 @@ def test_a_worker_killed_mid_run_has_its_chunk_played_again(tmp_path):
     spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=5, count=hands, chunk_size=chunk)
     assert json.loads(out)["counts"] == sim.run(spec, workers=1)
     assert pq.read_table(tmp_path / "run.parquet").num_rows == hands
+
+
+def test_kill_9_of_the_run_itself_resumes_to_the_uninterrupted_result(tmp_path):
+    """No handler runs on SIGKILL: only the temporary names and the chunk log keep the folder sound."""
+    hands, chunk = 200_000, 1_000
+    args = ["--hands", str(hands), "--chunk-size", str(chunk), "--seed", "11", "--workers", "2", "--policy",
+            "random", "--out", "run.parquet", "--records", "run.jsonl", "--json"]
+    folder = tmp_path / "run.parquet"
+    proc = _start(args, tmp_path)
+    _wait_for(lambda: len(_finished_on_disk(folder)) >= 3, proc, "three chunks were finished")
+    proc.kill()
+    proc.wait(timeout=HANG)   # not communicate(): orphaned workers still hold the output pipes
+    proc.stdout.close()
+    proc.stderr.close()
+    time.sleep(1)             # the orphaned workers see their pipe close and leave
+    proc = _start(args + ["--resume"], tmp_path)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=11, count=hands, chunk_size=chunk)
+    whole = sim.run(spec, workers=1, outputs=sim.Outputs(parquet=str(ref / "run.parquet"),
+                                                         records=str(ref / "run.jsonl")))
+    assert json.loads(out)["counts"] == whole
+    assert pq.read_table(folder).equals(pq.read_table(ref / "run.parquet"))
+    assert (tmp_path / "run.jsonl").read_bytes() == (ref / "run.jsonl").read_bytes()
+    assert not any(name.endswith(".tmp") for _, _, names in os.walk(folder) for name in names)
