@@ -6,9 +6,9 @@ policies, so its output depends only on the seed, the chunk size and ``i``:
 never on the number of workers, and the deals never on the policies.
 
 Workers run whole chunks and hand back per-chunk tallies (integer counts
-that merge exactly); when a run writes Parquet or hand records, each worker
-writes its chunk to ``<out>.parts/`` first (parts.py).  A stopped run keeps
-those parts and ``resume`` picks up from them.
+that merge exactly); when a run writes Parquet or hand records, each chunk's
+files go to the run folder as they finish (parts.py).  A stopped run keeps
+them and ``resume`` picks up from them.
 """
 from __future__ import annotations
 

@@ -92,7 +92,7 @@ def row_features(r, tab, f):
     dealer = np.int64(r["dealer"])
     trump = np.int64(r["trump"])
     rnd = np.int64(r["make_round"])
-    h = maker_hand(r)
+    h = np.int64(r["hand0"])
     eff = T_EFF + 4 * trump
     f[F_MAKER_POS] = r["maker_pos"]
     f[F_MAKER_SEAT] = maker
@@ -104,18 +104,18 @@ def row_features(r, tab, f):
     f[F_LEFT] = (h >> (8 * (3 - trump) + 4)) & 1
     f[F_JOKER] = (h >> _JOKER) & 1
     f[F_ACES] = popcount(h & _ACES & ~(np.int64(1) << (8 * trump + 7)))
-    voids = 0
-    for s in range(4):
-        if s != trump and h & tab[U(eff + s)] == 0:
-            voids += 1
-    f[F_VOIDS] = voids
+    # arithmetic rather than `if` from here on: on random hands a branch mispredicts often
+    voids = np.int64(0)
+    for s in range(4):                 # the plain suits with none of their cards (trump's own taken off)
+        voids += (h & tab[U(eff + s)]) == 0
+    f[F_VOIDS] = voids - ((h & tab[U(eff + trump)]) == 0)
     # the dealer's side: the dealer, or (4 players) the dealer's partner
-    dealer_side = maker == dealer or (players == 4 and (maker ^ dealer) & 1 == 0)
-    f[F_UPCARD_TO_MAKERS] = rnd == 1 and dealer_side and r["discard"] >= 0   # C2: a dealer sitting out takes none
+    dealer_side = (maker == dealer) | ((players == 4) & ((maker ^ dealer) & 1 == 0))
+    f[F_UPCARD_TO_MAKERS] = (rnd == 1) & dealer_side & (r["discard"] >= 0)   # C2: a dealer sitting out takes none
     up_suit = np.int64(r["joker_suit"]) if up == _JOKER else up >> 3
-    f[F_TRUMP_VS_UPCARD] = 0 if rnd == 1 else (1 if trump == 3 - up_suit else 2)
+    f[F_TRUMP_VS_UPCARD] = (rnd - 1) * (1 + np.int64(trump != 3 - up_suit))
     mt = np.int64(r["maker_tricks"])
-    f[F_OUTCOME] = 0 if mt < 3 else (2 if mt == 5 else 1)
+    f[F_OUTCOME] = np.int64(mt >= 3) + np.int64(mt == 5)
     f[F_MAKER_TRICKS] = mt
 
 
@@ -150,9 +150,9 @@ def tally_groups_into(rows, tab, feats, starts, bases, radix, out, f):
             o = NMEAS * (bases[U(g)] + cell)
             out[U(o)] += 1
             out[U(o + 1)] += made
-            out[U(o + 2)] += made and mt >= 3
-            out[U(o + 3)] += made and mt < 3
-            out[U(o + 4)] += made and mt == 5
+            out[U(o + 2)] += made & (mt >= 3)
+            out[U(o + 3)] += made & (mt < 3)
+            out[U(o + 4)] += made & (mt == 5)
             out[U(o + 5)] += mk
             out[U(o + 6)] += mk * mk
             out[U(o + 7)] += df
