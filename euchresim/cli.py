@@ -222,15 +222,28 @@ def _say_if_compiling(quiet):
         click.echo("compiling kernels, first run only (about 20-30 s)...", err=True)
 
 
+def _bar(total, unit, quiet):
+    """A tqdm bar on a terminal (rate, time left when the total is known), else None."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True, leave=False)
+
+
+def _count_lines(path):
+    """Lines of a file, for a bar's total: a fast pass over the bytes, None if unreadable."""
+    try:
+        with open(path, "rb") as fh:
+            return sum(block.count(b"\n") for block in iter(lambda: fh.read(1 << 20), b""))
+    except OSError:
+        return None
+
+
 class _Progress:
     """A bar on a terminal (hands, games or rubbers a second, time left); silent anywhere else."""
 
     def __init__(self, spec, quiet):
-        self.spec, self.bar = spec, None
-        if not quiet and sys.stderr.isatty():
-            from tqdm import tqdm
-            self.bar = tqdm(total=spec.count, unit=spec.mode[:-1], unit_scale=True, file=sys.stderr,
-                            dynamic_ncols=True, leave=False)
+        self.spec, self.bar = spec, _bar(spec.count, spec.mode[:-1], quiet)
 
     def __call__(self, done, total):
         if self.bar is not None:       # chunks are the same size but the last: near enough until the end
@@ -280,7 +293,8 @@ def _stopped(spec, outputs, stop, as_json, echo):
 @click.option("-o", "--output", "dst", default="-", show_default=True,
               help="Where to write the checked records: FILE.jsonl, or - for standard output.")
 @click.option("--force", is_flag=True, help="Overwrite an existing output file.")
-def replay(src, dst, force):
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar (as when not on a terminal).")
+def replay(src, dst, force, quiet):
     """Check every hand record in SRC and write it back with its outcome.
 
     Each record is played through the rules step by step. A broken record
@@ -305,10 +319,15 @@ def replay(src, dst, force):
     from .replay import SHOWN, replay_file
     source = getattr(sys.stdin, "buffer", sys.stdin) if src == "-" else src   # bytes, so binary is told apart
     name = "<stdin>" if src == "-" else src
+    bar = _bar(None if src == "-" else _count_lines(src), "record", quiet)
     try:
-        found = replay_file(source, sys.stdout if dst == "-" else dst, name)
+        found = replay_file(source, sys.stdout if dst == "-" else dst, name,
+                            on_batch=(lambda n: bar.update(n - bar.n)) if bar else None)
     except RecordError as e:
         raise InputError(str(e)) from None
+    finally:
+        if bar:
+            bar.close()
     for line in found.lines:
         click.echo(f"{name}: {line}", err=True)
     more = " (the first %d of each kind shown)" % SHOWN if max(found.broken, found.differ) > SHOWN else ""

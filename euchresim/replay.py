@@ -302,13 +302,14 @@ class ReplaySummary:
     lines: list[str] = field(default_factory=list)    # "line N: ...", in file order
 
 
-def replay_file(src, dst, name: str | None = None) -> ReplaySummary:
+def replay_file(src, dst, name: str | None = None, on_batch=None) -> ReplaySummary:
     """Replay every line of ``src`` into ``dst``, one output line per input line.
 
     ``src`` is opened and checked to be JSON Lines before ``dst`` is
     opened, so a wrong file (Parquet, say) leaves no output behind;
     :class:`RecordError` then says what is wrong with which file (``name``,
-    if given, else its path or stream name).
+    if given, else its path or stream name).  ``on_batch(records)`` hears
+    how many records are done after each batch (a progress bar).
     """
     items = iter_jsonl(src, name)
     summary = ReplaySummary()
@@ -336,6 +337,8 @@ def replay_file(src, dst, name: str | None = None) -> ReplaySummary:
             elif "mismatch" in out:
                 note("differ", line_no, differences(out["mismatch"]))
             yield out
+        if on_batch:
+            on_batch(summary.records)
 
     def gen():
         batch = []

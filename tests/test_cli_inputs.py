@@ -315,3 +315,31 @@ def test_replay_force_overwrites_and_dash_is_standard_output(tmp_path):
     assert (tmp_path / "old.jsonl").read_text() == (tmp_path / "in.jsonl").read_text()
     r = CliRunner().invoke(cli, ["replay", str(tmp_path / "in.jsonl")])
     assert r.exit_code == 0 and r.stdout == (tmp_path / "in.jsonl").read_text()
+
+
+def test_progress_bars_show_on_a_terminal_only(tmp_path, monkeypatch):
+    """The bar is tqdm's, on standard error, and only when it is a terminal (never under --json)."""
+    import io
+    import sys
+    import euchresim.cli as cli_mod
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    seen = []
+    real = cli_mod._bar
+    monkeypatch.setattr(cli_mod, "_bar", lambda total, unit, quiet: seen.append((total, unit, quiet))
+                        or real(total, unit, quiet))
+    err = Tty()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert run(["simulate", "--hands", "3000", "--chunk-size", "1000", "--workers", "1", "--records", "h.jsonl"],
+               cwd=tmp_path).exit_code == 0
+    assert run(["replay", "h.jsonl", "-o", "c.jsonl"], cwd=tmp_path).exit_code == 0
+    assert run(["simulate", "--hands", "100", "--workers", "1", "--json"], cwd=tmp_path).exit_code == 0
+    assert seen == [(3000, "hand", False), (3000, "record", False), (100, "hand", True)]
+    bar = real(3000, "hand", False)                 # outside the runner, stderr is our terminal
+    bar.update(3000)
+    bar.refresh()                                   # tqdm draws at most every 0.1 s by itself
+    bar.close()
+    assert "3.00k/3.00k" in err.getvalue() and "hand/s" in err.getvalue()
+    assert real(3000, "hand", True) is None

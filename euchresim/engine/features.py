@@ -92,7 +92,7 @@ def row_features(r, tab, f):
     dealer = np.int64(r["dealer"])
     trump = np.int64(r["trump"])
     rnd = np.int64(r["make_round"])
-    h = np.int64(r["hand0"])
+    h = maker_hand(r)
     eff = T_EFF + 4 * trump
     f[F_MAKER_POS] = r["maker_pos"]
     f[F_MAKER_SEAT] = maker
