@@ -164,7 +164,9 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
     except sim.SimError as e:
         raise InputError(str(e)) from None
     except OSError as e:
-        raise InputError(_os_error(e)) from None
+        kept = f"; the finished chunks are kept in {outputs.parts_dir}: rerun with --resume" \
+            if outputs.parts_dir and os.path.isdir(outputs.parts_dir) else ""
+        raise InputError(_os_error(e) + kept) from None
     except sim.RunStopped as e:
         progress.close()
         _stopped(spec, outputs, e, as_json, echo)

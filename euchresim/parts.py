@@ -61,11 +61,18 @@ def _file_digest(path: str) -> dict | None:
 
 def _write_atomic(path: str, data: bytes) -> None:
     """A temporary name of this process's own, then a rename: never half a file under the real name."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, path)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except OSError as e:           # a full disk, say: name the file meant, not the temporary one
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise OSError(e.errno, e.strerror, path) from None
 
 
 def store_chunk(folder: str, chunk: int, files: dict[str, bytes]) -> dict[str, dict]:
@@ -149,7 +156,10 @@ def prepare(folder: str, header: dict, n_chunks: int, resume: bool, force: bool 
             return _reopen(folder, old, n_chunks)
     elif os.path.exists(folder):
         raise PartsError(f"{folder}: exists and is not a folder; remove it or choose another name")
-    os.makedirs(folder, exist_ok=True)
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise PartsError(f"{folder}: cannot make the run folder ({e.strerror})") from None
     _write_atomic(os.path.join(folder, MANIFEST), json.dumps(dict(header, complete=False), indent=1).encode())
     return {}
 

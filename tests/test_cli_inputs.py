@@ -343,3 +343,31 @@ def test_progress_bars_show_on_a_terminal_only(tmp_path, monkeypatch):
     bar.close()
     assert "3.00k/3.00k" in err.getvalue() and "hand/s" in err.getvalue()
     assert real(3000, "hand", True) is None
+
+
+def test_a_full_disk_is_one_line_and_the_finished_chunks_resume(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    import euchresim.parts as parts
+    real_replace = os.replace
+
+    def full_at_chunk_two(src, dst):
+        if dst.endswith("chunk-000002.parquet"):
+            raise OSError(errno.ENOSPC, "No space left on device", src)
+        real_replace(src, dst)
+    monkeypatch.setattr(parts.os, "replace", full_at_chunk_two)
+    args = ["simulate", "--hands", "5000", "--chunk-size", "1000", "--workers", "1", "--out", "h.parquet", "--json"]
+    line = _one_error_line(run(args, cwd=tmp_path))
+    assert line == ("euchresim: error: h.parquet/chunk-000002.parquet: No space left on device; the finished "
+                    "chunks are kept in h.parquet: rerun with --resume")
+    assert not any(n.endswith(".tmp") for n in os.listdir(tmp_path / "h.parquet"))
+    monkeypatch.setattr(parts.os, "replace", real_replace)
+    r = run(args + ["--resume"], cwd=tmp_path)
+    assert r.exit_code == 0 and json.loads(r.output)["counts"]["hands"] == 5000
+
+
+def test_a_folder_that_cannot_be_made_is_one_line(tmp_path):
+    (tmp_path / "afile").write_text("")
+    line = _one_error_line(run(["simulate", "--hands", "10", "--checkpoint", "afile/ck"], cwd=tmp_path))
+    assert "afile/ck" in line
