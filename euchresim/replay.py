@@ -13,7 +13,7 @@ its own kind, ``mismatch``, not a rule error, since the plays themselves
 were legal.  The written-back record carries the replay's outcome.
 
 Records are replayed in batches, one kernel call per batch and set of
-rules (``driver.replay_hands``): a kernel call per record cost more than
+rules (``driver_replay.replay_hands``): a kernel call per record cost more than
 the replay itself.
 """
 from __future__ import annotations
@@ -68,7 +68,7 @@ def replay(rec: Record) -> tuple[dict | None, str | None]:
 
 
 def _replay_group(recs: list[Record]) -> list[tuple[dict | None, str | None]]:
-    from .driver import replay_hands
+    from .driver_replay import replay_hands
     rules = recs[0].rules
     P = rules.players
     pad = (0,) * (4 - P)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable
 
 import numpy as np
 
@@ -102,6 +102,7 @@ class ChunkResult:
     games: np.ndarray = field(default_factory=lambda: np.zeros(0, GAME_DTYPE))
     rubbers: np.ndarray = field(default_factory=lambda: np.zeros(0, RUBBER_DTYPE))
     counts: np.ndarray | None = None  # the hands' tally, when the kernel kept it (driver.tally_row)
+    groups: dict | None = None        # the cells of spec.groups (groups.Plan.counts), when asked for
 
 
 def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows: bool = True) -> ChunkResult:
@@ -193,7 +194,7 @@ def _buffers(scratch, n, name="rows"):
     """Row and play buffers for n hands; every field is written by the kernel."""
     if scratch is None:
         return np.zeros(n, HAND_DTYPE), np.zeros((n, 20), np.int8)
-    if len(scratch.get(name, ())) < n:
+    if name not in scratch or len(scratch[name][0]) < n:
         scratch[name] = (np.zeros(n, HAND_DTYPE), np.zeros((n, 20), np.int8))
     rows, plays = scratch[name]
     return rows[:n], plays[:n]
@@ -213,7 +214,7 @@ def tally(res: ChunkResult, players: int) -> dict:
         out = np.zeros(TALLY_SIZE, np.int64)
         tally_hands(res.hands, players, out)
     c = {name: int(out[i]) for i, name in enumerate(tally_names(players)) if name}
-    if getattr(res, "groups", None):   # play_chunk's cells of spec.groups: lists that merge elementwise
+    if res.groups:                     # play_chunk's cells of spec.groups: lists that merge elementwise
         c["groups"] = res.groups
     g = res.games
     if len(g):

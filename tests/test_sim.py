@@ -110,6 +110,7 @@ def test_reused_buffers_give_the_same_rows_as_fresh_ones(players):
     rows.view(np.uint8)[:] = 0xA5
     plays[:] = 77
     reused = sim.play_chunk(s, 1, scratch)
+    assert scratch["rows"][0] is rows and np.shares_memory(reused.hands, rows)    # the buffer was lent again
     assert np.array_equal(fresh.hands, reused.hands)
     assert np.array_equal(fresh.plays, reused.plays)
 

@@ -398,3 +398,8 @@ def test_seat_rows_only_when_the_seats_play_different_policies():
     for policies in (None, ["baseline"] * 4):
         df = analysis.summary_frame(c, players=4, policies=policies)
         assert not df["statistic"].str.startswith("seat ").any()
+
+
+def test_wilson_bounds_at_none_and_all_are_exactly_0_and_1():
+    for n in (1, 7, 20, 1000, 10 ** 9):
+        assert analysis.wilson(0, n)[0] == 0.0 and analysis.wilson(n, n)[1] == 1.0

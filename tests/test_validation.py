@@ -298,8 +298,8 @@ KEEP_RECORD = {
 
 
 def replay_with_keep(keep_board):
-    """Run driver.replay_hand as replay.replay calls it, with any board as the keep."""
-    from euchresim.driver import replay_hand
+    """Run driver_replay.replay_hand as replay.replay calls it, with any board as the keep."""
+    from euchresim.driver_replay import replay_hand
     from euchresim.engine.layout import PRIV_SIZE, ST_SIZE
     from euchresim.tables import build_tables
     rec = parse_record(KEEP_RECORD)
