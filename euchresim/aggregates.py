@@ -90,3 +90,26 @@ def feature_frame(rows, rules) -> pd.DataFrame:
         cats = [x for x in names if x is not None]
         out[feature] = pd.Categorical([names[v] for v in values[:, j]], categories=cats, ordered=True)
     return pd.DataFrame(out)
+
+
+def format_group_frame(df: pd.DataFrame, grouping) -> str:
+    """A plain-text table of ``group_frame``: one line a cell, rates of made hands with their intervals."""
+    feats = list(grouping)
+    width = {f: max(len(f), *(len(str(v)) for v in df[f])) if len(df) else len(f) for f in feats}
+    head = "  ".join(f"{f:<{width[f]}}" for f in feats)
+    lines = [f"{head}  {'hands':>9} {'made':>7}  {'makers took 3+':>24}  {'euchred':>24}  {'march':>7}  "
+             f"{'makers points/made hand':>24}"]
+
+    def pct(r, name):
+        v = r[f"{name}_rate"]
+        return "-" if v != v else f"{100 * v:6.2f}% [{100 * r[f'{name}_low']:6.2f},{100 * r[f'{name}_high']:6.2f}]"
+
+    for _, r in df.iterrows():
+        cells = "  ".join(f"{str(r[f]):<{width[f]}}" for f in feats)
+        made = "-" if r["made_rate"] != r["made_rate"] else f"{100 * r['made_rate']:6.2f}%"
+        march = "-" if r["march_rate"] != r["march_rate"] else f"{100 * r['march_rate']:6.2f}%"
+        m = r["maker_points_mean"]
+        pts = "-" if m != m else f"{m:6.3f} [{r['maker_points_low']:6.3f},{r['maker_points_high']:6.3f}]"
+        lines.append(f"{cells}  {int(r['hands']):>9} {made:>7}  {pct(r, 'made_ok'):>24}  {pct(r, 'euchred'):>24}  "
+                     f"{march:>7}  {pts:>24}")
+    return "\n".join(lines)

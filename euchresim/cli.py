@@ -103,6 +103,9 @@ def cli():
                                                   "no rows can be resumed too.")
 @click.option("--resume", is_flag=True, help="Continue a stopped run that wrote --out/--records/--checkpoint.")
 @click.option("--force", is_flag=True, help="Overwrite existing output files (and an unfinished run's parts).")
+@click.option("--group", "groups", multiple=True, metavar="FEATURE[,FEATURE...]",
+              help="Also tally the hands by these features and print a table a cell (repeat for more tables; "
+                   "features in docs/aggregates.md), e.g. --group maker_pos,maker_trumps.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing line (as when not on a terminal).")
 @click.option("--backend", type=click.Choice(["local", "ray"], case_sensitive=False), default="local",
@@ -110,7 +113,7 @@ def cli():
                                       "(pip install 'euchresim[ray]'; docs/scaling.md).")
 @click.option("--address", help="--backend ray: the cluster's address [default: a local Ray instance].")
 def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, out, records, checkpoint, resume,
-             force, as_json, quiet, backend, address):
+             force, groups, as_json, quiet, backend, address):
     """Play many hands (or games, or rubbers) and print how they went.
 
     The summary table is explained row by row in docs/summary.md.  With
@@ -148,7 +151,7 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
     try:
         _, _, names = resolve(_policy_names(policy), rules.players)
         spec = sim.RunSpec(rules=rules, policies=tuple(names), seed=seed, mode=mode, count=count,
-                           chunk_size=chunk_size or 0)
+                           chunk_size=chunk_size or 0, groups=tuple(groups))
     except (PolicyError, sim.SimError, ValueError) as e:
         raise InputError(str(e)) from None
     outputs = sim.Outputs(parquet=out, records=records, checkpoint=checkpoint)   # one run folder holds all
@@ -262,9 +265,17 @@ def _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs
     m = spec.meta()
     df = summary_frame(counts, spec.rules.players, m["policies"],
                        lone_defenders=spec.rules.players == 3 or spec.rules.defend_alone)
+    tables = []
+    if spec.groups:
+        from .aggregates import format_group_frame, group_frame
+        tables = [(g, group_frame(counts, g, spec.rules.players)) for g in spec.groups]
     if as_json:
-        echo(json.dumps(json_ready({"meta": m, "partial": partial, "counts": counts,
-                                    "summary": df.to_dict(orient="records")}), allow_nan=False))
+        out = {"meta": m, "partial": partial, "counts": {k: v for k, v in counts.items() if k != "groups"},
+               "summary": df.to_dict(orient="records")}
+        if tables:
+            out["groups"] = [{"grouping": list(g), "cells": t.astype({f: str for f in g}).to_dict(orient="records")}
+                             for g, t in tables]
+        echo(json.dumps(json_ready(out), allow_nan=False))
         return
     played = counts.get(spec.mode, 0)
     echo(f"euchresim {m['euchresim']} (engine {m['engine_version']})  players {spec.rules.players}  "
@@ -274,6 +285,9 @@ def _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs
     if changed:
         echo("rules: " + ", ".join(f"{k}={v}" if k != "scoring" else "scoring=custom" for k, v in changed.items()))
     echo(format_summary(df))
+    for g, t in tables:
+        echo(f"\nby {', '.join(g)} ({spec.mode} {played})")
+        echo(format_group_frame(t, g))
     if outputs.parquet and not partial:
         echo(f"wrote {outputs.parquet}")
     if outputs.records_file and not partial:

@@ -371,3 +371,18 @@ def test_a_folder_that_cannot_be_made_is_one_line(tmp_path):
     (tmp_path / "afile").write_text("")
     line = _one_error_line(run(["simulate", "--hands", "10", "--checkpoint", "afile/ck"], cwd=tmp_path))
     assert "afile/ck" in line
+
+
+def test_group_tables_in_text_and_json():
+    r = run(["simulate", "--hands", "5000", "--workers", "1", "--group", "outcome", "--group", "maker_pos,make_round",
+             "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert [g["grouping"] for g in d["groups"]] == [["outcome"], ["maker_pos", "make_round"]]
+    cells = {c["outcome"]: c for c in d["groups"][0]["cells"]}
+    assert sum(c["hands"] for c in cells.values()) == d["counts"]["hands"] == 5000
+    assert cells["euchred"]["hands"] == d["counts"]["euchred"] and cells["march"]["hands"] == d["counts"]["march"]
+    assert "groups" not in d["counts"]                   # the raw cells stay out of the tallies
+    r = run(["simulate", "--hands", "5000", "--workers", "1", "--group", "outcome"])
+    assert "by outcome (hands 5000)" in r.output and "\neuchred " in r.output
+    assert "unknown feature 'nope'" in _one_error_line(run(["simulate", "--hands", "10", "--group", "nope"]))
