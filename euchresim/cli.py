@@ -354,6 +354,57 @@ def replay(src, dst, force, quiet):
 
 
 @cli.command()
+@click.argument("src", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", "dst", default="-", show_default=True,
+              help="Where to write the solved records: FILE.jsonl, or - for standard output.")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar (as when not on a terminal).")
+def solve(src, dst, force, quiet):
+    """Write every hand record in SRC back with its double-dummy values.
+
+    Each record is replayed as `replay` does it, to where its plays stop
+    (a record cut inside the play is a hand in progress), and solved with
+    every card seen and every seat playing perfectly: `dd_tricks` is the
+    makers' tricks, `dd_card_values` each legal card of the seat to play
+    and the makers' tricks after it. A record that fixes no trump or
+    breaks a rule gets an `error`; the others go on. Exit status 1 if any
+    record had an error or stated an outcome that differs. See
+    docs/hand-record.md.
+
+    \b
+    Example:
+        euchresim solve hands.jsonl -o solved.jsonl
+    """
+    if src != "-":
+        from .outpaths import OutputPathError, check_distinct
+        try:
+            check_distinct([("SRC", src), ("-o", dst)])
+        except OutputPathError as e:
+            raise InputError(str(e).replace("one would be lost", "reading and writing it at once would lose it"))
+    _check_outputs([("-o", dst, JSONL, "hand records", True)], force)
+    from .records import RecordError
+    from .solve import SHOWN, solve_file
+    source = getattr(sys.stdin, "buffer", sys.stdin) if src == "-" else src
+    name = "<stdin>" if src == "-" else src
+    bar = _bar(None if src == "-" else _count_lines(src), "record", quiet)
+    try:
+        found = solve_file(source, sys.stdout if dst == "-" else dst, name,
+                           on_batch=(lambda n: bar.update(n - bar.n)) if bar else None)
+    except RecordError as e:
+        raise InputError(str(e)) from None
+    finally:
+        if bar:
+            bar.close()
+    for line in found.lines:
+        click.echo(f"{name}: {line}", err=True)
+    more = " (the first %d of each kind shown)" % SHOWN if max(found.failed, found.differ) > SHOWN else ""
+    click.echo(f"{found.records} records: {found.solved} solved, {found.failed} with an error, {found.differ} "
+               f"whose outcome differs from the record{more}", err=True)
+    if found.failed or found.differ:
+        sys.exit(1)
+
+
+@cli.command()
 @click.option("--hands", type=click.IntRange(min=1000), default=400_000, show_default=True,
               help="Hands per measurement, per worker.")
 @click.option("--players", "players_", type=click.Choice(["2", "3", "4"]), multiple=True,

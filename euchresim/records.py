@@ -37,7 +37,9 @@ RECORD_FIELDS = ("players", "deck", "rules", "dealer", "hands", "dummy", "upcard
 JOIN_FIELDS = ("chunk", "index", "game", "rubber", "score")
 OUTCOME_FIELDS = ("maker", "trump", "trick_winners", "tricks", "points")
 FINDING_FIELDS = ("mismatch", "error")
-_KNOWN = frozenset(RECORD_FIELDS + JOIN_FIELDS + OUTCOME_FIELDS + FINDING_FIELDS)
+# What `solve` found (docs/hand-record.md): read without complaint, found afresh by solve.
+SOLVED_FIELDS = ("dd_tricks", "dd_card_values")
+_KNOWN = frozenset(RECORD_FIELDS + JOIN_FIELDS + OUTCOME_FIELDS + FINDING_FIELDS + SOLVED_FIELDS)
 
 
 class RecordError(ValueError):
@@ -594,4 +596,4 @@ def _write(fh: IO, dicts: Iterable[dict]) -> int:
 
 __all__ = ["Record", "RecordError", "parse_record", "format_record", "cards_desc", "call_str", "parse_call",
            "iter_jsonl", "write_jsonl", "PASS", "ORDER", "RECORD_FIELDS", "JOIN_FIELDS", "OUTCOME_FIELDS",
-           "FINDING_FIELDS"]
+           "FINDING_FIELDS", "SOLVED_FIELDS"]

@@ -1,0 +1,310 @@
+"""Double-dummy values of hand records: what perfect play with every card seen gives.
+
+A record is replayed step by step as ``replay`` does it (the same kernel,
+the same messages), and where its ``plays`` stop is the position solved:
+a record cut short inside the play is a hand in progress, a complete one
+is solved from its end (nothing is left to play).  So anything that
+reads a record can ask "what was this position worth, and what did each
+card throw away?", which the strategy reports and the search bots need.
+
+The replay kernel stops a short record at its first missing card, before
+the checks it makes only at a hand's end (calls, discard, keep or joker
+suit left over); those are made here, with replay's own messages, so a
+cut record is judged exactly as its uncut self would be.  The replay
+gives back the public state only, so each seat's cards now are rebuilt
+from the deal, the exchange and the plays, as the rules make them.
+
+Positions are solved in batches, one kernel call per set of rules and one
+workspace for all (``engine/solver.py``), as the replay batches its
+kernel: no Python and no allocation between one position and the next.
+"""
+from __future__ import annotations
+
+import gc
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cards import JOKER, SUITS, card_str
+from .engine import solver as S
+from .engine.layout import (
+    ALONE, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_JOKER_UNUSED, ERR_SCRIPT_SHORT,
+    JOKER_SUIT, MAKER, MAKER_TRICKS, NCALLS, NINTRICK, NPLAYS, OUT, PH_DONE, PH_PLAY, PLAY_SEAT, PLAYS,
+    ROUND, ST_SIZE, TO_ACT, TRICK, TRICK_WINNER, TRUMP,
+)
+from .records import (FINDING_FIELDS, OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, iter_jsonl,
+                      parse_record, write_jsonl)
+from .replay import SHOWN, _OUTCOME_SLOTS, _ended_rule, _message, _not_object, _tables, _written, differences
+
+BATCH = 1024          # records per batch: a progress bar's step, about a second of solving from the lead
+
+_WS = S.new_workspace()     # the solver's one workspace: each solve starts it afresh
+
+
+def solve_records(objs) -> list[dict]:
+    """Each decoded record back with ``dd_tricks`` and ``dd_card_values``, or with ``error``.
+
+    As ``replay_record`` writes it, plus the two fields; a record cut
+    inside the play has only the outcome fields its calls fix (``maker``,
+    ``trump``).  An ``error``, ``mismatch`` or double-dummy value the
+    record had from an earlier run is dropped and found afresh.
+    """
+    return _solve_many(list(objs))
+
+
+def _with_error(obj, msg: str) -> dict:
+    if not isinstance(obj, dict):
+        return {"record": obj, "error": msg}
+    dropped = OUTCOME_FIELDS + SOLVED_FIELDS + FINDING_FIELDS
+    out = {k: v for k, v in obj.items() if k not in dropped}
+    out["error"] = msg
+    return out
+
+
+def _solve_many(objs: list) -> list[dict]:
+    out: list = [None] * len(objs)
+    groups: dict[int, list] = {}
+    for i, obj in enumerate(objs):
+        try:
+            rec = parse_record(obj)
+        except RecordError as e:
+            out[i] = _with_error(obj, str(e))
+            continue
+        groups.setdefault(id(rec.rules), []).append((i, rec))     # parse_record shares equal Rules
+    for members in groups.values():
+        for (i, rec), result in zip(members, _solve_group([rec for _, rec in members])):
+            kind, a, b = result
+            out[i] = _with_error(objs[i], a) if kind == "error" else _write_back(objs[i], rec, a, b)
+    return out
+
+
+def _write_back(obj: dict, rec: Record, outcome: dict, values: dict) -> dict:
+    """The record as replay writes it, less what a hand in progress has not got, plus the values.
+
+    Outcome fields the record states for an unfinished hand (a cut record
+    keeps its whole hand's) are dropped, not compared: the hand in the
+    record has not come to them.
+    """
+    stated = {k: v for k, v in obj.items() if k in outcome or k not in OUTCOME_FIELDS}
+    out = _written(stated, rec, dict(dict.fromkeys(OUTCOME_FIELDS), **outcome))
+    mismatch = out.pop("mismatch", None)
+    for key in OUTCOME_FIELDS:
+        if key not in outcome:
+            del out[key]
+    out.update(values)
+    if mismatch:
+        out["mismatch"] = mismatch
+    return out
+
+
+def _solve_group(recs: list[Record]) -> list[tuple]:
+    """Replay records sharing one set of rules, then solve the positions they reach.
+
+    Each result is ``("error", message, None)`` or ``("solved", outcome,
+    {"dd_tricks": ..., "dd_card_values": ...})``.
+    """
+    rules = recs[0].rules
+    tab = _tables(rules)
+    found, states = _replay_states(recs, tab)
+    results: list = [None] * len(recs)
+    rows, at = [], []
+    outcomes = states[:, _OUTCOME_SLOTS].tolist()
+    for i, (rec, (code, phase, step)) in enumerate(zip(recs, found.tolist())):
+        st = states[i].tolist()
+        if code == ERR_SCRIPT_SHORT and phase == PH_PLAY:
+            msg = _left_over(rec, st)
+            if msg:
+                results[i] = ("error", msg, None)
+                continue
+            rows.append(_position(rec, st))
+            at.append(i)
+            results[i] = ("solved", {"maker": st[MAKER], "trump": SUITS[st[TRUMP]]}, None)
+        elif code:
+            results[i] = ("error", _message(rec, code, phase, step, st), None)
+        elif st[MAKER] < 0:
+            results[i] = ("error", f"calls: the hand was thrown in ({_ended_rule(st)}); there is no play to solve",
+                          None)
+        else:
+            o = outcomes[i]
+            P = rules.players
+            outcome = {"maker": o[0], "trump": SUITS[o[1]], "trick_winners": o[2:7], "tricks": o[7:7 + P],
+                       "points": o[11:11 + P]}
+            results[i] = ("solved", outcome, {"dd_tricks": st[MAKER_TRICKS], "dd_card_values": {}})
+    if rows:
+        pos = np.array(rows, dtype=np.int64).reshape(len(rows), S.POS_SIZE)
+        res = np.zeros((len(rows), S.RES_SIZE), np.int64)
+        S.solve_batch(_WS, tab, pos, res, np.int64(S.MODE_EXACT | S.MODE_CARDS))
+        for i, r in zip(at, res.tolist()):
+            cards = [(c, v) for c, v in zip(r[S.R_CARD:S.R_CARD + 5], r[S.R_CVAL:S.R_CVAL + 5]) if c >= 0 and v >= 0]
+            values = {card_str(c): v for c, v in sorted(cards, reverse=True)}   # highest first, as hands are written
+            results[i] = ("solved", results[i][1], {"dd_tricks": r[S.R_VALUE], "dd_card_values": values})
+    return results
+
+
+def _replay_states(recs: list[Record], tab):
+    """The replay kernel over records of one set of rules: (found, states), as replay's batch has them.
+
+    ``replay.replay_many`` keeps only the outcome of each state; a
+    position needs the whole public state where the record stops.
+    """
+    from .driver_replay import replay_hands
+    P = recs[0].rules.players
+    pad = (0,) * (4 - P)
+    calls: list[int] = []
+    plays: list[int] = []
+    call_at = [0]
+    play_at = [0]
+    for r in recs:
+        calls.extend(r.calls)
+        call_at.append(len(calls))
+        plays.extend(r.plays)
+        play_at.append(len(plays))
+
+    def col(values):
+        return np.array(values, dtype=np.int64)
+
+    k = len(recs)
+    found = np.zeros((k, 3), np.int64)
+    states = np.zeros((k, ST_SIZE), np.int64)
+    replay_hands(
+        tab, col([r.dealer for r in recs]), col([r.hands + pad for r in recs]).reshape(k, 4),
+        col([r.dummy for r in recs]), col([r.upcard for r in recs]), col([r.kitty for r in recs]),
+        col([-1 if r.joker_suit is None else r.joker_suit for r in recs]), col(calls), col(call_at),
+        col([sum(1 << s for s in r.alone) for r in recs]),
+        col([-1 if r.discard is None else r.discard for r in recs]),
+        col([-1 if r.dummy_keep is None else r.dummy_keep for r in recs]), col(plays), col(play_at),
+        found, states)
+    return found, states
+
+
+def _exchanged(rec: Record, st: list) -> bool:
+    """Whether the dealer took part in an exchange: trump from round one, the dealer playing (C1, C2)."""
+    return st[ROUND] == 1 and not (st[OUT] >> rec.dealer) & 1
+
+
+def _uses_dummy(rec: Record, st: list) -> bool:
+    """Cutthroat, the maker not alone: the maker took the dummy (R9)."""
+    return rec.rules.players == 3 and not (st[ALONE] >> st[MAKER]) & 1
+
+
+def _left_over(rec: Record, st: list) -> str | None:
+    """What the replay kernel checks only at a hand's end, for a record cut inside the play.
+
+    Same order and messages as ``driver_replay.replay_hand``: a call after
+    the bidding, a discard or a keep the hand had no use for, a joker suit
+    the rules did not ask for.  Lone hands were checked on the way.
+    """
+    if len(rec.calls) > st[NCALLS]:
+        return _message(rec, ERR_CALLS_EXTRA, PH_DONE, st[NCALLS], st)
+    if rec.discard is not None and not _exchanged(rec, st):
+        return _message(rec, ERR_DISCARD_UNUSED, PH_DONE, -1, st)
+    if rec.dummy_keep is not None and not _uses_dummy(rec, st):
+        return _message(rec, ERR_DUMMY_UNUSED, PH_DONE, -1, st)
+    named = rec.upcard == JOKER and rec.rules.joker_upcard == "dealer-names"
+    if rec.joker_suit is not None and not named and rec.joker_suit != st[JOKER_SUIT]:
+        return _message(rec, ERR_JOKER_UNUSED, PH_DONE, -1, st)
+    return None
+
+
+def _position(rec: Record, st: list) -> list[int]:
+    """The solver's position row (``engine/solver.py`` ``P_*``) where the record stops."""
+    P = rec.rules.players
+    maker, out = st[MAKER], st[OUT]
+    hands = list(rec.hands) + [0] * (4 - P)
+    if _exchanged(rec, st):          # the dealer holds hand + upcard - discard (R5; the upcard if declined)
+        d = rec.dealer
+        hands[d] = (hands[d] | 1 << rec.upcard) & ~(1 << rec.discard)
+    if _uses_dummy(rec, st):
+        hands[maker] = rec.dummy_keep
+    n, nin = st[NPLAYS], st[NINTRICK]
+    for k in range(n):
+        hands[st[PLAY_SEAT + k]] &= ~(1 << st[PLAYS + k])
+    makers = 1 << maker
+    partner = (maker + 2) % 4
+    if P == 4 and not (out >> partner) & 1:
+        makers |= 1 << partner
+    row = [0] * S.POS_SIZE
+    row[S.P_TRUMP] = st[TRUMP]
+    row[S.P_HAND:S.P_HAND + 4] = hands
+    row[S.P_SEAT] = st[TO_ACT]
+    row[S.P_NTABLE] = nin
+    for k in range(nin):
+        row[S.P_TCARD + k] = st[PLAYS + n - nin + k]
+        row[S.P_TSEAT + k] = st[PLAY_SEAT + n - nin + k]
+    row[S.P_MAKERS] = makers
+    row[S.P_OUT] = out
+    row[S.P_MTRICKS] = sum((makers >> w) & 1 for w in st[TRICK_WINNER:TRICK_WINNER + st[TRICK]])
+    return row
+
+
+# ---------------------------------------------------------------- files
+
+@dataclass
+class SolveSummary:
+    """What a file's solve found: counts, and the first findings of each kind as lines."""
+    records: int = 0
+    solved: int = 0
+    failed: int = 0
+    differ: int = 0
+    lines: list[str] = field(default_factory=list)    # "line N: ...", in file order
+
+
+def solve_file(src, dst, name: str | None = None, on_batch=None) -> SolveSummary:
+    """Solve every line of ``src`` into ``dst``, one output line per input line.
+
+    As ``replay.replay_file``: ``src`` is checked to be JSON Lines before
+    ``dst`` is opened (:class:`RecordError` names the file), and
+    ``on_batch(records)`` hears how many records are done after each batch.
+    """
+    items = iter_jsonl(src, name)
+    summary = SolveSummary()
+    shown = {"failed": 0, "differ": 0}
+
+    def note(kind: str, line_no: int, text: str) -> None:
+        setattr(summary, kind, getattr(summary, kind) + 1)
+        if shown[kind] < SHOWN:
+            shown[kind] += 1
+            summary.lines.append(f"line {line_no}: {text}")
+
+    def flush(batch):
+        done = iter(_solve_many([v for _, v in batch if isinstance(v, dict)]))
+        for line_no, value in batch:
+            summary.records += 1
+            if isinstance(value, RecordError):
+                out = {"line": line_no, "error": str(value)}
+            elif not isinstance(value, dict):
+                out = {"line": line_no, "error": _not_object(value)}
+            else:
+                out = next(done)
+            if "error" in out:
+                note("failed", line_no, out["error"])
+            else:
+                summary.solved += 1
+                if "mismatch" in out:
+                    note("differ", line_no, differences(out["mismatch"]))
+            yield out
+        if on_batch:
+            on_batch(summary.records)
+
+    def gen():
+        batch = []
+        for item in items:
+            batch.append(item)
+            if len(batch) >= BATCH:
+                yield from flush(batch)
+                batch = []
+                gc.collect(0)
+        yield from flush(batch)
+
+    # As in replay_file: only the youngest objects are collected, once a batch.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        write_jsonl(dst, gen())
+    finally:
+        if collecting:
+            gc.enable()
+    return summary
+
+
+__all__ = ["solve_records", "solve_file", "SolveSummary"]
