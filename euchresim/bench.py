@@ -84,7 +84,34 @@ def measure(rules: Rules, policy: str, hands: int, workers, pools, repeat: int =
     return {w: (best[w], specs[w].count) for w in workers}
 
 
-def run_bench(hands, players, decks, policies, workers=None, compile_times=True, echo=None, repeat=3):
+def measure_dd(deals: int, repeat: int = 3, seed: int = 1) -> float:
+    """Mean microseconds to solve a 4-player 24-card deal exactly from the opening lead, one core.
+
+    The deals' trump is what ``baseline`` made; all are solved in one jitted
+    call (``solve_batch``, one workspace), so no Python call per deal
+    counts; the fastest of ``repeat`` batches, as for the hands figures.
+    """
+    import numpy as np
+
+    from .engine import solver as S
+    from .rules import FOUR_HAND
+    from .solve import opening_positions
+    from .tables import build_tables
+    tab = build_tables(FOUR_HAND)
+    pos = opening_positions(FOUR_HAND, deals, seed)
+    res = np.zeros((deals, S.RES_SIZE), np.int64)
+    ws = S.new_workspace()
+    S.solve_batch(ws, tab, pos[:10], res[:10], np.int64(S.MODE_EXACT))      # loaded, not timed
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        S.solve_batch(ws, tab, pos, res, np.int64(S.MODE_EXACT))
+        best = min(best, time.perf_counter() - t)
+    return best / deals * 1e6
+
+
+def run_bench(hands, players, decks, policies, workers=None, compile_times=True, echo=None, repeat=3,
+              dd_deals=0):
     """A list of measurements (dicts), echoing a table as it goes if asked."""
     allw = workers or sim.default_workers()
     worker_counts = sorted({1, allw})
@@ -112,6 +139,14 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
     finally:
         for pool in pools.values():
             pool.shutdown()
+    if dd_deals:
+        us = measure_dd(dd_deals, repeat)
+        rows.append({"measure": "dd_solve", "players": 4, "deck": 24, "policy": "baseline", "workers": 1,
+                     "deals": dd_deals,
+                     "repeat": repeat, "dd_solve_mean_us": round(us, 2)})
+        if echo:
+            echo(f"double-dummy solve, 4 players, 24 cards, baseline's trump: {us:.1f} µs a deal "
+                 f"(mean of {dd_deals:,}, one core)")
     extra = {"machine": machine()}
     if compile_times:
         cold, warm = measure_compile()

@@ -417,9 +417,11 @@ def solve(src, dst, force, quiet):
 @click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
               help="Runs per measurement; the fastest counts.")
 @click.option("--no-compile", is_flag=True, help="Skip the cold/warm compile-time measurement.")
+@click.option("--dd-deals", type=click.IntRange(min=0), default=20_000, show_default=True,
+              help="Deals for the double-dummy solver's figure (dd_solve_mean_us); 0 skips it.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of measurements.")
-def bench(hands, players_, decks, policies, workers, repeat, no_compile, as_json):
-    """Complete hands per second for each variant, and compile times.
+def bench(hands, players_, decks, policies, workers, repeat, no_compile, dd_deals, as_json):
+    """Complete hands per second for each variant, compile times, and the double-dummy solver's speed.
 
     \b
     Example:
@@ -429,7 +431,7 @@ def bench(hands, players_, decks, policies, workers, repeat, no_compile, as_json
     rows = run_bench(hands=hands, players=[int(p) for p in players_] or [2, 3, 4],
                      decks=[int(d) for d in decks] or [24, 25, 32, 33],
                      policies=list(policies) or ["random", "baseline"], workers=workers,
-                     compile_times=not no_compile, repeat=repeat,
+                     compile_times=not no_compile, repeat=repeat, dd_deals=dd_deals,
                      echo=None if as_json else (lambda s: click.echo(s)))
     if as_json:
         from .analysis import json_ready

@@ -308,3 +308,35 @@ def solve_file(src, dst, name: str | None = None, on_batch=None) -> SolveSummary
 
 
 __all__ = ["solve_records", "solve_file", "SolveSummary"]
+
+
+def opening_positions(rules, n: int, seed: int):
+    """``n`` deals trump was made on, by ``baseline``, as solver rows at the opening lead.
+
+    What the solver's benchmark solves (``euchresim bench``, scripts/bench_solver.py):
+    plausible trump, every variant's exchange and dummy applied.
+    """
+    from . import sim
+    rows = []
+    chunk = 0
+    size = max(2 * n, 1000)
+    while len(rows) < n:
+        res = sim.play_chunk(sim.RunSpec(rules=rules, policies=("baseline",), seed=seed, count=size * (chunk + 1),
+                                         chunk_size=size), chunk)
+        rows.extend(r for r in res.hands if r["maker"] >= 0)
+        chunk += 1
+    pos = np.zeros((n, S.POS_SIZE), np.int64)
+    for i, r in enumerate(rows[:n]):
+        hands = [int(r[f"hand{s}"]) for s in range(4)]
+        if r["discard"] >= 0:
+            d = int(r["dealer"])
+            hands[d] = (hands[d] | int(r["upcard"])) & ~(1 << int(r["discard"]))
+        m = int(r["maker"])
+        if r["dummy_keep"]:
+            hands[m] = int(r["dummy_keep"])
+        pos[i, S.P_TRUMP] = r["trump"]
+        pos[i, S.P_HAND:S.P_HAND + 4] = hands
+        pos[i, S.P_SEAT] = r["leader"]
+        pos[i, S.P_MAKERS] = (1 << m) | ((1 << ((m + 2) % 4)) if rules.players == 4 else 0)
+        pos[i, S.P_OUT] = r["out"]
+    return pos

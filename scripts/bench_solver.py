@@ -28,6 +28,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from euchresim.engine import solver as S
+from euchresim.solve import opening_positions as first_lead_positions
 
 MODES = {"exact": S.MODE_EXACT, "class": S.MODE_CLASS, "cards": S.MODE_EXACT | S.MODE_CARDS,
          "class-cards": S.MODE_CLASS | S.MODE_CARDS}
@@ -52,34 +53,6 @@ def timed_batch(ws, tab, pos, res, mode, ticks):
         t0 = cycles()
         S.solve_position(ws, tab, pos[i], res[i], mode)
         ticks[i] = cycles() - t0
-
-
-def first_lead_positions(rules, n, seed):
-    """``n`` deals trump was made on, by ``baseline``, as position rows at the opening lead."""
-    from euchresim import sim
-    rows = []
-    chunk = 0
-    size = max(2 * n, 1000)
-    while len(rows) < n:
-        res = sim.play_chunk(sim.RunSpec(rules=rules, policies=("baseline",), seed=seed, count=size * (chunk + 1),
-                                         chunk_size=size), chunk)
-        rows.extend(r for r in res.hands if r["maker"] >= 0)
-        chunk += 1
-    pos = np.zeros((n, S.POS_SIZE), np.int64)
-    for i, r in enumerate(rows[:n]):
-        hands = [int(r[f"hand{s}"]) for s in range(4)]
-        if r["discard"] >= 0:
-            d = int(r["dealer"])
-            hands[d] = (hands[d] | int(r["upcard"])) & ~(1 << int(r["discard"]))
-        m = int(r["maker"])
-        if r["dummy_keep"]:
-            hands[m] = int(r["dummy_keep"])
-        pos[i, S.P_TRUMP] = r["trump"]
-        pos[i, S.P_HAND:S.P_HAND + 4] = hands
-        pos[i, S.P_SEAT] = r["leader"]
-        pos[i, S.P_MAKERS] = (1 << m) | ((1 << ((m + 2) % 4)) if rules.players == 4 else 0)
-        pos[i, S.P_OUT] = r["out"]
-    return pos
 
 
 COMPILE_SCRIPT = """

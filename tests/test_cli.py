@@ -131,7 +131,7 @@ def test_parquet_output_schema(tmp_path):
 
 def test_bench_json_lists_measurements():
     r = run(["bench", "--players", "2", "--deck", "24", "--policy", "random", "--hands", "20000",
-             "--workers", "2", "--repeat", "2", "--no-compile", "--json"])
+             "--workers", "2", "--repeat", "2", "--no-compile", "--dd-deals", "0", "--json"])
     assert r.exit_code == 0, r.output
     rows = json.loads(r.output)
     assert {(x["players"], x["deck"], x["policy"], x["workers"]) for x in rows} == {
@@ -159,3 +159,11 @@ def test_r11_scoring_file_changes_the_points(tmp_path):
     bad.write_text('{"alone": {"makers": 5}}')
     r = run(["simulate", "--scoring", str(bad), "--hands", "10"])
     assert r.exit_code == 1 and str(bad) in r.output and "(R11)" in r.output
+
+
+def test_bench_json_has_the_double_dummy_row():
+    r = run(["bench", "--players", "2", "--deck", "24", "--policy", "random", "--hands", "1000",
+             "--workers", "1", "--repeat", "1", "--no-compile", "--dd-deals", "300", "--json"])
+    assert r.exit_code == 0, r.output
+    (dd,) = [x for x in json.loads(r.output) if x.get("measure") == "dd_solve"]
+    assert dd["deals"] == 300 and dd["dd_solve_mean_us"] > 0 and (dd["players"], dd["deck"]) == (4, 24)
