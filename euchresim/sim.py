@@ -404,30 +404,36 @@ def run(spec: RunSpec, workers: int | None = None, outputs: Outputs | None = Non
             done = parts.prepare(d, header, spec.n_chunks, resume, force)
         except parts.PartsError as e:
             raise SimError(str(e)) from None
-    counts_by_chunk = dict(done)
+    # One running total, not every chunk's tally: memory stays flat however many chunks there are
+    # (the sums are of integers, so the order chunks finish in cannot change them).
+    total = _merged(done)
+    n_done = len(done)
     todo = [i for i in range(spec.n_chunks) if i not in done]
+    done = None
     writer = _InOrder(stdout or sys.stdout, todo) if outputs.records == "-" else None
     try:
         for chunk, counts, text, files in _map_chunks(spec, todo, outputs, workers, pool, backend, address):
             if d:
                 entries = files if backend == "local" else parts.store_chunk(d, chunk, files)
                 parts.log_chunk(d, chunk, counts, entries)
-            counts_by_chunk[chunk] = counts
+            merge(total, counts)
+            n_done += 1
             if writer:
                 writer.add(chunk, text)
             if on_chunk:
-                on_chunk(len(counts_by_chunk), spec.n_chunks)
+                on_chunk(n_done, spec.n_chunks)
     except KeyboardInterrupt:
         if d:    # the log is the truth: a stop between its line and our bookkeeping must not miscount
-            counts_by_chunk = parts.finished(d, spec.n_chunks)
-        raise RunStopped(_merged(counts_by_chunk), len(counts_by_chunk), spec.n_chunks, d) from None
+            finished = parts.finished(d, spec.n_chunks)
+            total, n_done = _merged(finished), len(finished)
+        raise RunStopped(total, n_done, spec.n_chunks, d) from None
     except ChunkFailed as e:
         kept = f"; the finished chunks are kept in {d}: rerun with --resume" if d else ""
         raise SimError(f"{e}{kept}") from None
     if d:
         parts.finish(d, spec.n_chunks, outputs.records_file, keep_folder=outputs.parquet is not None
                      or outputs.checkpoint is not None)
-    return _merged(counts_by_chunk)
+    return total
 
 
 class _InOrder:
