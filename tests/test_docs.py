@@ -59,7 +59,7 @@ FENCE = re.compile(r"^([ \t]*)```(\S*)[ \t]*$")
 NOT_RUN = {
     ("pip", "install", "-e", "."):
         "installs the package; the tests run with it installed (the README test checks the line against .ci/run)",
-    ("pip", "install", "-e", ".[test]"):
+    ("pip", "install", "-e", ".[test,ray]"):
         "installs the package with its test extras; the tests run with them installed (checked against .ci/run)",
     ("python", "-m", "pytest", "-q"):
         "runs this test suite itself (checked against .ci/run)",

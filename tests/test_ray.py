@@ -24,7 +24,7 @@ from click.testing import CliRunner  # noqa: E402
 
 from euchresim import sim  # noqa: E402
 from euchresim.backends import MAX_TRIES, ChunkFailed  # noqa: E402
-from euchresim.backends.ray import map_chunks  # noqa: E402
+from euchresim.backends.ray import MAX_BATCH, TASK_SECONDS, _batch_size, map_chunks  # noqa: E402
 from euchresim.cli import main  # noqa: E402
 from euchresim.rules import FOUR_HAND  # noqa: E402
 
@@ -113,27 +113,25 @@ def disk_full(path):
 
 
 def dies_once(arg):
-    """Dies the first time it sees item 2 (a marker file remembers), then answers."""
-    x, marker = arg
-    if x == 2 and not os.path.exists(marker):
+    """Dies the first time it sees the item named ``killer`` (a marker file remembers), then answers."""
+    x, killer, marker = arg
+    if x == killer and not os.path.exists(marker):
         open(marker, "w").close()
         os._exit(9)
     return x * x
 
 
-def dies_on_three(x):
-    if x == 3:
+def dies_on(arg):
+    x, killer = arg
+    if x == killer:
         os._exit(9)          # as a worker killed mid-chunk: no answer, no exception
     return x * x
 
 
 def sleeps(arg):
-    """Item 0 answers once item 1 is known to be playing; every other item notes its pid and sleeps."""
+    """Item 0 answers at once; every other item notes its worker's pid and plays on for minutes."""
     x, folder = arg
     if x == 0:
-        deadline = time.monotonic() + 60
-        while not os.path.exists(os.path.join(folder, "1.pid")) and time.monotonic() < deadline:
-            time.sleep(0.01)
         return os.getpid()
     with open(os.path.join(folder, f"{x}.pid.tmp"), "w") as fh:
         fh.write(str(os.getpid()))
@@ -182,29 +180,47 @@ def test_a_job_s_own_error_comes_back_as_itself(cluster):
     assert type(e.value) is OSError and e.value.errno == 28 and e.value.filename == "/data/run.parquet"
 
 
-def test_a_worker_that_dies_has_its_chunk_played_again(cluster, tmp_path):
+# item 2 is in the first tasks, one item each; item 150 comes when tasks play batches of items
+@pytest.mark.parametrize("killer", [2, 150])
+def test_a_worker_that_dies_has_its_chunk_played_again(cluster, tmp_path, killer):
     marker = str(tmp_path / "died")
-    out = sorted(map_chunks(dies_once, [(x, marker) for x in range(6)], workers=2, label=lambda a: a[0]))
-    assert out == [x * x for x in range(6)] and os.path.exists(marker)
+    out = sorted(map_chunks(dies_once, [(x, killer, marker) for x in range(200)], workers=2, label=lambda a: a[0]))
+    assert out == [x * x for x in range(200)] and os.path.exists(marker)
 
 
-def test_a_chunk_that_kills_every_worker_stops_the_run_naming_it(cluster):
+@pytest.mark.parametrize("killer", [3, 150])
+def test_a_chunk_that_kills_every_worker_stops_the_run_naming_it(cluster, killer):
     with pytest.raises(ChunkFailed) as e:
-        list(map_chunks(dies_on_three, list(range(8)), workers=2))
-    assert e.value.chunk == 3 and e.value.tries == MAX_TRIES
-    assert "chunk 3 failed 3 times" in str(e.value) and "WorkerCrashedError" in str(e.value)
+        list(map_chunks(dies_on, [(x, killer) for x in range(200)], workers=2, label=lambda a: a[0]))
+    assert e.value.chunk == killer and e.value.tries == MAX_TRIES
+    assert f"chunk {killer} failed 3 times" in str(e.value) and "WorkerCrashedError" in str(e.value)
+
+
+def test_a_task_plays_about_a_quarter_second_of_chunks_but_leaves_every_cpu_some_at_the_end():
+    assert _batch_size(None, 1000, 4) == 1                       # nothing timed yet
+    assert _batch_size(0.0156, 1000, 4) == int(TASK_SECONDS / 0.0156) > 1
+    assert _batch_size(10.0, 1000, 4) == 1
+    assert _batch_size(1e-9, 10**6, 4) == MAX_BATCH
+    assert _batch_size(1e-3, 40, 4) == 10 and _batch_size(1e-3, 3, 4) == 1
 
 
 def test_closing_the_results_kills_the_tasks_still_playing(cluster, tmp_path):
     results = map_chunks(sleeps, [(x, str(tmp_path)) for x in range(10)], workers=2, label=lambda a: a[0])
-    next(results)                    # item 0 answered while item 1 was playing
+    assert next(results) > 0                 # item 0
+    deadline = time.monotonic() + 60
+    while not _pids(tmp_path):
+        assert time.monotonic() < deadline, "no other item started playing"
+        time.sleep(0.01)
     results.close()
-    pids = [int((tmp_path / name).read_text()) for name in os.listdir(tmp_path) if name.endswith(".pid")]
-    assert pids
+    pids = _pids(tmp_path)
     deadline = time.monotonic() + 60
     while any(_alive(p) for p in pids):
         assert time.monotonic() < deadline, "a cancelled task's worker is still running"
         time.sleep(0.05)
+
+
+def _pids(folder):
+    return [int((folder / name).read_text()) for name in os.listdir(folder) if name.endswith(".pid")]
 
 
 def _alive(pid):
