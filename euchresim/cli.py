@@ -324,6 +324,20 @@ def replay(src, dst, force, quiet):
     Example:
         euchresim replay hands.jsonl -o checked.jsonl
     """
+    from .replay import replay_file
+    found, more = _records_command(src, dst, force, quiet, replay_file)
+    click.echo(f"{found.records} records replayed: {found.broken} broken, {found.differ} whose outcome "
+               f"differs from the record{more(found.broken)}", err=True)
+    if found.broken or found.differ:
+        sys.exit(1)
+
+
+def _records_command(src, dst, force, quiet, file_fn):
+    """What ``replay`` and ``solve`` share: the paths checked, the file run with a bar, the findings shown.
+
+    Returns the file's summary and ``more(errors)``: the summary line's
+    note that only the first findings of each kind were shown.
+    """
     if src != "-":
         from .outpaths import OutputPathError, check_distinct
         try:
@@ -332,13 +346,13 @@ def replay(src, dst, force, quiet):
             raise InputError(str(e).replace("one would be lost", "reading and writing it at once would lose it"))
     _check_outputs([("-o", dst, JSONL, "hand records", True)], force)
     from .records import RecordError
-    from .replay import SHOWN, replay_file
+    from .replay import SHOWN
     source = getattr(sys.stdin, "buffer", sys.stdin) if src == "-" else src   # bytes, so binary is told apart
     name = "<stdin>" if src == "-" else src
     bar = _bar(None if src == "-" else _count_lines(src), "record", quiet)
     try:
-        found = replay_file(source, sys.stdout if dst == "-" else dst, name,
-                            on_batch=(lambda n: bar.update(n - bar.n)) if bar else None)
+        found = file_fn(source, sys.stdout if dst == "-" else dst, name,
+                        on_batch=(lambda n: bar.update(n - bar.n)) if bar else None)
     except RecordError as e:
         raise InputError(str(e)) from None
     finally:
@@ -346,11 +360,10 @@ def replay(src, dst, force, quiet):
             bar.close()
     for line in found.lines:
         click.echo(f"{name}: {line}", err=True)
-    more = " (the first %d of each kind shown)" % SHOWN if max(found.broken, found.differ) > SHOWN else ""
-    click.echo(f"{found.records} records replayed: {found.broken} broken, {found.differ} whose outcome "
-               f"differs from the record{more}", err=True)
-    if found.broken or found.differ:
-        sys.exit(1)
+
+    def more(errors):
+        return " (the first %d of each kind shown)" % SHOWN if max(errors, found.differ) > SHOWN else ""
+    return found, more
 
 
 @cli.command()
@@ -375,31 +388,10 @@ def solve(src, dst, force, quiet):
     Example:
         euchresim solve hands.jsonl -o solved.jsonl
     """
-    if src != "-":
-        from .outpaths import OutputPathError, check_distinct
-        try:
-            check_distinct([("SRC", src), ("-o", dst)])
-        except OutputPathError as e:
-            raise InputError(str(e).replace("one would be lost", "reading and writing it at once would lose it"))
-    _check_outputs([("-o", dst, JSONL, "hand records", True)], force)
-    from .records import RecordError
-    from .solve import SHOWN, solve_file
-    source = getattr(sys.stdin, "buffer", sys.stdin) if src == "-" else src
-    name = "<stdin>" if src == "-" else src
-    bar = _bar(None if src == "-" else _count_lines(src), "record", quiet)
-    try:
-        found = solve_file(source, sys.stdout if dst == "-" else dst, name,
-                           on_batch=(lambda n: bar.update(n - bar.n)) if bar else None)
-    except RecordError as e:
-        raise InputError(str(e)) from None
-    finally:
-        if bar:
-            bar.close()
-    for line in found.lines:
-        click.echo(f"{name}: {line}", err=True)
-    more = " (the first %d of each kind shown)" % SHOWN if max(found.failed, found.differ) > SHOWN else ""
+    from .solve import solve_file
+    found, more = _records_command(src, dst, force, quiet, solve_file)
     click.echo(f"{found.records} records: {found.solved} solved, {found.failed} with an error, {found.differ} "
-               f"whose outcome differs from the record{more}", err=True)
+               f"whose outcome differs from the record{more(found.failed)}", err=True)
     if found.failed or found.differ:
         sys.exit(1)
 

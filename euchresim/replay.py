@@ -311,9 +311,21 @@ def replay_file(src, dst, name: str | None = None, on_batch=None) -> ReplaySumma
     if given, else its path or stream name).  ``on_batch(records)`` hears
     how many records are done after each batch (a progress bar).
     """
+    return check_file(src, dst, name, _check_many, ReplaySummary(), "broken", on_batch)
+
+
+def check_file(src, dst, name, check_many, summary, error_kind: str, on_batch=None, batch_size: int = BATCH):
+    """The file loop ``replay`` and ``solve`` share: JSON Lines in batches, one line out per line in.
+
+    ``check_many(dicts)`` turns a batch's records into output dicts (one
+    each, in order); a line that is not a record gets its ``error`` here.
+    ``summary`` counts records, ``error_kind`` (its name for an error),
+    ``differ`` and, if it has one, ``solved`` (records without an error),
+    and keeps the first ``SHOWN`` findings of each kind as lines.
+    """
     items = iter_jsonl(src, name)
-    summary = ReplaySummary()
-    shown = {"broken": 0, "differ": 0}
+    shown = {error_kind: 0, "differ": 0}
+    counts_ok = hasattr(summary, "solved")
 
     def note(kind: str, line_no: int, text: str) -> None:
         setattr(summary, kind, getattr(summary, kind) + 1)
@@ -322,8 +334,7 @@ def replay_file(src, dst, name: str | None = None, on_batch=None) -> ReplaySumma
             summary.lines.append(f"line {line_no}: {text}")
 
     def flush(batch):
-        objs = [v for _, v in batch if isinstance(v, dict)]
-        checked = iter(_check_many(objs))
+        checked = iter(check_many([v for _, v in batch if isinstance(v, dict)]))
         for line_no, value in batch:
             summary.records += 1
             if isinstance(value, RecordError):
@@ -333,9 +344,12 @@ def replay_file(src, dst, name: str | None = None, on_batch=None) -> ReplaySumma
             else:
                 out = next(checked)
             if "error" in out:
-                note("broken", line_no, out["error"])
-            elif "mismatch" in out:
-                note("differ", line_no, differences(out["mismatch"]))
+                note(error_kind, line_no, out["error"])
+            else:
+                if counts_ok:
+                    summary.solved += 1
+                if "mismatch" in out:
+                    note("differ", line_no, differences(out["mismatch"]))
             yield out
         if on_batch:
             on_batch(summary.records)
@@ -344,7 +358,7 @@ def replay_file(src, dst, name: str | None = None, on_batch=None) -> ReplaySumma
         batch = []
         for item in items:
             batch.append(item)
-            if len(batch) >= BATCH:
+            if len(batch) >= batch_size:
                 yield from flush(batch)
                 batch = []
                 gc.collect(0)

@@ -20,7 +20,6 @@ kernel: no Python and no allocation between one position and the next.
 """
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,9 +31,8 @@ from .engine.layout import (
     JOKER_SUIT, MAKER, MAKER_TRICKS, NCALLS, NINTRICK, NPLAYS, OUT, PH_DONE, PH_PLAY, PLAY_SEAT, PLAYS,
     ROUND, ST_SIZE, TO_ACT, TRICK, TRICK_WINNER, TRUMP,
 )
-from .records import (FINDING_FIELDS, OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, iter_jsonl,
-                      parse_record, write_jsonl)
-from .replay import SHOWN, _OUTCOME_SLOTS, _ended_rule, _message, _not_object, _tables, _written, differences
+from .records import FINDING_FIELDS, OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, parse_record
+from .replay import _OUTCOME_SLOTS, _ended_rule, _message, _tables, _written, check_file
 
 BATCH = 1024          # records per batch: a progress bar's step, about a second of solving from the lead
 
@@ -256,55 +254,7 @@ def solve_file(src, dst, name: str | None = None, on_batch=None) -> SolveSummary
     ``dst`` is opened (:class:`RecordError` names the file), and
     ``on_batch(records)`` hears how many records are done after each batch.
     """
-    items = iter_jsonl(src, name)
-    summary = SolveSummary()
-    shown = {"failed": 0, "differ": 0}
-
-    def note(kind: str, line_no: int, text: str) -> None:
-        setattr(summary, kind, getattr(summary, kind) + 1)
-        if shown[kind] < SHOWN:
-            shown[kind] += 1
-            summary.lines.append(f"line {line_no}: {text}")
-
-    def flush(batch):
-        done = iter(_solve_many([v for _, v in batch if isinstance(v, dict)]))
-        for line_no, value in batch:
-            summary.records += 1
-            if isinstance(value, RecordError):
-                out = {"line": line_no, "error": str(value)}
-            elif not isinstance(value, dict):
-                out = {"line": line_no, "error": _not_object(value)}
-            else:
-                out = next(done)
-            if "error" in out:
-                note("failed", line_no, out["error"])
-            else:
-                summary.solved += 1
-                if "mismatch" in out:
-                    note("differ", line_no, differences(out["mismatch"]))
-            yield out
-        if on_batch:
-            on_batch(summary.records)
-
-    def gen():
-        batch = []
-        for item in items:
-            batch.append(item)
-            if len(batch) >= BATCH:
-                yield from flush(batch)
-                batch = []
-                gc.collect(0)
-        yield from flush(batch)
-
-    # As in replay_file: only the youngest objects are collected, once a batch.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        write_jsonl(dst, gen())
-    finally:
-        if collecting:
-            gc.enable()
-    return summary
+    return check_file(src, dst, name, _solve_many, SolveSummary(), "failed", on_batch, BATCH)
 
 
 __all__ = ["solve_records", "solve_file", "SolveSummary"]
