@@ -21,14 +21,14 @@ from .engine.layout import (
     T_SUIT_OF, T_POWER, T_NEXT, NACTIVE, LEADER, RT_CARDS, RT_REM, RT_SUITS,
     TRICK, NINTRICK, LED, BEST_SEAT, BEST_POWER, PH_PLAY, PLAY_SEAT,
 )
-from .policies.builtin import RANDOM, decide
+from .policies.dispatch import RANDOM, WS_COLS, WS_ROWS, act
 
 
 _score_hand_in = inline_copy(score_hand)
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def play_out(st, priv, tab, pids, params, rng, all_random):
+def play_out(st, priv, tab, pids, params, fns, rng, ws, all_random):
     """Ask the policies for every decision until the hand is over.
 
     When every seat plays ``random``, the tricks are played by
@@ -41,8 +41,7 @@ def play_out(st, priv, tab, pids, params, rng, all_random):
             return 0
         seat = st[TO_ACT]
         legal = legal_actions(st, priv, tab)
-        a = decide(pids[U(seat)], st, priv[U(HAND + seat)], priv[U(AWAY + seat)], seat, legal,
-                   params[U(seat)], rng, tab)
+        a = act(pids[U(seat)], st, priv, seat, legal, params[U(seat)], rng, tab, ws, fns)
         if apply_legal(st, priv, tab, a, legal):
             return st[ERR]
     return 0
@@ -227,11 +226,13 @@ def _all_random(pids, players):
 
 @njit(cache=True)
 def _new_state():
-    return np.zeros(ST_SIZE, dtype=np.int64), np.zeros(PRIV_SIZE, dtype=np.int64)
+    """A hand's two state arrays, and the search bots' workspace (policies.dispatch)."""
+    return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(PRIV_SIZE, dtype=np.int64),
+            np.zeros((WS_ROWS, WS_COLS), dtype=np.int64))
 
 
 @njit(cache=True)
-def run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk, counts):
+def run_hands(tab, n, drng, prng, pids, params, fns, rows, plays, chunk, counts):
     """Play ``n`` independent hands (R3: the deal passes left, not on a redeal).
 
     ``counts`` (TALLY_SIZE int64) gets each row's tally as it is written, so
@@ -246,12 +247,12 @@ def run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk, counts):
     if ring < n and (ring < 1 or ring & (ring - 1) != 0):
         raise ValueError("rows for fewer hands than n must be a ring: a power of two")
     mask = np.int64(-1) if ring >= n else np.int64(ring - 1)
-    st, priv = _new_state()
+    st, priv, ws = _new_state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
     dealer = randbelow(drng, tab[CFG_PLAYERS])
-    err, at, dealer, winners = _play_hands(tab, drng, prng, pids, params, rows, plays, mask, st, priv,
+    err, at, dealer, winners = _play_hands(tab, drng, prng, pids, params, fns, rows, plays, mask, st, priv, ws,
                                              work, hands, np.int64(chunk), counts, np.int64(dealer),
                                              np.int64(0), np.int64(n), np.int64(-1), np.int64(-1), scores)
     if err:
@@ -260,7 +261,7 @@ def run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk, counts):
 
 
 @njit(cache=True, _nrt=False)
-def _play_hands(tab, drng, prng, pids, params, rows, plays, mask, st, priv, work, hands, chunk, counts,
+def _play_hands(tab, drng, prng, pids, params, fns, rows, plays, mask, st, priv, ws, work, hands, chunk, counts,
                 dealer, start, stop, game, rubber, scores):
     """The one hot loop: hands into ``rows[start:stop]``, the deal passing from ``dealer``.
 
@@ -284,7 +285,7 @@ def _play_hands(tab, drng, prng, pids, params, rows, plays, mask, st, priv, work
         # deal, play_out and write_row are inlined (bits.inline_copy says why)
         dummy, upcard, kitty = deal(tab, work, drng, hands)
         _start_hand_in(st, priv, tab, dealer, hands, dummy, upcard, kitty)
-        err = play_out(st, priv, tab, pids, params, prng, all_random)
+        err = play_out(st, priv, tab, pids, params, fns, prng, ws, all_random)
         write_row(rows, plays, i, mask, st, priv, players, chunk, game, rubber)
         if err:
             return err, i, dealer, 0
@@ -407,7 +408,7 @@ def _game_winners(st, scores, players, target, tie):
 
 
 @njit(cache=True)
-def _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids, params, rows, plays,
+def _play_game(tab, st, priv, ws, work, hands, dealer, drng, prng, pids, params, fns, rows, plays,
                nrows, game, rubber, games, gi, chunk):
     """Play one game to the target; returns (rows used or -1 if full, next dealer, winners)."""
     players = tab[CFG_PLAYERS]
@@ -415,12 +416,12 @@ def _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids, params, row
     counts = np.zeros(0, dtype=np.int64)       # games are tallied from their rows (sim.tally)
     first = dealer
     # every scalar as int64, never a literal: numba compiles the loop once
-    err, end, dealer, winners = _play_hands(tab, drng, prng, pids, params, rows, plays, np.int64(-1), st,
-                                            priv, work, hands, np.int64(chunk), counts, np.int64(dealer),
+    err, end, dealer, winners = _play_hands(tab, drng, prng, pids, params, fns, rows, plays, np.int64(-1),
+                                            st, priv, ws, work, hands, np.int64(chunk), counts, np.int64(dealer),
                                             np.int64(nrows), np.int64(rows.shape[0]), np.int64(game),
                                             np.int64(rubber), scores)
     if err:
-        return -2 - err, dealer, 0
+        return -2 - (err + 64 * end), dealer, 0     # the failing row too (sim.play_chunk decodes it)
     if winners == 0:
         return -1, dealer, 0
     bridge = False
@@ -455,14 +456,15 @@ def rubber_points(loser_score):
 
 
 @njit(cache=True)
-def run_games(tab, ngames, nrubbers, drng, prng, pids, params, rows, plays, games, rubbers, chunk):
+def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, rows, plays, games, rubbers, chunk):
     """Play whole games (R12), or rubbers (R13) when ``nrubbers`` > 0.
 
     Returns the number of hand rows written, -1 if ``rows`` was too small
-    (the caller retries the chunk with more room), or -2 - error code.
+    (the caller retries the chunk with more room), or -2 - (error code + 64
+    * the failing row) when a policy made an illegal move.
     """
     players = tab[CFG_PLAYERS]
-    st, priv = _new_state()
+    st, priv, ws = _new_state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, dtype=np.int64)
     dealer = randbelow(drng, players)
@@ -470,8 +472,8 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, rows, plays, game
     gi = 0
     if nrubbers == 0:
         for game in range(ngames):
-            nrows, dealer, w = _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids,
-                                          params, rows, plays, nrows, game, -1, games, gi, chunk)
+            nrows, dealer, w = _play_game(tab, st, priv, ws, work, hands, dealer, drng, prng, pids,
+                                          params, fns, rows, plays, nrows, game, -1, games, gi, chunk)
             if nrows < 0:
                 return nrows
             gi += 1
@@ -481,8 +483,8 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, rows, plays, game
         rp = np.zeros(2, dtype=np.int64)
         ng = 0
         while wins[0] < 2 and wins[1] < 2:
-            nrows, dealer, w = _play_game(tab, st, priv, work, hands, dealer, drng, prng, pids,
-                                          params, rows, plays, nrows, ng, rb, games, gi, chunk)
+            nrows, dealer, w = _play_game(tab, st, priv, ws, work, hands, dealer, drng, prng, pids,
+                                          params, fns, rows, plays, nrows, ng, rb, games, gi, chunk)
             if nrows < 0:
                 return nrows
             side = 0 if w & 1 else 1
@@ -491,14 +493,14 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, rows, plays, game
             rp[side] += rubber_points(loser)
             gi += 1
             ng += 1
-        ws = 0 if wins[0] == 2 else 1
+        wside = 0 if wins[0] == 2 else 1
         r = rubbers[rb]
         r["rubber"] = rb
         r["games"] = ng
-        r["winner_side"] = ws
-        r["winner_points"] = rp[ws]
-        r["loser_points"] = rp[1 - ws]
-        r["margin"] = 2 + rp[ws] - rp[1 - ws]    # R13
+        r["winner_side"] = wside
+        r["winner_points"] = rp[wside]
+        r["loser_points"] = rp[1 - wside]
+        r["margin"] = 2 + rp[wside] - rp[1 - wside]    # R13
     return nrows
 
 
@@ -507,7 +509,7 @@ from .engine.features import NFEAT, tally_groups_into   # noqa: E402  (kept with
 
 
 @njit(cache=True)
-def run_hands_grouped(tab, n, drng, prng, pids, params, rows, plays, chunk, counts,
+def run_hands_grouped(tab, n, drng, prng, pids, params, fns, rows, plays, chunk, counts,
                       feats, starts, bases, radix, gcounts):
     """``run_hands`` round a ring of rows, each ring-full also tallied into groupings' cells.
 
@@ -525,7 +527,7 @@ def run_hands_grouped(tab, n, drng, prng, pids, params, rows, plays, chunk, coun
     if ring < 1 or ring & (ring - 1) != 0:
         raise ValueError("a ring of rows must be a power of two")
     mask = np.int64(ring - 1)
-    st, priv = _new_state()
+    st, priv, ws = _new_state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
@@ -534,7 +536,7 @@ def run_hands_grouped(tab, n, drng, prng, pids, params, rows, plays, chunk, coun
     start = np.int64(0)
     while start < n:
         stop = np.int64(min(start + ring, n))
-        err, at, dealer, winners = _play_hands(tab, drng, prng, pids, params, rows, plays, mask, st, priv,
+        err, at, dealer, winners = _play_hands(tab, drng, prng, pids, params, fns, rows, plays, mask, st, priv, ws,
                                                  work, hands, np.int64(chunk), counts, dealer,
                                                  start, stop, np.int64(-1), np.int64(-1), scores)
         if err:
@@ -542,3 +544,22 @@ def run_hands_grouped(tab, n, drng, prng, pids, params, rows, plays, chunk, coun
         tally_groups_into(rows[:stop - start], tab, feats, starts, bases, radix, gcounts, f)
         start = stop
     return 0, n
+
+
+# ---------------------------------------------------------------- one decision
+@njit(cache=True)
+def decide_one(st, priv, tab, pids, params, fns, rng, ws):
+    """The action the seat to act's policy takes in the state (``st``, ``priv``).
+
+    For callers that hold a hand's state themselves (an adapter to another
+    program's game, a test): the very call ``play_out`` makes, once.
+    Returns (action, legal) so the caller can check the action.
+    """
+    seat = st[TO_ACT]
+    legal = legal_actions(st, priv, tab)
+    return act(pids[U(seat)], st, priv, seat, legal, params[U(seat)], rng, tab, ws, fns), legal
+
+
+def new_workspace():
+    """The search bots' workspace ``decide_one`` takes (one per thread of play)."""
+    return _new_state()[2]

@@ -113,7 +113,7 @@ def replay_hands(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, ca
     ``states[i]`` the state the replay stopped in: the outcome, or where it
     went wrong.
     """
-    st, priv = _new_state()
+    st, priv, _ = _new_state()
     for i in range(dealer.shape[0]):
         code, ph, step = replay_hand(tab, dealer[i], hands[i], dummy[i], upcard[i], kitty[i], joker_suit[i],
                                      calls[call_at[i]:call_at[i + 1]], alone[i], discard[i], keep[i],

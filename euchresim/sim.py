@@ -12,7 +12,9 @@ them and ``resume`` picks up from them.
 """
 from __future__ import annotations
 
+import json
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Callable
@@ -124,11 +126,12 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows
     """
     from .driver import run_games, run_hands, run_hands_grouped
     from .engine.features import tally_groups
-    from .policies import resolve
+    from .policies import functions, resolve
     from .tables import build_tables
 
     tab = build_tables(spec.rules)
     pids, params, _ = resolve(list(spec.policies), spec.rules.players)
+    fns = functions(list(spec.policies), spec.rules.players)
     n = spec.chunk_count(chunk)
     plan = gcounts = None
     if spec.groups:
@@ -141,12 +144,13 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows
         rows, plays = _buffers(scratch, ROW_RING if ring else n, "ring" if ring else "rows")
         counts = np.zeros(TALLY_SIZE, np.int64)
         if ring and plan is not None:
-            err, at = run_hands_grouped(tab, n, drng, prng, pids, params, rows, plays, chunk, counts,
+            err, at = run_hands_grouped(tab, n, drng, prng, pids, params, fns, rows, plays, chunk, counts,
                                         *plan.args(), gcounts)
         else:
-            err, at = run_hands(tab, n, drng, prng, pids, params, rows, plays, chunk, counts)
+            err, at = run_hands(tab, n, drng, prng, pids, params, fns, rows, plays, chunk, counts)
         if err:
-            raise SimError(_policy_error(spec, chunk, int(at), int(err)))
+            raise SimError(_policy_error(spec, chunk, int(at), rows[int(at) & (len(rows) - 1 if ring else -1)],
+                                         plays[int(at) & (len(rows) - 1 if ring else -1)]))
         used = 0 if ring else n
         games = np.zeros(0, GAME_DTYPE)
         rubbers = np.zeros(0, RUBBER_DTYPE)
@@ -161,12 +165,13 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows
             plays = np.zeros((cap, 20), np.int8)
             games = np.zeros(cap_games, GAME_DTYPE)
             rubbers = np.zeros(nrub, RUBBER_DTYPE)
-            used = run_games(tab, ngames, nrub, drng, prng, pids, params, rows, plays, games, rubbers, chunk)
+            used = run_games(tab, ngames, nrub, drng, prng, pids, params, fns, rows, plays, games, rubbers, chunk)
             if used != -1:
                 break
             cap *= 2
-        if used < 0:
-            raise SimError(f"chunk {chunk}: a policy made an illegal move (code {-2 - used})")
+        if used < -1:
+            at = (-2 - used) // 64           # run_games: -2 - (code + 64 * failing row)
+            raise SimError(_policy_error(spec, chunk, at, rows[at], plays[at]))
         ng = int((games["hands"] > 0).sum())
         games = games[:ng]
         games["chunk"] = chunk
@@ -200,9 +205,22 @@ def _buffers(scratch, n, name="rows"):
     return rows[:n], plays[:n]
 
 
-def _policy_error(spec, chunk, at, err) -> str:
-    return (f"chunk {chunk}, hand {at}: a policy ({', '.join(spec.policies)}) "
-            f"made an illegal move (engine code {err})")
+def _policy_error(spec, chunk, at, row, plays) -> str:
+    """One line: whose policy, at which decision, in which hand (the hand record up to it)."""
+    from .output import row_record
+    from .policies import resolve
+    from .records import format_record
+    from .replay import replay_record
+    _, _, names = resolve(list(spec.policies), spec.rules.players)
+    rec, _ = row_record(spec.rules, row, plays)
+    obj = format_record(rec)
+    where = replay_record(obj).get("error", "")    # the record stops at the refused decision
+    m = re.search(r"seat (\d+)", where)
+    who = (f"seat {m.group(1)}'s policy {names[int(m.group(1))]!r}" if m and int(m.group(1)) < len(names)
+           else f"a policy ({', '.join(names)})")
+    return (f"chunk {chunk}, hand {at}: {who} made an illegal move at the decision after the record's last: "
+            f"{where}; the hand so far: "
+            + json.dumps(obj, separators=(",", ":")))
 
 
 # ---------------------------------------------------------------- tallies

@@ -59,7 +59,7 @@ FENCE = re.compile(r"^([ \t]*)```(\S*)[ \t]*$")
 NOT_RUN = {
     ("pip", "install", "-e", "."):
         "installs the package; the tests run with it installed (the README test checks the line against .ci/run)",
-    ("pip", "install", "-e", ".[test,ray]"):
+    ("pip", "install", "-e", ".[test,ray,openspiel]"):
         "installs the package with its test extras; the tests run with them installed (checked against .ci/run)",
     ("python", "-m", "pytest", "-q"):
         "runs this test suite itself (checked against .ci/run)",
@@ -240,7 +240,7 @@ def _driver_calls_decide(block):
     assert flat(block) in flat(src), "docs/policies.md no longer quotes the call in driver.play_out"
 
 
-EXCERPTS = {("docs/policies.md", "a = decide(pids[seat]"): _driver_calls_decide}
+EXCERPTS = {("docs/policies.md", "a = act(pids[seat]"): _driver_calls_decide}
 
 
 def _excerpt_check(page, text):

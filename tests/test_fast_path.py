@@ -2,16 +2,16 @@
 
 ``driver.random_tricks`` plays the tricks without asking a policy card by
 card; it must leave exactly the state (and RNG) the generic
-``legal_actions``/``decide``/``apply_legal`` loop leaves.
+``legal_actions``/``act``/``apply_legal`` loop leaves.
 """
 import numpy as np
 import pytest
 
-from euchresim.driver import play_out
+from euchresim.driver import new_workspace, play_out
 from euchresim.engine.bits import seed_state
 from euchresim.engine.hand import start_hand
 from euchresim.engine.layout import PRIV_SIZE, PRIV_STATE, ST_SIZE
-from euchresim.policies import resolve
+from euchresim.policies import functions, resolve
 from euchresim.tables import build_tables
 from tests.util import VARIANTS, rows_of
 
@@ -22,6 +22,7 @@ def test_random_tricks_equals_the_generic_loop(players, deck):
     rules, res = rows_of(players, deck, "random", seed=77, n=300, **opts)
     tab = build_tables(rules)
     pids, params, _ = resolve("random", players)
+    fns, ws = functions("random", players), new_workspace()
     base = seed_state(np.random.SeedSequence(5))
     for row in res.hands:
         out = []
@@ -32,7 +33,7 @@ def test_random_tricks_equals_the_generic_loop(players, deck):
             hands = np.array([row[f"hand{s}"] for s in range(4)], np.int64)
             start_hand(st, priv, tab, np.int64(row["dealer"]), hands, np.int64(row["dummy"]),
                        np.int64(int(row["upcard"]).bit_length() - 1), np.int64(row["kitty"]))
-            assert play_out(st, priv, tab, pids, params, rng, fast) == 0
+            assert play_out(st, priv, tab, pids, params, fns, rng, ws, fast) == 0
             out.append((st, priv, rng))
         (a, pa, ra), (b, pb, rb) = out
         assert np.array_equal(a, b) and np.array_equal(ra, rb)

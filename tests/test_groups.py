@@ -162,20 +162,21 @@ def _direct(players, n, ring, grouped):
     """A chunk through run_hands or run_hands_grouped with a ring of ``ring`` rows."""
     from euchresim.driver import run_hands, run_hands_grouped
     from euchresim.engine.layout import HAND_DTYPE, TALLY_SIZE
-    from euchresim.policies import resolve
+    from euchresim.policies import functions, resolve
     from euchresim.tables import build_tables
     rules = Rules(players=players, deck=32)
     tab = build_tables(rules)
     pids, params, _ = resolve(["baseline"], players)
+    fns = functions(["baseline"], players)
     drng, prng = sim.chunk_states(9, 0)
     rows, plays = np.zeros(ring, HAND_DTYPE), np.zeros((ring, 20), np.int8)
     counts = np.zeros(TALLY_SIZE, np.int64)
     plan = groups.Plan(GROUPINGS)
     cells = plan.zeros()
     if grouped:
-        err, _ = run_hands_grouped(tab, n, drng, prng, pids, params, rows, plays, 0, counts, *plan.args(), cells)
+        err, _ = run_hands_grouped(tab, n, drng, prng, pids, params, fns, rows, plays, 0, counts, *plan.args(), cells)
     else:
-        err, _ = run_hands(tab, n, drng, prng, pids, params, rows, plays, 0, counts)
+        err, _ = run_hands(tab, n, drng, prng, pids, params, fns, rows, plays, 0, counts)
     assert err == 0
     return rows, plays, counts, cells
 

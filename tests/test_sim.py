@@ -137,13 +137,14 @@ def test_a_run_that_keeps_no_rows_counts_the_same(players, policy):
 def test_a_ring_of_rows_must_be_a_power_of_two():
     from euchresim.driver import run_hands
     from euchresim.engine.layout import HAND_DTYPE, TALLY_SIZE
-    from euchresim.policies import resolve
+    from euchresim.policies import functions, resolve
     from euchresim.tables import build_tables
     rules = Rules()
     pids, params, _ = resolve(["random"], 4)
+    fns = functions(["random"], 4)
     drng, prng = sim.chunk_states(0, 0)
     with pytest.raises(ValueError, match="power of two"):
-        run_hands(build_tables(rules), 5000, drng, prng, pids, params, np.zeros(3000, HAND_DTYPE),
+        run_hands(build_tables(rules), 5000, drng, prng, pids, params, fns, np.zeros(3000, HAND_DTYPE),
                   np.zeros((3000, 20), np.int8), 0, np.zeros(TALLY_SIZE, np.int64))
 
 
