@@ -110,8 +110,77 @@ def measure_dd(deals: int, repeat: int = 3, seed: int = 1) -> float:
     return best / deals * 1e6
 
 
+def pimc_positions(n: int, seed: int = 1):
+    """``n`` play decisions of 4-player 24-card hands with a real choice (two or more legal cards).
+
+    Hands are dealt and played by ``heuristic`` (its calls fix trump), and
+    each is stopped at a random card of its play where the seat to play
+    has a choice: the positions a ``pimc`` seat meets.  Returns the public
+    and private states, one row each.
+    """
+    import numpy as np
+
+    from .engine.bits import seed_state
+    from .engine.deal import deal
+    from .engine.hand import apply_legal, legal_actions, start_hand
+    from .engine.layout import AWAY, CFG_NPACK, HAND, NPLAYS, PH_PLAY, PHASE, PRIV_SIZE, ST_SIZE, T_PACK, TO_ACT
+    from .policies.heuristic import HEURISTIC_DEFAULTS, heuristic_decide
+    from .rules import FOUR_HAND
+    from .tables import build_tables
+    tab = build_tables(FOUR_HAND)
+    drng = seed_state(np.random.SeedSequence(seed))
+    pick = np.random.default_rng(seed)
+    work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
+    sts, privs = np.zeros((n, ST_SIZE), np.int64), np.zeros((n, PRIV_SIZE), np.int64)
+    got = 0
+    while got < n:
+        hands = np.zeros(4, np.int64)
+        dummy, up, kitty = deal(tab, work, drng, hands)
+        st, priv = np.zeros(ST_SIZE, np.int64), np.zeros(PRIV_SIZE, np.int64)
+        start_hand(st, priv, tab, np.int64(got % 4), hands, dummy, up, kitty)
+        stop = int(pick.integers(0, 16))
+        while st[PHASE] <= PH_PLAY:
+            seat = int(st[TO_ACT])
+            legal = legal_actions(st, priv, tab)
+            if st[PHASE] == PH_PLAY and st[NPLAYS] >= stop and bin(int(legal)).count("1") >= 2:
+                sts[got], privs[got] = st, priv
+                got += 1
+                break
+            a = heuristic_decide(st, priv[HAND + seat], priv[AWAY + seat], np.int64(seat), legal,
+                                 HEURISTIC_DEFAULTS, tab)
+            apply_legal(st, priv, tab, a, legal)
+    return tab, sts, privs
+
+
+def measure_pimc(decisions: int, worlds: int = 50, repeat: int = 3, seed: int = 1) -> float:
+    """``pimc``'s play decisions per second at ``worlds`` sampled deals each, one core.
+
+    All decisions in one jitted call (``pimc.decide_many``), the best of
+    ``repeat``; the positions are ``pimc_positions``' (a real choice each).
+    """
+    import numpy as np
+
+    from .engine.bits import seed_state
+    from .policies.dispatch import new_workspace
+    from .policies.pimc import decide_many
+    from .policies.search import P_WORLDS, pimc_defaults
+    tab, sts, privs = pimc_positions(decisions, seed)
+    params = pimc_defaults()
+    params[P_WORLDS] = worlds
+    ws = new_workspace()
+    out = np.zeros(decisions, np.int64)
+    rng = seed_state(np.random.SeedSequence(seed + 1))
+    decide_many(sts[:5].copy(), privs[:5].copy(), tab, params, rng, ws, out[:5])     # loaded, not timed
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        decide_many(sts, privs, tab, params, rng, ws, out)
+        best = min(best, time.perf_counter() - t)
+    return decisions / best
+
+
 def run_bench(hands, players, decks, policies, workers=None, compile_times=True, echo=None, repeat=3,
-              dd_deals=0):
+              dd_deals=0, pimc_decisions=0):
     """A list of measurements (dicts), echoing a table as it goes if asked."""
     allw = workers or sim.default_workers()
     worker_counts = sorted({1, allw})
@@ -147,6 +216,14 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
         if echo:
             echo(f"double-dummy solve, 4 players, 24 cards, baseline's trump: {us:.1f} µs a deal "
                  f"(mean of {dd_deals:,}, one core)")
+    if pimc_decisions:
+        rate = measure_pimc(pimc_decisions, 50, repeat)
+        rows.append({"measure": "pimc_play", "players": 4, "deck": 24, "policy": "pimc", "workers": 1,
+                     "worlds": 50, "decisions": pimc_decisions, "repeat": repeat,
+                     "pimc_decisions_per_second": round(rate, 1)})
+        if echo:
+            echo(f"pimc play decisions, 4 players, 24 cards, 50 worlds: {rate:,.0f} a second "
+                 f"({pimc_decisions:,} decisions with a choice, one core)")
     extra = {"machine": machine()}
     if compile_times:
         cold, warm = measure_compile()

@@ -85,7 +85,7 @@ POLICIES = {
                        tuple(Param(*p) for p in SEARCH_PARAMS) + _HEURISTIC),
     "dd": PolicyInfo("dd", DD, dd_defaults(),
                      "CHEATS: sees every hand and plays double-dummy (an upper bound, not a player)",
-                     tuple(Param(*p) for p in SEARCH_PARAMS if p[0] != "worlds") + _HEURISTIC),
+                     tuple(Param(*p) for p in SEARCH_PARAMS if "worlds" not in p[0]) + _HEURISTIC),
 }
 
 

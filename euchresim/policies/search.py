@@ -1,27 +1,448 @@
-"""What the search bots (``dd``, ``pimc``) share: parameters, positions, rollouts."""
-import numpy as np
+"""What the search bots (``dd``, ``pimc``) share: a position from a hand's state, rollouts, worlds.
 
+Both bots value an action by the points it gives the deciding seat's side
+when the cards are then played double-dummy (``engine/solver.py``):
+
+* a card is valued by the solver directly (every legal card of the seat
+  to play, in one call);
+* any other decision (a call, a pass, alone or not, defend alone or not,
+  the dealer's discard) by a *rollout*: the action is applied to a copy
+  of the hand, every later decision before the play is made by
+  ``heuristic`` (for every seat: a pass lets the others bid as heuristic
+  would), and the play from the opening lead is solved.  A hand that is
+  thrown in is worth 0.
+
+``dd`` does this on the true deal (it sees every hand); ``pimc`` on deals
+of the unseen cards sampled consistently with what the seat knows
+(``sample_world``), averaging over them.  Points, not tricks, are the
+objective, so a march (or a lone march) and a euchre weigh what they
+score (R11) rather than one trick each.
+
+Everything lives in the chunk's workspace ``ws`` (``dispatch.new_workspace``),
+one int64 row per use: no allocation in the search.
+"""
+import numpy as np
+from numba import njit
+
+from ..engine import solver as S
+from ..engine.bits import U, lowbit, popcount, random_bit
+from ..engine.hand import apply_legal, legal_actions, score_hand, start_hand
+from ..engine.layout import (
+    AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, DUMMY_KEEP, EXCHANGED, HAND, JOKER_SUIT,
+    MAKER, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_BID1, PH_DONE, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT,
+    PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, T_SUIT_OF, TO_ACT, TRICKS, TRUMP, UPCARD,
+)
 from .builtin import NPARAMS
-from .heuristic import HEURISTIC_DEFAULTS
+from .heuristic import HEURISTIC_DEFAULTS, heuristic_decide
 
 P_WORLDS = 28       # pimc: sampled deals per play decision
-P_BID_WORLDS = 29   # pimc: sampled deals per bidding decision (calls, alone, discard)
+P_BID_WORLDS = 29   # pimc: sampled deals per other decision (calls, alone, defend alone, discard)
+P_SEARCH_BIDS = 30  # 1: calls, alone, defend alone and discard by search; 0: by heuristic
+P_INFER = 31        # pimc: tries at a world whose calls heuristic would have made (0: none)
 
 SEARCH_PARAMS = (
     ("worlds", P_WORLDS, 50.0, 1.0, 1000.0, "pimc: deals of the unseen cards sampled per card played"),
-    ("bid_worlds", P_BID_WORLDS, 20.0, 1.0, 1000.0, "pimc: deals sampled per call, alone and discard decision"),
+    ("bid_worlds", P_BID_WORLDS, 20.0, 1.0, 1000.0,
+     "pimc: deals sampled per call, alone, defend-alone and discard decision"),
+    ("infer", P_INFER, 20.0, 0.0, 1000.0,
+     "pimc: tries per world at a deal on which heuristic would have made the calls heard (0: no inference)"),
+    ("search_bids", P_SEARCH_BIDS, 1.0, 0.0, 1.0,
+     "1: calls, alone, defend alone and the discard by search; 0: by heuristic (the card play still searched)"),
 )
+
+# rows of the workspace
+WR_SOLVER = 0       # the solver's own workspace
+WR_ST = 1           # a rollout's copy of the public state
+WR_PRIV = 2         # a rollout's copy of the private state
+WR_POS = 3          # a solver position (P_*)
+WR_RES = 4          # a solver result (R_*)
+WR_WORLD = 5        # a sampled world's private state (pimc)
+WR_VAL = 6          # sums per action, and the points per makers' trick count
+WR_ST2 = 7          # scratch public state (points per trick count)
+V_PTS = 0           # WR_VAL[0..5]: the deciding seat's points when the makers end with k tricks
+V_SUM = 8           # WR_VAL[8 + k]: the sum over worlds of action k's points
+V_N = 48            # WR_VAL[48 + k]: worlds in which action k was valued
+MAX_TRIES = 64      # attempts at a world that respects every void before the voids are dropped
 
 
 def pimc_defaults():
     row = HEURISTIC_DEFAULTS.astype(np.float64).copy()
     row[P_WORLDS] = 50.0
     row[P_BID_WORLDS] = 20.0
+    row[P_SEARCH_BIDS] = 1.0
+    row[P_INFER] = 20.0
     return row
 
 
 def dd_defaults():
-    return HEURISTIC_DEFAULTS.astype(np.float64).copy()
+    row = HEURISTIC_DEFAULTS.astype(np.float64).copy()
+    row[P_SEARCH_BIDS] = 1.0
+    return row
 
 
 assert NPARAMS > P_BID_WORLDS
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def makers_mask(st, players):
+    maker = st[MAKER]
+    m = np.int64(1) << maker
+    if players == 4:
+        m |= np.int64(1) << ((maker + 2) & 3)
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def load_position(st, hands, tab, pos):
+    """The solver's position (``S.P_*``) of a hand in its play phase, with the seats' cards ``hands``."""
+    players = tab[CFG_PLAYERS]
+    pos[S.P_TRUMP] = st[TRUMP]
+    for s in range(4):
+        pos[U(S.P_HAND + s)] = hands[U(HAND + s)]
+    pos[S.P_SEAT] = st[TO_ACT]
+    nin = st[NINTRICK]
+    n = st[NPLAYS]
+    pos[S.P_NTABLE] = nin
+    for k in range(nin):
+        pos[U(S.P_TCARD + k)] = st[U(PLAYS + n - nin + k)]
+        pos[U(S.P_TSEAT + k)] = st[U(PLAY_SEAT + n - nin + k)]
+    makers = makers_mask(st, players)
+    pos[S.P_MAKERS] = makers
+    pos[S.P_OUT] = st[OUT]
+    mt = np.int64(0)
+    for s in range(players):
+        if (makers >> s) & 1:
+            mt += st[U(TRICKS + s)]
+    pos[S.P_MTRICKS] = mt
+
+
+@njit(cache=True, _nrt=False)
+def points_table(st, tab, seat, ws):
+    """``ws[WR_VAL][V_PTS + k]``: ``seat``'s points when the makers end with k tricks (R11, by score_hand)."""
+    players = tab[CFG_PLAYERS]
+    s2 = ws[WR_ST2]
+    val = ws[WR_VAL]
+    for i in range(ST_SIZE):
+        s2[i] = st[i]
+    maker = st[MAKER]
+    for k in range(6):
+        for s in range(4):
+            s2[TRICKS + s] = 0
+        s2[U(TRICKS + maker)] = k
+        score_hand(s2, tab)
+        val[U(V_PTS + k)] = s2[U(POINTS + seat)]
+    return players
+
+
+@njit(cache=True, _nrt=False)
+def rollout(st0, priv0, tab, ws, a, seat, params):
+    """``seat``'s points after action ``a`` in (``st0``, ``priv0``): heuristic to the lead, then solved."""
+    st = ws[WR_ST]
+    priv = ws[WR_PRIV]
+    for i in range(ST_SIZE):
+        st[i] = st0[i]
+    for i in range(PRIV_SIZE):
+        priv[i] = priv0[i]
+    apply_legal(st, priv, tab, a, legal_actions(st, priv, tab))
+    while st[PHASE] != PH_DONE and st[PHASE] != PH_PLAY:
+        s = st[TO_ACT]
+        legal = legal_actions(st, priv, tab)
+        b = heuristic_decide(st, priv[U(HAND + s)], priv[U(AWAY + s)], s, legal, params, tab)
+        if apply_legal(st, priv, tab, b, legal):
+            return np.int64(0)          # pragma: no cover - heuristic plays legally (tests)
+    if st[PHASE] == PH_DONE:
+        return st[U(POINTS + seat)]       # thrown in: 0
+    pos = ws[WR_POS]
+    load_position(st, priv, tab, pos)
+    mt = S.solve_position(ws[WR_SOLVER], tab, pos, ws[WR_RES], S.MODE_EXACT)
+    points_table(st, tab, seat, ws)
+    return ws[WR_VAL][U(V_PTS + mt)]
+
+
+@njit(cache=True, _nrt=False)
+def best_action(legal, ws):
+    """The legal action with the best mean in ``ws[WR_VAL]`` (by place in ``legal``); ties to the lowest."""
+    val = ws[WR_VAL]
+    best = np.int64(-1)
+    bn = np.int64(0)
+    bs = np.int64(0)
+    m = legal
+    k = np.int64(0)
+    while m != 0:
+        a = lowbit(m)
+        m &= m - 1
+        n = val[U(V_N + k)]
+        s = val[U(V_SUM + k)]
+        # compare s / n with bs / bn without division: s * bn > bs * n
+        if n > 0 and (best < 0 or s * bn > bs * n):
+            best, bs, bn = a, s, n
+        k += 1
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def card_values(st, hands, tab, ws, seat, add_k):
+    """Add each card's points for ``seat`` (one solve, every card) to ``ws[WR_VAL][V_SUM + k]``.
+
+    ``k`` is the card's place among the seat's cards, lowest index first
+    (the solver's ``R_CARD`` order), the same in every world.
+    """
+    pos = ws[WR_POS]
+    res = ws[WR_RES]
+    load_position(st, hands, tab, pos)
+    S.solve_position(ws[WR_SOLVER], tab, pos, res, S.MODE_EXACT | S.MODE_CARDS)
+    val = ws[WR_VAL]
+    for k in range(5):
+        v = res[U(S.R_CVAL + k)]
+        if v >= 0:
+            val[U(V_SUM + k)] += val[U(V_PTS + v)]
+            val[U(V_N + k)] += add_k
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def value_actions(st, priv, tab, ws, seat, legal, params):
+    """Add each legal action's rollout points to ``ws[WR_VAL]`` (by place in ``legal``)."""
+    val = ws[WR_VAL]
+    m = legal
+    k = np.int64(0)
+    while m != 0:
+        a = lowbit(m)
+        m &= m - 1
+        val[U(V_SUM + k)] += rollout(st, priv, tab, ws, a, seat, params)
+        val[U(V_N + k)] += 1
+        k += 1
+
+
+@njit(cache=True, _nrt=False)
+def clear_sums(ws):
+    val = ws[WR_VAL]
+    for k in range(40):
+        val[U(V_SUM + k)] = 0
+        val[U(V_N + k)] = 0
+
+
+@njit(cache=True, _nrt=False)
+def pick_card(legal, hand, ws, st, tab):
+    """The legal card with the best mean (sums by place in ``hand``); ties to the cheapest card."""
+    val = ws[WR_VAL]
+    trump = st[TRUMP]
+    best = np.int64(-1)
+    bs = np.int64(0)
+    bn = np.int64(1)
+    bo = np.int64(0)
+    m = hand
+    k = np.int64(0)
+    while m != 0:
+        c = lowbit(m)
+        m &= m - 1
+        if (legal >> c) & 1:
+            s = val[U(V_SUM + k)]
+            n = val[U(V_N + k)]
+            o = tab[U(T_ORDER + 33 * trump + c)]
+            if n > 0:
+                better = best < 0 or s * bn > bs * n or (s * bn == bs * n and o < bo)
+                if better:
+                    best, bs, bn, bo = c, s, n, o
+        k += 1
+    return best
+
+
+# ---------------------------------------------------------------- sampling (pimc)
+@njit(cache=True, _nrt=False)
+def void_cards(st, tab, seat):
+    """The cards ``seat`` cannot hold: every effective suit it failed to follow (R10)."""
+    trump = st[TRUMP]
+    if trump < 0:
+        return np.int64(0)
+    nact = st[NACTIVE]
+    out = np.int64(0)
+    led = np.int64(0)
+    for k in range(st[NPLAYS]):
+        c = st[U(PLAYS + k)]
+        suit = tab[U(T_SUIT_OF + 33 * trump + c)]
+        if k % nact == 0:
+            led = suit
+        elif st[U(PLAY_SEAT + k)] == seat and suit != led:
+            out |= tab[U(T_EFF + 4 * trump + led)]
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def sample_world(st, hand, away, seat, tab, rng, world):
+    """Deal the cards ``seat`` has not seen to the other seats, as far as it knows consistently.
+
+    What the seat knows: its own hand and what it put away, every card
+    played and by whom, the upcard (face up until the dealer takes it:
+    then in the dealer's hand until played), each seat's number of cards,
+    and each void shown by failing to follow.  The most constrained seat
+    is dealt first, each from the cards it may hold; a draw that leaves a
+    seat short is tried again, and after MAX_TRIES the voids are ignored
+    (a world the seat thinks impossible is still a world).  Returns 1, or
+    0 when the voids were dropped.
+    """
+    players = tab[CFG_PLAYERS]
+    played = np.int64(0)
+    for k in range(st[NPLAYS]):
+        played |= np.int64(1) << st[U(PLAYS + k)]
+    upbit = np.int64(1) << st[UPCARD]
+    dealer = st[DEALER]
+    unknown = tab[CFG_PACK] & ~hand & ~away & ~played & ~upbit
+    need0 = np.int64(0)
+    need1 = np.int64(0)
+    need2 = np.int64(0)
+    need3 = np.int64(0)
+    up_to_dealer = st[EXCHANGED] == 1 and seat != dealer and (played & upbit) == 0
+    for s in range(4):
+        world[U(HAND + s)] = 0
+        world[U(AWAY + s)] = 0            # what the others put away is unseen (in the pool)
+        n = np.int64(0)
+        if s < players and s != seat and not (st[OUT] >> s) & 1:
+            n = 5
+            for k in range(st[NPLAYS]):
+                if st[U(PLAY_SEAT + k)] == s:
+                    n -= 1
+            if up_to_dealer and s == dealer:
+                n -= 1
+                world[U(HAND + s)] = upbit
+        if s == 0:
+            need0 = n
+        elif s == 1:
+            need1 = n
+        elif s == 2:
+            need2 = n
+        else:
+            need3 = n
+    world[U(HAND + seat)] = hand
+    world[U(AWAY + seat)] = away
+    exact = np.int64(1)
+    for attempt in range(MAX_TRIES + 1):
+        strict = attempt < MAX_TRIES
+        rem = unknown
+        ok = True
+        done = np.int64(0)
+        for _ in range(4):
+            # the seat still to deal with the fewest cards it may hold, relative to its need
+            pick = np.int64(-1)
+            slack = np.int64(1 << 20)
+            for s in range(4):
+                n = need0 if s == 0 else need1 if s == 1 else need2 if s == 2 else need3
+                if n == 0 or (done >> s) & 1:
+                    continue
+                allow = rem & ~void_cards(st, tab, s) if strict else rem
+                sl = popcount(allow) - n
+                if sl < slack:
+                    slack = sl
+                    pick = s
+            if pick < 0:
+                break
+            done |= np.int64(1) << pick
+            n = need0 if pick == 0 else need1 if pick == 1 else need2 if pick == 2 else need3
+            allow = rem & ~void_cards(st, tab, pick) if strict else rem
+            if popcount(allow) < n:
+                ok = False
+                break
+            h = world[U(HAND + pick)] & upbit
+            for _ in range(n):
+                c = random_bit(rng, allow)
+                b = np.int64(1) << c
+                h |= b
+                allow &= ~b
+                rem &= ~b
+            world[U(HAND + pick)] = h
+        if ok:
+            if players == 3 and st[DUMMY_KEEP] == 0 and popcount(rem) >= 5:
+                d = np.int64(0)                 # the dummy, for a rollout that reaches the maker's keep
+                for _ in range(5):
+                    c = random_bit(rng, rem)
+                    d |= np.int64(1) << c
+                    rem &= ~(np.int64(1) << c)
+                world[DUMMY] = d
+            return exact
+        for s in range(4):
+            if s != seat:
+                world[U(HAND + s)] &= upbit if (up_to_dealer and s == dealer) else 0
+        exact = 0
+    return exact      # pragma: no cover - the last, unconstrained attempt always deals
+
+
+@njit(cache=True, _nrt=False)
+def calls_fit(st, world, seat, tab, params, rng, ws):
+    """Would ``heuristic`` have made every call the other seats made, holding the world's cards?
+
+    The bidding is replayed from each seat's hand as dealt in the world
+    (its cards now and those it has played; the dealer who took the upcard
+    gives it back and gets a card of the unseen pool in its place: its
+    discard, which nobody else saw), and each other seat's call is asked
+    of ``heuristic``.  A Cutthroat maker who took the dummy is not asked
+    (its hand as dealt cannot be told from the cards it kept).
+    """
+    players = tab[CFG_PLAYERS]
+    if st[NCALLS] == 0:
+        return True
+    dealer = st[DEALER]
+    upbit = np.int64(1) << st[UPCARD]
+    played = np.int64(0)
+    st2 = ws[WR_ST]
+    priv2 = ws[WR_PRIV]
+    for k in range(st[NPLAYS]):
+        played |= np.int64(1) << st[U(PLAYS + k)]
+    pool = tab[CFG_PACK] & ~played & ~upbit
+    for s in range(players):
+        pool &= ~world[U(HAND + s)] & ~world[U(AWAY + s)]
+    pool &= ~world[DUMMY]
+    skip = np.int64(-1)
+    if players == 3 and st[DUMMY_KEEP] != 0:
+        skip = st[MAKER]
+    hands = ws[WR_ST2]           # scratch: the four hands as dealt (slots 0..3)
+    for s in range(4):
+        h = np.int64(0)
+        if s < players:
+            h = world[U(HAND + s)]
+            for k in range(st[NPLAYS]):
+                if st[U(PLAY_SEAT + k)] == s:
+                    h |= np.int64(1) << st[U(PLAYS + k)]
+            if s == dealer and st[EXCHANGED] == 1:
+                h &= ~upbit
+                if s == seat:
+                    h |= world[U(AWAY + s)]
+                elif pool != 0:
+                    c = random_bit(rng, pool)
+                    h |= np.int64(1) << c
+                    pool &= ~(np.int64(1) << c)
+        hands[s] = h
+    start_hand(st2, priv2, tab, dealer, hands, world[DUMMY], st[UPCARD], np.int64(0))
+    if st2[PHASE] == PH_JOKER:
+        apply_legal(st2, priv2, tab, st[JOKER_SUIT], legal_actions(st2, priv2, tab))
+    for k in range(st[NCALLS]):
+        s = st2[TO_ACT]
+        code = st[U(CALLS + k)]
+        if st2[PHASE] == PH_BID1:
+            a = np.int64(1) if code == 1 else np.int64(0)
+        else:
+            a = np.int64(BID2_PASS) if code == 0 else code - 2
+        legal = legal_actions(st2, priv2, tab)
+        if s != seat and s != skip:
+            if heuristic_decide(st2, priv2[U(HAND + s)], np.int64(0), s, legal, params, tab) != a:
+                return False
+        if apply_legal(st2, priv2, tab, a, legal):
+            return False             # pragma: no cover - the calls were legal when made
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def sample_fitting_world(st, hand, away, seat, tab, params, rng, ws):
+    """``sample_world`` into ``ws[WR_WORLD]``, tried up to ``params[P_INFER]`` times for a world ``calls_fit`` accepts.
+
+    When none fits (calls heuristic would rarely make, or other policies'
+    calls), the last world sampled stands: inference narrows the worlds,
+    it never leaves the seat without one.
+    """
+    world = ws[WR_WORLD]
+    tries = np.int64(params[P_INFER])
+    sample_world(st, hand, away, seat, tab, rng, world)
+    for _ in range(tries - 1):
+        if calls_fit(st, world, seat, tab, params, rng, ws):
+            return 1
+        sample_world(st, hand, away, seat, tab, rng, world)
+    return 0
