@@ -91,7 +91,9 @@ def cli():
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="One seed (a whole number >= 0) fixes every number.")
 @click.option("--policy", "policy", multiple=True, metavar="NAME[,NAME...]",
-              help="baseline (default) or random; one for all seats, or one per seat (repeat or comma-separate).")
+              help="random, baseline (default), heuristic, pimc, dd (sees every hand: cheats), "
+                   "NAME:KEY=VALUE[:KEY=VALUE], NAME:FILE.json, or your MODULE:FUNCTION (docs/policies.md); "
+                   "one for all seats, or one per seat (repeat or comma-separate).")
 @click.option("--workers", type=click.IntRange(min=1, max=256), help="Processes [default: all cores].")
 @click.option("--chunk-size", type=click.IntRange(min=1),
               help="Hands (games, rubbers) per chunk; part of what a seed means.")
@@ -403,17 +405,19 @@ def solve(src, dst, force, quiet):
               help="Only these player counts (repeat) [default: all].")
 @click.option("--deck", "decks", type=click.Choice(["24", "25", "32", "33"]), multiple=True,
               help="Only these packs (repeat) [default: all].")
-@click.option("--policy", "policies", type=click.Choice(["random", "baseline"]), multiple=True,
-              help="Only these policies [default: both].")
+@click.option("--policy", "policies", type=click.Choice(["random", "baseline", "heuristic"]), multiple=True,
+              help="Only these policies [default: random and baseline].")
 @click.option("--workers", type=click.IntRange(min=1), help="The 'all cores' figure's processes [default: all cores].")
 @click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
               help="Runs per measurement; the fastest counts.")
 @click.option("--no-compile", is_flag=True, help="Skip the cold/warm compile-time measurement.")
 @click.option("--dd-deals", type=click.IntRange(min=0), default=20_000, show_default=True,
               help="Deals for the double-dummy solver's figure (dd_solve_mean_us); 0 skips it.")
+@click.option("--pimc-decisions", type=click.IntRange(min=0), default=2000, show_default=True,
+              help="Play decisions for pimc's figure at 50 worlds (pimc_decisions_per_second); 0 skips it.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of measurements.")
-def bench(hands, players_, decks, policies, workers, repeat, no_compile, dd_deals, as_json):
-    """Complete hands per second for each variant, compile times, and the double-dummy solver's speed.
+def bench(hands, players_, decks, policies, workers, repeat, no_compile, dd_deals, pimc_decisions, as_json):
+    """Complete hands per second for each variant, compile times, the double-dummy solver's and pimc's speed.
 
     \b
     Example:
@@ -424,10 +428,15 @@ def bench(hands, players_, decks, policies, workers, repeat, no_compile, dd_deal
                      decks=[int(d) for d in decks] or [24, 25, 32, 33],
                      policies=list(policies) or ["random", "baseline"], workers=workers,
                      compile_times=not no_compile, repeat=repeat, dd_deals=dd_deals,
+                     pimc_decisions=pimc_decisions,
                      echo=None if as_json else (lambda s: click.echo(s)))
     if as_json:
         from .analysis import json_ready
         click.echo(json.dumps(json_ready(rows), allow_nan=False))
+
+
+from .cli_match import register as _register_match   # noqa: E402  (duel, ladder)
+_register_match(cli)
 
 
 def main(argv=None):

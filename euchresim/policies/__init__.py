@@ -172,7 +172,8 @@ def load_function(spec: str, where: str):
     if not hasattr(fn, "compile") or not hasattr(fn, "py_func"):
         raise PolicyError(f"{where}: {spec} is not a numba @njit function (docs/policies.md, 'Your own policy')")
     try:
-        fn.compile(POLICY_SIG.args)
+        if POLICY_SIG.args not in fn.overloads:      # @user_policy compiled it already
+            fn.compile(POLICY_SIG.args)
     except Exception as e:
         first = next((ln for ln in str(e).splitlines() if ln.strip()), type(e).__name__)
         raise PolicyError(f"{where}: {spec} does not compile for the policy signature: {first.strip()}") from None

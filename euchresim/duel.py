@@ -1,0 +1,238 @@
+"""Duplicate matches between two policies: the same deals, the seats swapped.
+
+Card luck is most of the variance of a Euchre result.  A duel plays every
+*deal sequence* once per seating ("arrangement") of the two policies, so a
+good hand dealt to seat 0 helps A in one arrangement and B in another and
+cancels out of the difference; what is left is mostly the policies' skill.
+
+The deal sequence is a chunk of sim.py: the deals a chunk plays depend only
+on (seed, chunk), never on the policies, and its hands consume the deal
+stream one after another.  A chunk of one game (the default) therefore
+plays every hand of its game on the same deals in every arrangement, up to
+the hand where the shorter game ends; with several games per chunk only the
+first is dealt alike.  The chunk is the pairing unit of the statistics.
+
+Only numpy here: the click commands are in cli_match.py, the ratings of
+several policies in ladder.py.  Every number depends only on the seed, the
+rules, the two policies and the games per chunk, never on the workers: each
+unit's results come back tagged with its number and are summed in order.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .rules import Rules
+
+Z95 = 1.959964          # the two-sided 95% normal quantile
+MAX_BATCH = 4           # pairing units per worker job: a slow policy's progress still moves (jobs cost ~0.1 ms)
+
+UNIT_DTYPE = np.dtype([("unit", np.int64), ("arr", np.int8), ("games", np.int32), ("a_wins", np.float64),
+                       ("points", np.float64), ("hands", np.int64)])
+
+
+def arrangements(players: int) -> tuple[str, ...]:
+    """Which policy sits at each seat, one string per arrangement ("ABAB": A at seats 0 and 2).
+
+    4 players: the two partnerships, then swapped.  2 players: A,B then B,A.
+    3 players (every player for himself): all six mixed seatings, three with
+    one A seat and three with two, so each seat is played by A in exactly
+    half of them and equal policies win half the games by symmetry.
+    """
+    if players == 4:
+        return ("ABAB", "BABA")
+    if players == 2:
+        return ("AB", "BA")
+    if players == 3:
+        return ("ABB", "BAB", "BBA", "BAA", "ABA", "AAB")
+    raise ValueError(f"players must be 2, 3 or 4, not {players}")
+
+
+@dataclass(frozen=True)
+class DuelSpec:
+    """What a duel plays; with the seed it fixes every number.
+
+    ``a`` and ``b`` are canonical policy names (:func:`canonical`).  The duel
+    plays deal sequences ``first_deal`` .. ``first_deal + deals - 1`` of the
+    seed (a ladder gives each pair its own range, so the pairs are
+    independent); each is a chunk of ``chunk_size`` games.
+    """
+    rules: Rules
+    a: str
+    b: str
+    seed: int = 0
+    deals: int = 100
+    chunk_size: int = 1
+    first_deal: int = 0
+
+    def __post_init__(self):
+        if self.deals < 1:
+            raise ValueError("a duel needs at least one deal sequence")
+        if self.chunk_size < 1:
+            raise ValueError("games per deal sequence must be at least 1")
+
+    @property
+    def seatings(self) -> tuple[str, ...]:
+        return arrangements(self.rules.players)
+
+    @property
+    def games(self) -> int:
+        return self.deals * len(self.seatings) * self.chunk_size
+
+    def run_spec(self, k: int):
+        """The sim run of arrangement k: its chunk i is deal sequence i of every arrangement."""
+        from .sim import RunSpec
+        names = tuple(self.a if c == "A" else self.b for c in self.seatings[k])
+        return RunSpec(rules=self.rules, policies=names, seed=self.seed, mode="games",
+                       count=(self.first_deal + self.deals) * self.chunk_size, chunk_size=self.chunk_size)
+
+
+def deals_for(games: int, players: int, chunk_size: int = 1) -> int:
+    """Deal sequences for at least ``games`` games: whole units, so every deal is played in every seating."""
+    per = len(arrangements(players)) * chunk_size
+    return max(1, -(-games // per))
+
+
+def canonical(policy: str, players: int) -> str:
+    """The policy's canonical name; a PolicyError (one line) for an unknown name, parameter or module."""
+    from .policies import resolve
+    return resolve([policy], players)[2][0]
+
+
+# ---------------------------------------------------------------- playing
+def play_unit(spec: DuelSpec, unit: int) -> list:
+    """The ChunkResult of every arrangement of one deal sequence (``unit`` counts from ``first_deal``)."""
+    from .sim import play_chunk
+    return [play_chunk(spec.run_spec(k), spec.first_deal + unit) for k in range(len(spec.seatings))]
+
+
+def unit_rows(spec: DuelSpec, unit: int, results) -> np.ndarray:
+    """One UNIT_DTYPE row per arrangement: A's share of the game wins, A's points less B's, hands.
+
+    A game's win is one credit, split equally among its winning seats (a
+    shared Cutthroat win, R12 ``shared``/a tie, gives half to each), so A's
+    credit plus B's is the number of games.  A hand's points are the mean
+    over A's seats less the mean over B's: with 4 players the partnerships'
+    points, with 3 (one seat against two) the fair comparison of one seat
+    with the average of the others.
+    """
+    players = spec.rules.players
+    out = np.zeros(len(results), UNIT_DTYPE)
+    for k, res in enumerate(results):
+        seats = spec.seatings[k]
+        a_mask = np.array([c == "A" for c in seats])
+        winners = res.games["winners"].astype(np.int64)
+        won = np.stack([(winners >> s) & 1 for s in range(players)], axis=1).astype(np.float64)
+        credit = (won[:, a_mask].sum(axis=1) / won.sum(axis=1)).sum()
+        pts = np.stack([res.hands[f"points{s}"] for s in range(players)], axis=1).astype(np.float64)
+        diff = pts[:, a_mask].mean(axis=1) - pts[:, ~a_mask].mean(axis=1)
+        out[k] = (unit, k, len(res.games), credit, diff.sum(), len(res.hands))
+    return out
+
+
+def _batch_job(args):
+    """A worker's job: several consecutive units, every arrangement of each."""
+    spec, units = args
+    return np.concatenate([unit_rows(spec, u, play_unit(spec, u)) for u in units])
+
+
+def _batch_label(job):
+    return job[1][0] + job[0].first_deal
+
+
+def play_rows(spec: DuelSpec, workers: int = 1, pool=None,
+              on_progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+    """Every unit's rows, sorted by (unit, arrangement) whatever order the workers finish in.
+
+    Jobs go through the run's own worker pool (backends.local), so a worker
+    that dies is replaced and its job replayed, and Ctrl-C stops them all.
+    ``on_progress(games done, games in all)`` after each job.
+    """
+    from .backends import ChunkFailed
+    from .backends.local import map_chunks
+    from .sim import SimError
+    size = max(1, min(MAX_BATCH, -(-spec.deals // (8 * max(1, workers)))))
+    jobs = [(spec, list(range(s, min(s + size, spec.deals)))) for s in range(0, spec.deals, size)]
+    parts, done = [], 0
+    per_unit = len(spec.seatings) * spec.chunk_size
+    try:
+        for rows in map_chunks(_batch_job, jobs, workers, pool, label=_batch_label):
+            parts.append(rows)
+            done += len(rows) // len(spec.seatings) * per_unit
+            if on_progress:
+                on_progress(done, spec.games)
+    except ChunkFailed as e:
+        raise SimError(str(e).replace("chunk", "deal sequence", 1)) from None
+    rows = np.concatenate(parts)
+    return rows[np.lexsort((rows["arr"], rows["unit"]))]
+
+
+# ---------------------------------------------------------------- statistics
+def paired_win_rate(d, games_per_unit: int) -> tuple[float, float]:
+    """A's game win rate and its standard error from the units' paired differences.
+
+    ``d[u]`` is A's win credit less B's over unit u's ``games_per_unit``
+    games.  Every game gives one credit to A or B, so A's rate is
+    1/2 + mean(d) / (2m) with m the games per unit; its standard error is
+    sd(d) / (2m sqrt(n)) (sample sd, n - 1), the units being independent
+    and the games within one unit not (they share the deals: that is the
+    point).  With fewer than two units the error is NaN.
+    """
+    d = np.asarray(d, dtype=np.float64)
+    n = len(d)
+    rate = 0.5 + d.mean() / (2 * games_per_unit)
+    se = d.std(ddof=1) / (2 * games_per_unit * math.sqrt(n)) if n > 1 else math.nan
+    return float(rate), float(se)
+
+
+def ratio_of_sums(x, h) -> tuple[float, float]:
+    """sum(x) / sum(h) and its delta-method standard error, over independent units.
+
+    Points per hand weights each unit by its hands (a long game says more
+    than a short one), so it is the ratio R = sum x / sum h, not a mean of
+    ratios.  Linearised: se(R) = sqrt(sum (x - R h)^2 / (n (n - 1))) / mean(h).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    h = np.asarray(h, dtype=np.float64)
+    n = len(x)
+    r = x.sum() / h.sum()
+    se = math.sqrt(((x - r * h) ** 2).sum() / (n * (n - 1))) / h.mean() if n > 1 else math.nan
+    return float(r), float(se)
+
+
+def interval(est: float, se: float, z: float = Z95) -> tuple[float, float]:
+    """The normal interval est -/+ z se (NaN ends when se is)."""
+    return est - z * se, est + z * se
+
+
+def summarize(spec: DuelSpec, rows: np.ndarray) -> dict:
+    """The duel's numbers from its sorted unit rows (play_rows).
+
+    The win rate's interval is cut to 0..1: a normal interval near a sweep
+    reaches past it, and a rate cannot.
+    """
+    k = len(spec.seatings)
+    by_unit = rows.reshape(spec.deals, k)
+    games = by_unit["games"].sum(axis=1)
+    credit = by_unit["a_wins"].sum(axis=1)
+    d = 2 * credit - games
+    per_unit = k * spec.chunk_size
+    rate, rate_se = paired_win_rate(d, per_unit)
+    pph, pph_se = ratio_of_sums(by_unit["points"].sum(axis=1), by_unit["hands"].sum(axis=1))
+    return {
+        "a": spec.a, "b": spec.b, "rules": spec.rules.to_dict(), "seed": spec.seed,
+        "chunk_size": spec.chunk_size, "first_deal": spec.first_deal, "arrangements": list(spec.seatings),
+        "deals": spec.deals, "games": int(games.sum()), "hands": int(rows["hands"].sum()),
+        "a_wins": float(credit.sum()),
+        "a_win_rate": rate, "a_win_rate_se": rate_se,
+        "a_win_rate_ci": [min(max(x, 0.0), 1.0) for x in interval(rate, rate_se)],
+        "points_per_hand": pph, "points_per_hand_se": pph_se, "points_per_hand_ci": list(interval(pph, pph_se)),
+    }
+
+
+def duel(spec: DuelSpec, workers: int = 1, pool=None, on_progress=None) -> dict:
+    """Play a duel and return its numbers (:func:`summarize`)."""
+    return summarize(spec, play_rows(spec, workers, pool, on_progress))

@@ -1,0 +1,1 @@
+"""Worked examples of users' own policies (docs/policies.md, "Your own policy")."""
