@@ -64,9 +64,14 @@ def rules_options(f):
     return wrapper
 
 
+# the strongest policy that plays a default run (a million hands) in minutes on a laptop
+# (docs/policies.md, "Which is stronger"); pimc is stronger, at thousands of decisions a second
+DEFAULT_POLICY = "heuristic"
+
+
 def _policy_names(values) -> list[str]:
     names: list[str] = []
-    for v in values or ("baseline",):
+    for v in values or (DEFAULT_POLICY,):
         names.extend(p.strip() for p in v.split(","))
     return names
 
@@ -91,7 +96,7 @@ def cli():
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="One seed (a whole number >= 0) fixes every number.")
 @click.option("--policy", "policy", multiple=True, metavar="NAME[,NAME...]",
-              help="random, baseline (default), heuristic, pimc, dd (sees every hand: cheats), "
+              help="random, baseline, heuristic (default), pimc, dd (sees every hand: cheats), "
                    "NAME:KEY=VALUE[:KEY=VALUE], NAME:FILE.json, or your MODULE:FUNCTION (docs/policies.md); "
                    "one for all seats, or one per seat (repeat or comma-separate).")
 @click.option("--workers", type=click.IntRange(min=1, max=256), help="Processes [default: all cores].")
@@ -269,7 +274,7 @@ def _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs
                        lone_defenders=spec.rules.players == 3 or spec.rules.defend_alone)
     tables = []
     if spec.groups:
-        from .aggregates import format_group_frame, group_frame
+        from .analysis.aggregates import format_group_frame, group_frame
         tables = [(g, group_frame(counts, g, spec.rules.players)) for g in spec.groups]
     if as_json:
         out = {"meta": m, "partial": partial, "counts": {k: v for k, v in counts.items() if k != "groups"},

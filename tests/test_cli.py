@@ -131,7 +131,8 @@ def test_parquet_output_schema(tmp_path):
 
 def test_bench_json_lists_measurements():
     r = run(["bench", "--players", "2", "--deck", "24", "--policy", "random", "--hands", "20000",
-             "--workers", "2", "--repeat", "2", "--no-compile", "--dd-deals", "0", "--json"])
+             "--workers", "2", "--repeat", "2", "--no-compile", "--dd-deals", "0", "--pimc-decisions", "0",
+             "--json"])
     assert r.exit_code == 0, r.output
     rows = json.loads(r.output)
     assert {(x["players"], x["deck"], x["policy"], x["workers"]) for x in rows} == {
@@ -163,7 +164,10 @@ def test_r11_scoring_file_changes_the_points(tmp_path):
 
 def test_bench_json_has_the_double_dummy_row():
     r = run(["bench", "--players", "2", "--deck", "24", "--policy", "random", "--hands", "1000",
-             "--workers", "1", "--repeat", "1", "--no-compile", "--dd-deals", "300", "--json"])
+             "--workers", "1", "--repeat", "1", "--no-compile", "--dd-deals", "300", "--pimc-decisions", "40",
+             "--json"])
     assert r.exit_code == 0, r.output
+    (pm,) = [x for x in json.loads(r.output) if x.get("measure") == "pimc_play"]
+    assert pm["decisions"] == 40 and pm["worlds"] == 50 and pm["pimc_decisions_per_second"] > 0
     (dd,) = [x for x in json.loads(r.output) if x.get("measure") == "dd_solve"]
     assert dd["deals"] == 300 and dd["dd_solve_mean_us"] > 0 and (dd["players"], dd["deck"]) == (4, 24)

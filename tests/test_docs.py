@@ -240,7 +240,14 @@ def _driver_calls_decide(block):
     assert flat(block) in flat(src), "docs/policies.md no longer quotes the call in driver.play_out"
 
 
-EXCERPTS = {("docs/policies.md", "a = act(pids[seat]"): _driver_calls_decide}
+def _the_example_policy_file(block):
+    """policies.md shows euchresim/examples/low_leads.py whole, as the file is."""
+    with open(os.path.join(ROOT, "euchresim", "examples", "low_leads.py"), encoding="utf-8") as fh:
+        assert block.strip() == fh.read().strip(), "docs/policies.md no longer shows examples/low_leads.py as it is"
+
+
+EXCERPTS = {("docs/policies.md", "a = act(pids[seat]"): _driver_calls_decide,
+            ("docs/policies.md", '"""A user\'s policy'): _the_example_policy_file}
 
 
 def _excerpt_check(page, text):

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from euchresim import groups, sim
-from euchresim.aggregates import cell_array, feature_frame, group_frame
+from euchresim.analysis.aggregates import cell_array, feature_frame, group_frame
 from euchresim.analysis import position_names
 from euchresim.cards import JOKER, RANKS, SUITS
 from euchresim.engine.features import FEATURES, MEASURES, RADIX
