@@ -29,6 +29,7 @@ these substitutions are made (``shrink``), and nothing else:
   ``min(N, 200)``, ``--rubbers N`` -> ``min(N, 100)``, ``--hands 20000``
   when no count is given (the default is a million), and ``--workers 1``
   (the numbers do not depend on it; a process pool costs seconds);
+* ``duel``, ``ladder``: ``--games N`` -> ``min(N, 200)`` and ``--workers 1``;
 * ``bench``: ``--hands 1000 --repeat 1 --no-compile --workers 1`` and a single
   ``--players``/``--deck`` (the first the line gives, else 4 and 24);
 * a path under /tmp/ goes into the temporary folder.
@@ -211,6 +212,11 @@ def shrink(argv):
         if not any(flag in argv for flag in CAPS):
             argv += ["--hands", str(CAPS["--hands"])]
         argv = _drop(argv, "--workers") + ["--workers", "1"]
+    elif argv[:1] in (["duel"], ["ladder"]):
+        if "--games" in argv:
+            j = argv.index("--games") + 1
+            argv[j] = str(min(int(argv[j]), CAPS["--games"]))
+        argv = _drop(argv, "--workers") + ["--workers", "1"]
     elif argv[:1] == ["bench"]:
         players, deck = _value(argv, "--players", "4"), _value(argv, "--deck", "24")
         for flag in ("--hands", "--repeat", "--workers", "--players", "--deck"):
@@ -295,6 +301,8 @@ def test_the_substitutions():
         "bench", "--json", "--hands", "1000", "--repeat", "1", "--no-compile", "--workers", "1",
         "--players", "3", "--deck", "24"]
     assert shrink(["replay", "a.jsonl", "-o", "b.jsonl"]) == ["replay", "a.jsonl", "-o", "b.jsonl"]
+    assert shrink(["duel", "pimc", "heuristic", "--games", "2000", "--seed", "1"]) == [
+        "duel", "pimc", "heuristic", "--games", "200", "--seed", "1", "--workers", "1"]
 
 
 @pytest.mark.parametrize("page,k", _python_blocks(), ids=lambda v: str(v))

@@ -12,7 +12,7 @@ import pytest
 
 from euchresim import sim
 from euchresim.policies import POLICIES, PolicyError, functions, resolve
-from euchresim.policies.dispatch import USER, no_policy
+from euchresim.policies.dispatch import USER, no_policy, no_search
 from euchresim.rules import Rules
 from tests.test_cli_inputs import _one_error_line, run
 from tests.util import VARIANTS
@@ -46,9 +46,17 @@ def test_user_slots_are_the_seats_and_the_rest_are_filled():
     names = ["baseline", COPY, "random", "tests.user_policies:lazy_copy_of_baseline"]
     pids, params, canon = resolve(names, 4)
     assert list(pids) == [POLICIES["baseline"].pid, USER + 1, POLICIES["random"].pid, USER + 3]
-    fns = functions(names, 4)
+    fns, search = functions(names, 4)
     assert len(fns) == 4 and fns[0] is no_policy and fns[2] is no_policy
+    assert search == (no_search, no_search)          # no search bot in the line-up: none compiled
     assert fns[1].py_func.__name__ == "copy_of_baseline" and canon[1] == COPY
+
+
+def test_search_slots_are_filled_only_for_the_bots_a_line_up_uses():
+    _, search = functions(["dd", "baseline", "dd", "baseline"], 4)
+    assert search[0].py_func.__name__ == "dd_act" and search[1] is no_search
+    _, again = functions(["pimc", "dd", "pimc", "dd"], 4)
+    assert again[0] is search[0] and again[1].py_func.__name__ == "pimc_act"     # compiled once
 
 
 def test_a_python_file_path_names_a_module(tmp_path):

@@ -15,6 +15,7 @@ A policy is named on the command line as
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import json
@@ -27,7 +28,8 @@ import numpy as np
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from .builtin import BASELINE_DEFAULTS, NPARAMS, RANDOM_DEFAULTS
-from .dispatch import BASELINE, DD, HEURISTIC, NFNS, PIMC, POLICY_SIG, RANDOM, USER, no_policy
+from .dispatch import (BASELINE, DD, HEURISTIC, NFNS, PIMC, POLICY_SIG, RANDOM, SEARCH_SIG, USER, no_policy,
+                       no_search)
 from .heuristic import HEURISTIC_DEFAULTS, HEURISTIC_PARAMS
 from .search import SEARCH_PARAMS, dd_defaults, pimc_defaults
 
@@ -224,15 +226,37 @@ def resolve(names, players):
     return pids, params, out
 
 
+@functools.lru_cache(maxsize=None)
+def _search_function(pid):
+    """dd's or pimc's slot function, compiled (or loaded from the cache) only when a run first uses it.
+
+    Compiled for the one signature (as ``@njit(SEARCH_SIG)`` would at
+    import), which is what lets numba pass it as a first-class function;
+    once per process, like an import.
+    """
+    from numba import njit
+    if pid == DD:
+        from .dd import dd_act as py
+    else:
+        from .pimc import pimc_act as py
+    return njit(SEARCH_SIG, cache=True, _nrt=False)(py)
+
+
 def functions(names, players):
-    """The tuple of NFNS policy functions ``resolve``'s user ids point into (``no_policy`` fills it)."""
+    """The first-class functions ``resolve``'s ids point into: (NFNS user slots, the dd and pimc slots).
+
+    Unused slots hold ``no_policy`` and ``no_search`` (never called).
+    """
     names = _split(names, players)
     fns = [no_policy] * NFNS
+    search = [no_search, no_search]
     for s, n in enumerate(names):
-        _, _, _, fn = _one(n, s)
+        pid, _, _, fn = _one(n, s)
         if fn is not None:
             fns[s] = fn
-    return tuple(fns)
+        elif pid in (DD, PIMC) and search[pid - DD] is no_search:
+            search[pid - DD] = _search_function(pid)
+    return tuple(fns), tuple(search)
 
 
 def user_policy(fn):

@@ -32,3 +32,8 @@ def dd_decide(st, priv, seat, legal, params, rng, tab, ws):
         value_actions(st, priv, tab, ws, seat, legal, params)
         return best_action(legal, ws)
     return heuristic_decide(st, priv[U(HAND + seat)], priv[U(AWAY + seat)], seat, legal, params, tab)
+
+
+def dd_act(st, priv, seat, legal, params, rng, tab, ws):
+    """``dd`` as the driver's search slot calls it (``dispatch.SEARCH_SIG``), compiled when a run uses it."""
+    return dd_decide(st, priv, seat, legal, params, rng, tab, ws)

@@ -1,13 +1,19 @@
 """One entry point for every policy: built-in, search bots, and users' own.
 
 The driver calls ``act`` for each decision.  Built-in policies are integer
-ids (so a sweep over them or over their parameter rows compiles nothing);
-a user's policy is a jitted function passed in ``fns``, a tuple of four
-first-class functions of one signature (``POLICY_SIG``), so the driver is
-compiled, and cached, once for any user code: seats whose id is
-``USER + k`` call ``fns[k]``.  Seats without a user policy hold
-``no_policy``, which is never called.
+ids (so a sweep over them or over their parameter rows compiles nothing).
+Two kinds are reached through first-class functions instead, passed in
+``fns`` = (user functions, search functions):
 
+* a user's policy is a jitted function of ``POLICY_SIG``; seats whose id
+  is ``USER + k`` call ``fns[0][k]``, so the driver is compiled, and
+  cached, once for any user code;
+* the search bots ``dd`` and ``pimc`` (ids DD, PIMC) are ``fns[1][0]`` and
+  ``fns[1][1]``, of ``SEARCH_SIG``: the driver is compiled against the
+  signature, not the bots, so a run that uses neither never compiles them
+  (the sampler and the rollouts are most of the package's compile time).
+
+Unused slots hold ``no_policy`` / ``no_search``, which are never called.
 ``ws`` is the chunk's workspace for the search bots (the solver's table
 and the sampler's scratch), made once per chunk by the driver.
 """
@@ -31,6 +37,10 @@ NFNS = 4
 POLICY_SIG = types.int64(types.int64[::1], types.int64, types.int64, types.int64, types.int64,
                          types.float64[::1], types.uint64[::1], types.int64[::1])
 
+# what a search bot takes: the public and private state (dd reads every hand; pimc only its own)
+SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64, types.int64, types.float64[::1],
+                         types.uint64[::1], types.int64[::1], types.int64[:, ::1])
+
 # the workspace: rows of one int64 array (a row of a C array is itself C-contiguous,
 # so each row goes to the solver and the state machine as the arrays they take)
 WS_ROWS = 8
@@ -43,13 +53,17 @@ def no_policy(st, hand, away, seat, legal, params, rng, tab):
     return -1
 
 
+@njit(SEARCH_SIG, cache=True, _nrt=False)
+def no_search(st, priv, seat, legal, params, rng, tab, ws):
+    """The filler of a search slot no seat uses: never called."""
+    return -1
+
+
 def new_workspace():
     return np.zeros((WS_ROWS, WS_COLS), dtype=np.int64)
 
 
-from .dd import dd_decide                # noqa: E402  (they import the constants above)
-from .heuristic import heuristic_decide  # noqa: E402
-from .pimc import pimc_decide            # noqa: E402
+from .heuristic import heuristic_decide  # noqa: E402  (it imports the constants above)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -61,8 +75,6 @@ def act(pid, st, priv, seat, legal, params, rng, tab, ws, fns):
         return builtin_decide(pid, st, hand, away, seat, legal, params, rng, tab)
     if pid == HEURISTIC:
         return heuristic_decide(st, hand, away, seat, legal, params, tab)
-    if pid == DD:
-        return dd_decide(st, priv, seat, legal, params, rng, tab, ws)
-    if pid == PIMC:
-        return pimc_decide(st, hand, away, seat, legal, params, rng, tab, ws)
-    return fns[pid - USER](st, hand, away, seat, legal, params, rng, tab)
+    if pid == DD or pid == PIMC:
+        return fns[1][pid - DD](st, priv, seat, legal, params, rng, tab, ws)
+    return fns[0][pid - USER](st, hand, away, seat, legal, params, rng, tab)

@@ -60,3 +60,8 @@ def decide_many(sts, privs, tab, params, rng, ws, out):
         seat = st[TO_ACT]
         out[i] = pimc_decide(st, priv[HAND + seat], priv[AWAY + seat], seat, legal_actions(st, priv, tab),
                              params, rng, tab, ws)
+
+
+def pimc_act(st, priv, seat, legal, params, rng, tab, ws):
+    """``pimc`` as the driver's search slot calls it (``dispatch.SEARCH_SIG``): it reads its own cards only."""
+    return pimc_decide(st, priv[HAND + seat], priv[AWAY + seat], seat, legal, params, rng, tab, ws)

@@ -26,7 +26,7 @@ from numba import njit
 
 from ..engine import solver as S
 from ..engine.bits import U, lowbit, popcount, random_bit
-from ..engine.hand import apply_legal, legal_actions, score_hand, start_hand
+from ..engine.hand import apply_action, legal_actions, score_hand, start_hand
 from ..engine.layout import (
     AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, DUMMY_KEEP, EXCHANGED, HAND, JOKER_SUIT,
     MAKER, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_BID1, PH_DONE, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT,
@@ -143,12 +143,12 @@ def rollout(st0, priv0, tab, ws, a, seat, params):
         st[i] = st0[i]
     for i in range(PRIV_SIZE):
         priv[i] = priv0[i]
-    apply_legal(st, priv, tab, a, legal_actions(st, priv, tab))
+    apply_action(st, priv, tab, a)     # not inlined: one compiled copy serves every caller
     while st[PHASE] != PH_DONE and st[PHASE] != PH_PLAY:
         s = st[TO_ACT]
         legal = legal_actions(st, priv, tab)
         b = heuristic_decide(st, priv[U(HAND + s)], priv[U(AWAY + s)], s, legal, params, tab)
-        if apply_legal(st, priv, tab, b, legal):
+        if apply_action(st, priv, tab, b):
             return np.int64(0)          # pragma: no cover - heuristic plays legally (tests)
     if st[PHASE] == PH_DONE:
         return st[U(POINTS + seat)]       # thrown in: 0
@@ -413,7 +413,7 @@ def calls_fit(st, world, seat, tab, params, rng, ws):
         hands[s] = h
     start_hand(st2, priv2, tab, dealer, hands, world[DUMMY], st[UPCARD], np.int64(0))
     if st2[PHASE] == PH_JOKER:
-        apply_legal(st2, priv2, tab, st[JOKER_SUIT], legal_actions(st2, priv2, tab))
+        apply_action(st2, priv2, tab, st[JOKER_SUIT])
     for k in range(st[NCALLS]):
         s = st2[TO_ACT]
         code = st[U(CALLS + k)]
@@ -425,7 +425,7 @@ def calls_fit(st, world, seat, tab, params, rng, ws):
         if s != seat and s != skip:
             if heuristic_decide(st2, priv2[U(HAND + s)], np.int64(0), s, legal, params, tab) != a:
                 return False
-        if apply_legal(st2, priv2, tab, a, legal):
+        if apply_action(st2, priv2, tab, a):
             return False             # pragma: no cover - the calls were legal when made
     return True
 
