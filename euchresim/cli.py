@@ -442,6 +442,8 @@ def bench(hands, players_, decks, policies, workers, repeat, no_compile, dd_deal
 
 from .cli_match import register as _register_match   # noqa: E402  (duel, ladder)
 _register_match(cli)
+from .cli_report import register as _register_report   # noqa: E402  (report)
+_register_report(cli)
 
 
 def main(argv=None):

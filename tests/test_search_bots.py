@@ -80,8 +80,37 @@ def test_the_search_bots_play_legally_in_every_variant(players, deck):
 
 
 def _side_points(tab, st, seat, ws, mt):
-    points_table(st, tab, seat, ws)
-    return ws[WR_VAL][V_PTS + mt]
+    """What a search bot maximises, from score_hand on a copy (not from points_table's arithmetic)."""
+    from euchresim.engine.hand import score_hand
+    from euchresim.engine.layout import MAKER, POINTS, TRICKS
+    players = int(tab[0])
+    s2 = st.copy()
+    s2[TRICKS:TRICKS + 4] = 0
+    maker = int(st[MAKER])
+    s2[TRICKS + maker] = mt
+    score_hand(s2, tab)
+    makers = {maker, (maker + 2) % 4} if players == 4 else {maker}
+    opp = next(s for s in range(players) if s not in makers) if seat in makers else maker
+    side = mt if seat in makers else 5 - mt
+    return 16 * (int(s2[POINTS + seat]) - int(s2[POINTS + opp])) + side
+
+
+def test_the_value_is_points_less_the_opponents_then_tricks():
+    """4 players, seat 0 the maker with its partner: a march, a make and a euchre, valued by hand."""
+    rules = Rules()
+    tab, states = _states(rules, 30, seed=5)
+    ws = new_workspace()
+    from euchresim.engine.layout import ALONE, MAKER
+    st = next(st for st, _ in states if st[ALONE] == 0)
+    maker = int(st[MAKER])
+    partner, defender = (maker + 2) % 4, (maker + 1) % 4
+    expect = {maker: {5: 16 * 2 + 5, 3: 16 * 1 + 3, 2: 16 * -2 + 2},
+              partner: {5: 16 * 2 + 5, 3: 16 * 1 + 3, 2: 16 * -2 + 2},
+              defender: {5: 16 * -2 + 0, 3: 16 * -1 + 2, 2: 16 * 2 + 3}}
+    for seat, by_tricks in expect.items():
+        points_table(st, tab, np.int64(seat), ws)
+        for mt, v in by_tricks.items():
+            assert ws[WR_VAL][V_PTS + mt] == v == _side_points(tab, st, seat, ws, mt)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

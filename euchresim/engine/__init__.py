@@ -20,7 +20,7 @@ import os
 import numba
 
 _PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_KERNEL_SOURCES = ("engine", "policies", "driver.py", "driver_replay.py")
+_KERNEL_SOURCES = ("engine", "policies", "driver.py", "driver_replay.py", "driver_forced.py")
 
 
 def _kernel_source_hash() -> str:

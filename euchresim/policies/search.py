@@ -118,19 +118,31 @@ def load_position(st, hands, tab, pos):
 
 @njit(cache=True, _nrt=False)
 def points_table(st, tab, seat, ws):
-    """``ws[WR_VAL][V_PTS + k]``: ``seat``'s points when the makers end with k tricks (R11, by score_hand)."""
+    """``ws[WR_VAL][V_PTS + k]``: what ``seat`` gets when the makers end with k tricks (R11, by score_hand).
+
+    The value is the seat's points less its opponents' (the maker's, for a
+    defender; a defender's, for the makers): a defender gains nothing in
+    its own points by stopping a march, but the makers score less.  Points
+    first (times 16), then the side's tricks, to break ties between equal
+    scores (a defender still takes a trick that changes no score).
+    """
     players = tab[CFG_PLAYERS]
     s2 = ws[WR_ST2]
     val = ws[WR_VAL]
     for i in range(ST_SIZE):
         s2[i] = st[i]
     maker = st[MAKER]
+    on_makers = (makers_mask(st, players) >> seat) & 1
+    opp = maker
+    if on_makers:
+        opp = maker + 1 if maker + 1 < players else 0      # the seat after the maker defends
     for k in range(6):
         for s in range(4):
             s2[TRICKS + s] = 0
         s2[U(TRICKS + maker)] = k
         score_hand(s2, tab)
-        val[U(V_PTS + k)] = s2[U(POINTS + seat)]
+        side = k if on_makers else 5 - k
+        val[U(V_PTS + k)] = 16 * (s2[U(POINTS + seat)] - s2[U(POINTS + opp)]) + side
     return players
 
 
@@ -151,7 +163,7 @@ def rollout(st0, priv0, tab, ws, a, seat, params):
         if apply_action(st, priv, tab, b):
             return np.int64(0)          # pragma: no cover - heuristic plays legally (tests)
     if st[PHASE] == PH_DONE:
-        return st[U(POINTS + seat)]       # thrown in: 0
+        return np.int64(0)                # thrown in: no points either way
     pos = ws[WR_POS]
     load_position(st, priv, tab, pos)
     mt = S.solve_position(ws[WR_SOLVER], tab, pos, ws[WR_RES], S.MODE_EXACT)

@@ -1,0 +1,209 @@
+"""Paired counterfactuals of one decision, chunk by chunk (driver_forced does the playing).
+
+``run(spec, "bid1", position=1)`` plays every deal of ``spec`` (a run of
+hands) as ``sim.run`` would, and at the first round-one call of the seat
+left of the dealer plays the hand out once per option, everything else by
+the run's policies.  The per-option points of the deciding seat's side on
+the same deal give paired differences (``Counterfactuals.paired``), the
+only honest way to value an option: comparing the average hand where a
+seat ordered with the average hand where it passed mixes the option with
+the hands that led to it.
+
+Chunks use the seeds of ``sim.play_chunk`` (``sim.chunk_states``), so the
+deals, and the choices the policies make, are those of the ordinary run
+with the same seed and chunk size.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from .engine.layout import PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_JOKER, PHASE_NAMES
+from .sim import RunSpec, SimError, chunk_states
+
+# the decisions that can be forced, by name (PHASE_NAMES), with a few plain aliases
+DECISIONS = {
+    "bid1": PH_BID1, "order": PH_BID1,
+    "bid2": PH_BID2, "name": PH_BID2,
+    "alone": PH_ALONE, "dummy_or_alone": PH_ALONE,
+    "defend_alone": PH_DEFEND, "defend": PH_DEFEND,
+    "discard": PH_DISCARD,
+    "joker_suit": PH_JOKER,
+}
+Z95 = 1.959963984540054       # analysis.Z95, not imported: that module brings pandas
+
+
+def decision_phase(decision) -> int:
+    """The phase (PH_*) a decision name or number stands for."""
+    if isinstance(decision, str):
+        if decision not in DECISIONS:
+            raise ValueError(f"unknown decision {decision!r}: one of {', '.join(sorted(DECISIONS))}")
+        return DECISIONS[decision]
+    ph = int(decision)
+    if ph not in set(DECISIONS.values()):
+        raise ValueError(f"phase {ph} is not a decision that can be forced")
+    return ph
+
+
+@dataclass
+class Counterfactuals:
+    """One row per deal; option columns k < ``n_options`` (the rest hold -1, or 0 points).
+
+    ``value[i, k]`` is the deciding seat's points (its side's, in the
+    partnership game) when option k is forced on deal i;
+    ``points[i, k, s]`` every seat's.  ``chosen`` is the option the seat's
+    own policy took, ``chosen_k`` its column: that continuation is the
+    ordinary hand, whose points are ``base_points`` (for every deal, reached
+    or not).
+    """
+    phase: int
+    position: int                 # -1: the first such decision of any seat
+    players: int
+    chunk: np.ndarray             # int64[n]
+    index: np.ndarray             # the deal's place in its chunk
+    dealer: np.ndarray
+    hands: np.ndarray             # int64[n, 4] boards, as dealt
+    dummy: np.ndarray             # board (Cutthroat), else 0
+    upcard: np.ndarray            # card index
+    kitty: np.ndarray             # board
+    redeal: np.ndarray            # bool: a redeal (R7), the deal does not pass
+    reached: np.ndarray           # bool: the decision was reached
+    seat: np.ndarray              # -1 if not reached
+    pos: np.ndarray               # seats left of the dealer, 0 = dealer; -1 if not reached
+    legal: np.ndarray             # the legal mask (a board for the discard)
+    n_options: np.ndarray
+    options: np.ndarray           # int64[n, 6]: action codes (cards for the discard), lowest first
+    chosen: np.ndarray            # the option the policy took, -1 if not reached
+    chosen_k: np.ndarray          # its column, -1 if not reached
+    points: np.ndarray            # int64[n, 6, 4]
+    value: np.ndarray             # int64[n, 6]: points[i, k, seat[i]], 0 if not reached
+    maker: np.ndarray             # int64[n, 6]: -1 thrown in
+    maker_tricks: np.ndarray      # int64[n, 6]: -1 thrown in
+    base_points: np.ndarray       # int64[n, 4]: the ordinary hand
+
+    def __len__(self) -> int:
+        return len(self.chunk)
+
+    @property
+    def kind(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def column(self, option) -> np.ndarray:
+        """Per deal, the column of ``option`` (an action code, a card for the discard), -1 if not legal."""
+        hit = (self.options == int(option)) & self.reached[:, None]
+        return np.where(hit.any(axis=1), hit.argmax(axis=1), -1)
+
+    def option_value(self, option) -> np.ndarray:
+        """The deciding side's points with ``option`` forced (NaN where it was not an option)."""
+        k = self.column(option)
+        v = self.value[np.arange(len(self)), np.maximum(k, 0)].astype(float)
+        return np.where(k >= 0, v, np.nan)
+
+    def differences(self, a, b) -> np.ndarray:
+        """Paired differences value(a) - value(b), one per deal where both were options."""
+        d = self.option_value(a) - self.option_value(b)
+        return d[~np.isnan(d)]
+
+    def paired(self, a, b, z: float = Z95) -> dict:
+        """Mean paired difference of ``a`` over ``b`` with its normal interval (the deals where both are legal)."""
+        return summarize(self.differences(a, b), z)
+
+    def regret(self, z: float = Z95) -> dict:
+        """What the policy's own choice gave up against the best option, deal by deal (>= 0)."""
+        r = self.reached
+        v = np.where(np.arange(6)[None, :] < self.n_options[:, None], self.value, np.iinfo(np.int64).min)[r]
+        got = self.value[r, self.chosen_k[r]]
+        return summarize((v.max(axis=1) - got).astype(float), z)
+
+    def take(self, mask) -> "Counterfactuals":
+        """The deals where ``mask`` holds (a filter of the rows, fields and all)."""
+        kw = {f.name: getattr(self, f.name) for f in fields(self)}
+        for k, v in kw.items():
+            if isinstance(v, np.ndarray):
+                kw[k] = v[mask]
+        return Counterfactuals(**kw)
+
+
+def summarize(d: np.ndarray, z: float = Z95) -> dict:
+    """n, mean, standard deviation and a normal interval of paired differences."""
+    n = int(len(d))
+    if n == 0:
+        return {"n": 0, "mean": math.nan, "sd": math.nan, "low": math.nan, "high": math.nan}
+    m = float(d.mean())
+    sd = float(d.std(ddof=1)) if n > 1 else math.nan
+    half = z * sd / math.sqrt(n) if n > 1 else math.nan
+    return {"n": n, "mean": m, "sd": sd, "low": m - half, "high": m + half}
+
+
+def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None) -> Counterfactuals:
+    """The counterfactuals of one chunk of ``spec`` (a run of hands)."""
+    from .driver_forced import MAX_OPTIONS, NINFO, run_forced
+    from .driver_forced import (F_BASE, F_CHOSEN, F_CHOSEN_K, F_DEALER, F_DUMMY, F_HAND, F_KITTY, F_LEGAL,
+                                F_NOPT, F_POS, F_REDEAL, F_SEAT, F_STATUS, F_UPCARD)
+    from .policies import functions, resolve
+    from .tables import build_tables
+
+    if spec.mode != "hands":
+        raise SimError(f"counterfactuals are of independent hands, not {spec.mode}")
+    phase = decision_phase(decision)
+    players = spec.rules.players
+    pos = -1 if position is None else int(position)
+    if not -1 <= pos < players:
+        raise ValueError(f"position must be 0..{players - 1} (seats left of the dealer) or None, not {position}")
+    tab = build_tables(spec.rules)
+    pids, params, _ = resolve(list(spec.policies), players)
+    fns = functions(list(spec.policies), players)
+    n = spec.chunk_count(chunk)
+    drng, prng = chunk_states(spec.seed, chunk)
+    info = np.zeros((n, NINFO), np.int64)
+    options = np.zeros((n, MAX_OPTIONS), np.int64)
+    points = np.zeros((n, MAX_OPTIONS, 4), np.int64)
+    maker = np.zeros((n, MAX_OPTIONS), np.int64)
+    tricks = np.zeros((n, MAX_OPTIONS), np.int64)
+    err, at = run_forced(tab, n, drng, prng, pids, params, fns, phase, pos, info, options, points, maker, tricks)
+    if err:
+        raise SimError(f"chunk {chunk}, deal {int(at)}: a policy made an illegal move (error {int(err)})")
+    reached = info[:, F_STATUS] == 1
+    seat = info[:, F_SEAT]
+    value = np.where(reached[:, None], points[np.arange(n), :, np.maximum(seat, 0)], 0)
+    return Counterfactuals(
+        phase=phase, position=pos, players=players,
+        chunk=np.full(n, chunk, np.int64), index=np.arange(n, dtype=np.int64),
+        dealer=info[:, F_DEALER].copy(), hands=info[:, F_HAND:F_HAND + 4].copy(),
+        dummy=info[:, F_DUMMY].copy(), upcard=info[:, F_UPCARD].copy(), kitty=info[:, F_KITTY].copy(),
+        redeal=info[:, F_REDEAL] == 1, reached=reached, seat=seat.copy(), pos=info[:, F_POS].copy(),
+        legal=info[:, F_LEGAL].copy(), n_options=info[:, F_NOPT].copy(), options=options,
+        chosen=info[:, F_CHOSEN].copy(), chosen_k=info[:, F_CHOSEN_K].copy(), points=points, value=value,
+        maker=maker, maker_tricks=tricks, base_points=info[:, F_BASE:F_BASE + 4].copy())
+
+
+def _chunk_job(args):
+    return play_chunk(*args)
+
+
+def concat(parts: list[Counterfactuals]) -> Counterfactuals:
+    """Chunks' counterfactuals as one (of the same decision and position)."""
+    first = parts[0]
+    kw = {}
+    for f in fields(Counterfactuals):
+        v = getattr(first, f.name)
+        kw[f.name] = np.concatenate([getattr(p, f.name) for p in parts]) if isinstance(v, np.ndarray) else v
+    return Counterfactuals(**kw)
+
+
+def run(spec: RunSpec, decision, position: int | None = None, workers: int = 1) -> Counterfactuals:
+    """Every chunk of ``spec``, in chunk order; ``workers`` > 1 plays chunks in forked processes.
+
+    The result does not depend on ``workers``: each chunk's deals and
+    streams depend only on the seed and the chunk's index.
+    """
+    jobs = [(spec, i, decision, position) for i in range(spec.n_chunks)]
+    decision_phase(decision)          # a bad name fails here, not in a worker
+    if workers <= 1 or len(jobs) == 1:
+        return concat([_chunk_job(j) for j in jobs])
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork")) as ex:
+        return concat(list(ex.map(_chunk_job, jobs)))

@@ -1,0 +1,195 @@
+"""Paired counterfactuals: one deal played out once per option of one decision.
+
+A strategy question ("should this seat order up?") is answered by the
+difference an option makes on the same deal, never by comparing the
+averages of two sets of hands that merely happened to go each way.  So for
+every deal of a chunk this kernel plays the hand with the run's policies
+up to the first decision of a chosen phase (by a seat at a chosen
+position relative to the dealer, if asked), asks the seat's policy what it
+would do there, and then plays the hand to the end once per legal option,
+the option forced and every later decision left to the policies.  Each
+continuation starts from the same copy of the state and the same copy of
+the policy stream (taken just after the seat's policy was asked), so the
+option is the only difference between them.
+
+The continuation of the option the policy chose *is* the ordinary hand,
+and its stream is the one carried to the next deal: the deals, the dealer
+and every hand are those ``driver.run_hands`` plays for the same chunk
+(tests/test_counterfactual.py holds them equal), so a counterfactual run
+is the ordinary run with the alternatives added.
+
+Output arrays (``run_forced``), one row per deal:
+
+* ``info[i, F_*]``: the deal, the decision and its outcome (F_ names);
+* ``options[i, k]``: the k-th legal option (action codes, or card indexes
+  for the discard), lowest first, -1 past ``F_NOPT``;
+* ``points[i, k, s]``: seat s's points when option k is forced;
+* ``maker[i, k]``, ``tricks[i, k]``: the maker and the makers' tricks then
+  (-1 when the hand is thrown in, or past ``F_NOPT``).
+
+A deal whose hand never reaches such a decision (thrown in first, a call
+before the seat's turn, ...) has ``F_STATUS`` 0 and no options; its
+ordinary hand's points are still in ``info`` (``F_BASE``).
+"""
+import numpy as np
+from numba import njit
+
+from .engine.bits import U, lowbit, randbelow
+from .engine.deal import deal
+from .engine.hand import apply_legal, legal_actions, start_hand
+from .engine.layout import (
+    CFG_NPACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, KITTY, MAKER, MAKER_TRICKS, PH_DONE,
+    PH_PLAY, PHASE, POINTS, PRIV_SIZE, REDEAL, ST_SIZE, T_NEXT, T_PACK, TO_ACT, UPCARD,
+)
+from .driver import _all_random, play_out
+from .policies.dispatch import WS_COLS, WS_ROWS, act
+
+MAX_OPTIONS = 6         # the dealer's discard: five cards and the upcard
+
+# columns of ``info``
+F_DEALER = 0
+F_HAND = 1              # 4 columns: the hands as dealt (boards)
+F_DUMMY = 5             # board
+F_UPCARD = 6            # card index
+F_KITTY = 7             # board
+F_STATUS = 8            # 1: the decision was reached, 0: not
+F_SEAT = 9              # the deciding seat (-1 if not reached)
+F_POS = 10              # its position: seats left of the dealer, 0 = the dealer
+F_PHASE = 11            # the phase decided in (PH_*), -1 if not reached
+F_LEGAL = 12            # the legal mask (or board) at the decision
+F_NOPT = 13             # number of options
+F_CHOSEN = 14           # the option the seat's own policy took (action code or card)
+F_CHOSEN_K = 15         # its place among the options
+F_BASE = 16             # 4 columns: each seat's points in the ordinary hand
+F_REDEAL = 20           # 1: a redeal (the deal does not pass, R7)
+NINFO = 24
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _copy(dst, src, n):
+    for j in range(n):
+        dst[j] = src[j]
+
+
+@njit(cache=True, _nrt=False)
+def _forced_hands(tab, n, drng, prng, pids, params, fns, kind, want_pos, info, options, points, maker,
+                  tricks, st, priv, ws, work, hands, st0, priv0, rng0, rng1, dealer):
+    """The loop of ``run_forced`` over preallocated state (nothing allocated here).
+
+    Per deal: the policies act until the decision is found (or play starts,
+    or the hand is done); then one continuation per option (or one, the
+    ordinary hand, when no decision was found) through ``play_out``, the
+    only copy of it here.  Returns (0, n) or (error code, failing deal).
+    """
+    players = tab[CFG_PLAYERS]
+    all_random = _all_random(pids, players)
+    for i in range(n):
+        dummy, upcard, kitty = deal(tab, work, drng, hands)
+        start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
+        row = info[U(i)]
+        for j in range(NINFO):
+            row[j] = 0
+        row[F_DEALER] = dealer
+        for s in range(4):
+            row[F_HAND + s] = priv[DEAL + s]
+        row[F_DUMMY] = priv[DEAL_DUMMY]
+        row[F_UPCARD] = st[UPCARD]
+        row[F_KITTY] = priv[KITTY]
+        row[F_SEAT] = -1
+        row[F_POS] = -1
+        row[F_PHASE] = -1
+        row[F_CHOSEN] = -1
+        row[F_CHOSEN_K] = -1
+        for k in range(MAX_OPTIONS):
+            options[U(i), k] = -1
+            maker[U(i), k] = -1
+            tricks[U(i), k] = -1
+            for s in range(4):
+                points[U(i), k, s] = 0
+        found = False
+        legal = np.int64(0)
+        chosen = np.int64(-1)
+        while st[PHASE] != PH_DONE and st[PHASE] != PH_PLAY:
+            seat = st[TO_ACT]
+            legal = legal_actions(st, priv, tab)
+            a = act(pids[U(seat)], st, priv, seat, legal, params[U(seat)], prng, tab, ws, fns)
+            pos = seat - dealer
+            pos = pos + players if pos < 0 else pos
+            if st[PHASE] == kind and (want_pos < 0 or pos == want_pos):
+                found = True
+                chosen = a
+                row[F_STATUS] = 1
+                row[F_SEAT] = seat
+                row[F_POS] = pos
+                row[F_PHASE] = kind
+                row[F_LEGAL] = legal
+                row[F_CHOSEN] = a
+                break
+            if apply_legal(st, priv, tab, a, legal):
+                return st[ERR], i
+        # the state after the policy was asked: every continuation starts here
+        _copy(st0, st, ST_SIZE)
+        _copy(priv0, priv, PRIV_SIZE)
+        _copy(rng0, prng, 6)
+        nopt = np.int64(0)
+        m = legal if found else np.int64(0)
+        while True:
+            a = np.int64(-1)
+            if found:
+                if m == 0:
+                    break
+                a = lowbit(m)
+                m &= m - 1
+                options[U(i), nopt] = a
+                _copy(st, st0, ST_SIZE)
+                _copy(priv, priv0, PRIV_SIZE)
+            _copy(rng1, rng0, 6)
+            if found:
+                apply_legal(st, priv, tab, a, legal)     # a listed option: legal by construction
+            err = play_out(st, priv, tab, pids, params, fns, rng1, ws, all_random)
+            if err:
+                return err, i
+            if (not found) or a == chosen:          # the ordinary hand: its stream goes on
+                _copy(prng, rng1, 6)
+                for s in range(4):
+                    row[F_BASE + s] = st[U(POINTS + s)]
+                if found:
+                    row[F_CHOSEN_K] = nopt
+            if not found:
+                break
+            for s in range(4):
+                points[U(i), nopt, s] = st[U(POINTS + s)]
+            mk = st[MAKER]
+            maker[U(i), nopt] = mk
+            tricks[U(i), nopt] = st[MAKER_TRICKS] if mk >= 0 else -1
+            nopt += 1
+        row[F_NOPT] = nopt
+        row[F_REDEAL] = st[REDEAL]
+        if st[REDEAL] == 0:       # the deal passes left, not on a redeal (as in driver._play_hands)
+            dealer = tab[U(T_NEXT + dealer)]
+    return np.int64(0), n
+
+
+@njit(cache=True)
+def run_forced(tab, n, drng, prng, pids, params, fns, kind, want_pos, info, options, points, maker, tricks):
+    """Counterfactuals of ``n`` deals of one chunk at the first ``kind`` decision (module docstring).
+
+    ``kind`` is a phase (PH_*); ``want_pos`` a seat position relative to
+    the dealer (0 the dealer, 1 on its left, ...), or -1 for any seat.
+    ``drng``/``prng`` are the chunk's two streams (sim.chunk_states), used
+    as ``driver.run_hands`` uses them.  Returns (0, n), or (error code,
+    index of the deal whose hand a policy broke).
+    """
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    priv = np.zeros(PRIV_SIZE, dtype=np.int64)
+    ws = np.zeros((WS_ROWS, WS_COLS), dtype=np.int64)
+    st0 = np.zeros(ST_SIZE, dtype=np.int64)
+    priv0 = np.zeros(PRIV_SIZE, dtype=np.int64)
+    rng0 = np.zeros(6, dtype=np.uint64)
+    rng1 = np.zeros(6, dtype=np.uint64)
+    work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
+    hands = np.zeros(4, dtype=np.int64)
+    dealer = randbelow(drng, tab[CFG_PLAYERS])
+    return _forced_hands(tab, np.int64(n), drng, prng, pids, params, fns, np.int64(kind), np.int64(want_pos),
+                         info, options, points, maker, tricks, st, priv, ws, work, hands, st0, priv0,
+                         rng0, rng1, np.int64(dealer))
