@@ -1,0 +1,213 @@
+"""Annotated grids: calling gain by seat x hand class, P(win) by score."""
+from __future__ import annotations
+
+import math
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.colors import Normalize
+from matplotlib.patches import Rectangle
+
+from . import _base as B
+
+
+def _cmap(name: str):
+    return matplotlib.colormaps[name].with_extremes(bad="#ffffff")
+
+
+def _grid(df, row, col, cols_values, rows=None, cols=None):
+    """Matrices (rows x cols) of each column in cols_values; keys missing from df are NaN."""
+    rows = B.order(df[row]) if rows is None else list(rows)
+    cols = B.order(df[col]) if cols is None else list(cols)
+    ri = {r: i for i, r in enumerate(rows)}
+    ci = {c: j for j, c in enumerate(cols)}
+    keys = df[[row, col]]
+    if keys.duplicated().any():
+        dup = keys[keys.duplicated()].iloc[0].tolist()
+        raise ValueError(f"more than one value for ({row}, {col}) = {tuple(dup)}; aggregate first")
+    out = {name: np.full((len(rows), len(cols)), np.nan) for name in cols_values if name}
+    rpos = [ri.get(r) for r in df[row]]
+    cpos = [ci.get(c) for c in df[col]]
+    for name in out:
+        vals = B.floats(df[name])
+        for k, (i, j) in enumerate(zip(rpos, cpos)):
+            if i is not None and j is not None:
+                out[name][i, j] = vals[k]
+    return rows, cols, out
+
+
+def _text_colour(cmap, norm, v) -> str:
+    r, g, b, _ = cmap(norm(v))
+    return "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
+
+
+def _annotation_pt(fig, nrows, ncols, chars: int, lines: int = 1) -> float:
+    w_in, h_in = fig.get_size_inches()
+    cell_w = w_in * 0.72 * 72 / max(ncols, 1)
+    cell_h = h_in * 0.70 * 72 / max(nrows, 1)
+    return float(max(5.0, min(10.0, cell_w / (0.62 * max(chars, 1)), cell_h / (1.5 * lines + 0.3))))
+
+
+def _ticks(ax, rows, cols) -> None:
+    xl = [B.label_of(c) for c in cols]
+    yl = [B.label_of(r) for r in rows]
+    ax.set_xticks(range(len(cols)), labels=xl)
+    ax.set_yticks(range(len(rows)), labels=yl)
+    if sum(len(s) for s in xl) > 60 or max((len(s) for s in xl), default=0) > 10:
+        for t in ax.get_xticklabels():
+            t.set_rotation(30)
+            t.set_ha("right")
+    # thin white lines between cells
+    ax.set_xticks(np.arange(-0.5, len(cols), 1), minor=True)
+    ax.set_yticks(np.arange(-0.5, len(rows), 1), minor=True)
+    ax.grid(which="minor", color="white", linewidth=1.0)
+    ax.tick_params(which="minor", length=0)
+    for s in ax.spines.values():
+        s.set_visible(False)
+
+
+def heatmap_figure(df: pd.DataFrame, row, col, value, title: str = "", caption: str = "",
+                   ci_low=None, ci_high=None, fmt: str = "{:+.2f}", center: float = 0.0,
+                   row_label=None, col_label=None, value_label=None, count=None,
+                   min_count: int = B.MIN_COUNT, cmap: str = "RdBu", figsize=B.FIGSIZE):
+    """The heatmap as a Figure (not saved); see heatmap."""
+    B.need(df, row, col, value, ci_low, ci_high, count)
+    fig, ax = B.new_figure(figsize)
+    B.titles(ax, title, col if col_label is None else col_label, row if row_label is None else row_label)
+    rows, cols, m = _grid(df, row, col, [value, ci_low, ci_high, count])
+    if not rows or not cols:
+        B.no_data(ax)
+        return B.finish(fig, caption)
+    v = m[value]
+    low = np.zeros(v.shape, dtype=bool)
+    if count is not None:
+        n = m[count]
+        low = ~np.isnan(v) & ~(n >= min_count)          # NaN count: unknown, so not trusted
+    shown = np.where(low, np.nan, v)
+    finite = shown[np.isfinite(shown)]
+    half = float(np.max(np.abs(finite - center))) if finite.size else 0.0
+    half = half if half > 0 else 1.0
+    cm = _cmap(cmap)
+    norm = Normalize(center - half, center + half)
+    im = ax.imshow(np.ma.masked_invalid(shown), cmap=cm, norm=norm, aspect="auto",
+                   interpolation="nearest")
+    cb = fig.colorbar(im, ax=ax, shrink=0.9)
+    cb.ax.tick_params(labelsize=B.TICK_PT - 1)
+    cb.set_label(value if value_label is None else value_label, fontsize=B.LABEL_PT)
+    _ticks(ax, rows, cols)
+
+    with_ci = ci_low is not None and ci_high is not None
+    sample = [B.fmt_value(fmt, x) for x in finite[:50]] or ["+0.00"]
+    chars = max(len(s) for s in sample)
+    pt = _annotation_pt(fig, len(rows), len(cols), 2 * chars + 4 if with_ci else chars,
+                        2 if with_ci else 1)
+    for i in range(len(rows)):
+        for j in range(len(cols)):
+            x = v[i, j]
+            if low[i, j]:
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#d9d9d9",
+                                       edgecolor="#8c8c8c", hatch="///", linewidth=0.0,
+                                       gid="low-count"))
+                ax.text(j, i, f"n<{min_count}", ha="center", va="center", fontsize=pt,
+                        color="#404040", gid="low-count")
+                continue
+            if not math.isfinite(x):
+                continue                                # blank cell
+            tc = _text_colour(cm, norm, x)
+            if with_ci:
+                ax.text(j, i, B.fmt_value(fmt, x), ha="center", va="bottom", fontsize=pt,
+                        color=tc, gid="value")
+                lo, hi = m[ci_low][i, j], m[ci_high][i, j]
+                if math.isfinite(lo) and math.isfinite(hi):
+                    ax.text(j, i, f"[{B.fmt_value(fmt, lo)}, {B.fmt_value(fmt, hi)}]", ha="center", va="top",
+                            fontsize=pt * 0.8, color=tc, gid="ci")
+            else:
+                ax.text(j, i, B.fmt_value(fmt, x), ha="center", va="center", fontsize=pt, color=tc,
+                        gid="value")
+    ax.set_xlim(-0.5, len(cols) - 0.5)
+    ax.set_ylim(len(rows) - 0.5, -0.5)                  # first row on top
+    return B.finish(fig, caption)
+
+
+def heatmap(df: pd.DataFrame, row, col, value, path, title: str = "", caption: str = "",
+            ci_low=None, ci_high=None, fmt: str = "{:+.2f}", center: float = 0.0,
+            row_label=None, col_label=None, value_label=None, count=None,
+            min_count: int = B.MIN_COUNT, cmap: str = "RdBu", figsize=B.FIGSIZE, dpi: int = B.DPI):
+    """Grid of df[value] by (row, col) on a diverging colormap centred on `center`.
+
+    With "RdBu" (the default) values below `center` are red and above it blue,
+    e.g. calling gain: red where passing is better, blue where calling is.
+    Each cell shows fmt.format(value) (and "[low, high]" under it when ci_low
+    and ci_high are given).  With `count`, cells with fewer than min_count
+    hands are grey, hatched and read "n<30" instead.  Rows and columns come in
+    the order they first appear in df (or their categorical order); missing or
+    NaN cells stay blank.  Writes the PNG at path and returns path.
+    """
+    fig = heatmap_figure(df, row, col, value, title, caption, ci_low, ci_high, fmt, center,
+                         row_label, col_label, value_label, count, min_count, cmap, figsize)
+    return B.save(fig, path, dpi)
+
+
+def score_heatmap_figure(df: pd.DataFrame, ours, theirs, value, title: str = "", caption: str = "",
+                         target=None, ours_label: str = "our score",
+                         theirs_label: str = "their score", value_label: str = "P(win)",
+                         fmt: str = "{:.0%}", cmap: str = "viridis", figsize=(8.0, 6.5)):
+    """The score heatmap as a Figure (not saved); see score_heatmap."""
+    B.need(df, ours, theirs, value)
+    fig, ax = B.new_figure(figsize)
+    B.titles(ax, title, theirs_label, ours_label)
+    o = B.floats(df[ours])
+    t = B.floats(df[theirs])
+    if target is None:
+        finite = np.concatenate([o[np.isfinite(o)], t[np.isfinite(t)]])
+        target = int(finite.max()) + 1 if finite.size else 0
+    target = int(target)
+    if target <= 0:
+        B.no_data(ax)
+        return B.finish(fig, caption)
+    keep = np.isfinite(o) & np.isfinite(t) & (o >= 0) & (o < target) & (t >= 0) & (t < target)
+    sub = pd.DataFrame({"o": o[keep].astype(int), "t": t[keep].astype(int),
+                        "v": B.floats(df[value])[keep]})
+    _, _, m = _grid(sub, "o", "t", ["v"], rows=range(target), cols=range(target))
+    v = m["v"]
+    cm = _cmap(cmap)
+    norm = Normalize(0.0, 1.0)
+    im = ax.imshow(np.ma.masked_invalid(v), cmap=cm, norm=norm, origin="lower", aspect="auto",
+                   interpolation="nearest")
+    cb = fig.colorbar(im, ax=ax, shrink=0.9, format=lambda x, _: f"{x:.0%}")
+    cb.ax.tick_params(labelsize=B.TICK_PT - 1)
+    cb.set_label(value_label, fontsize=B.LABEL_PT)
+    ticks = list(range(target))
+    ax.set_xticks(ticks, labels=[str(k) for k in ticks])
+    ax.set_yticks(ticks, labels=[str(k) for k in ticks])
+    ax.set_xticks(np.arange(-0.5, target, 1), minor=True)
+    ax.set_yticks(np.arange(-0.5, target, 1), minor=True)
+    ax.grid(which="minor", color="white", linewidth=0.8)
+    ax.tick_params(which="minor", length=0)
+    for s in ax.spines.values():
+        s.set_visible(False)
+    pt = _annotation_pt(fig, target, target, 4)
+    for i in range(target):
+        for j in range(target):
+            x = v[i, j]
+            if math.isfinite(x):
+                ax.text(j, i, B.fmt_value(fmt, x), ha="center", va="center", fontsize=pt,
+                        color=_text_colour(cm, norm, x), gid="value")
+    return B.finish(fig, caption)
+
+
+def score_heatmap(df: pd.DataFrame, ours, theirs, value, path, title: str = "",
+                  caption: str = "", target=None, ours_label: str = "our score",
+                  theirs_label: str = "their score", value_label: str = "P(win)",
+                  fmt: str = "{:.0%}", cmap: str = "viridis", figsize=(8.0, 6.5),
+                  dpi: int = B.DPI):
+    """P(win) (0..1) by (our score, their score): a sequential heatmap annotated in percent.
+
+    Our score runs up the y axis, theirs along x, ticks 0..target-1 (target
+    defaults to the largest score in df plus one); scores outside are dropped,
+    missing cells stay blank.  Writes the PNG at path and returns path.
+    """
+    fig = score_heatmap_figure(df, ours, theirs, value, title, caption, target, ours_label,
+                               theirs_label, value_label, fmt, cmap, figsize)
+    return B.save(fig, path, dpi)

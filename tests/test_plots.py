@@ -1,0 +1,272 @@
+"""euchresim.plots: each chart writes a valid PNG of the promised size and draws what it was given."""
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.image import imread
+
+from euchresim import plots as P
+
+CAPTION = "policy heuristic · 2,000,000 hands · seed 1 · 95% intervals"
+
+
+def _png_ok(path, figsize=P.FIGSIZE, dpi=P.DPI):
+    assert os.path.getsize(path) > 1000
+    with open(path, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    img = imread(path)
+    assert img.shape[:2] == (round(figsize[1] * dpi), round(figsize[0] * dpi))
+    assert img.std() > 0                       # something drawn, not a blank page
+
+
+def _texts(ax, gid):
+    return [t.get_text() for t in ax.texts if t.get_gid() == gid]
+
+
+def _gain_frame():
+    seats = ["dealer", "left of dealer", "partner", "right of dealer"]
+    classes = ["weak", "two trumps", "three trumps"]
+    rows = []
+    for i, s in enumerate(seats):
+        for j, c in enumerate(classes):
+            g = (i - 1.5) * 0.3 + (j - 1) * 0.5
+            rows.append(dict(seat=s, hand=c, gain=g, lo=g - 0.1, hi=g + 0.1, n=1000))
+    return pd.DataFrame(rows)
+
+
+def test_importing_and_drawing_never_touches_pyplot_or_the_backend(tmp_path):
+    out = tmp_path / "h.png"
+    code = ("import sys, matplotlib; b = matplotlib.rcParams._get_backend_or_none();"
+            "import euchresim.plots as P, pandas as pd;"
+            "a = 'matplotlib.pyplot' in sys.modules;"
+            "P.heatmap(pd.DataFrame(dict(r=[1], c=[2], v=[0.5])), 'r', 'c', 'v', "
+            f"{str(out)!r}, 't', 'c');"
+            "print(a, 'matplotlib.pyplot' in sys.modules, "
+            "matplotlib.rcParams._get_backend_or_none() == b)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["False", "False", "True"]
+    assert out.exists()
+
+
+def test_heatmap_png_labels_annotations_and_order(tmp_path):
+    df = _gain_frame()
+    path = tmp_path / "sub" / "gain.png"          # missing folder is made
+    got = P.heatmap(df, "seat", "hand", "gain", path, "Calling gain", CAPTION,
+                    row_label="seat position", col_label="hand class",
+                    value_label="points per hand")
+    assert got == path
+    _png_ok(path)
+
+    fig = P.heatmap_figure(df, "seat", "hand", "gain", "Calling gain", CAPTION,
+                           row_label="seat position", col_label="hand class",
+                           value_label="points per hand")
+    ax, cbar = fig.axes
+    assert ax.get_title() == "Calling gain"
+    assert ax.get_ylabel() == "seat position" and ax.get_xlabel() == "hand class"
+    assert cbar.get_ylabel() == "points per hand"
+    assert P.caption_of(fig) == CAPTION
+    assert [t.get_text() for t in ax.get_yticklabels()] == list(pd.unique(df.seat))
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(pd.unique(df.hand))
+    # one annotation per cell, row-major, each the formatted value
+    assert _texts(ax, "value") == ["{:+.2f}".format(v) for v in df.gain]
+    # colours centred on 0: symmetric limits, the largest |value| at an end
+    im = ax.images[0]
+    assert im.norm.vmin == pytest.approx(-im.norm.vmax)
+    assert im.norm.vmax == pytest.approx(df.gain.abs().max())
+
+
+def test_heatmap_diverges_red_below_blue_above_center():
+    df = pd.DataFrame(dict(r=["a", "a", "a"], c=["x", "y", "z"], v=[1.0, 2.0, 3.0]))
+    fig = P.heatmap_figure(df, "r", "c", "v", center=2.0)
+    im = fig.axes[0].images[0]
+    r_lo, _, b_lo, _ = im.cmap(im.norm(1.0))
+    r_mid, g_mid, b_mid, _ = im.cmap(im.norm(2.0))
+    r_hi, _, b_hi, _ = im.cmap(im.norm(3.0))
+    assert r_lo > b_lo and b_hi > r_hi
+    assert min(r_mid, g_mid, b_mid) > 0.9                  # the centre is near white
+
+
+def test_heatmap_low_counts_nan_and_intervals():
+    df = _gain_frame()
+    df.loc[1, "n"] = 12                                   # too few hands
+    df.loc[4, "gain"] = np.nan                            # missing value: blank
+    df = df[df.index != 7]                                # missing cell: blank
+    fig = P.heatmap_figure(df, "seat", "hand", "gain", "t", CAPTION, ci_low="lo",
+                           ci_high="hi", count="n")
+    ax = fig.axes[0]
+    assert _texts(ax, "low-count") == ["n<30"]
+    hatched = [p for p in ax.patches if p.get_gid() == "low-count"]
+    assert len(hatched) == 1 and hatched[0].get_hatch() == "///"
+    assert hatched[0].get_xy() == (1 - 0.5, 0 - 0.5)        # row 0 (dealer), column 1
+    keep = df[(df.n >= 30) & df.gain.notna()]
+    assert _texts(ax, "value") == ["{:+.2f}".format(v) for v in keep.gain]
+    assert _texts(ax, "ci") == [f"[{lo:+.2f}, {hi:+.2f}]" for lo, hi in zip(keep.lo, keep.hi)]
+    data = ax.images[0].get_array()
+    assert data.mask[0, 1] and data.mask[1, 1] and data.mask[2, 1]   # low, NaN, absent
+    assert data.shape == (4, 3)
+
+
+def test_heatmap_categorical_order_fmt_and_bad_input():
+    df = pd.DataFrame(dict(r=["b", "a"], c=["x", "x"], v=[0.25, 0.5]))
+    df["r"] = pd.Categorical(df.r, categories=["a", "b", "unused"])
+    fig = P.heatmap_figure(df, "r", "c", "v", fmt="{:.0%}")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
+    assert _texts(ax, "value") == ["50%", "25%"]
+    with pytest.raises(KeyError, match="nope"):
+        P.heatmap_figure(df, "r", "c", "nope")
+    with pytest.raises(ValueError, match="aggregate"):
+        P.heatmap_figure(pd.DataFrame(dict(r=[1, 1], c=[1, 1], v=[0, 1])), "r", "c", "v")
+
+
+def test_all_nan_and_empty_frames_draw_without_error(tmp_path):
+    nan = pd.DataFrame(dict(r=["a"], c=["x"], v=[np.nan], n=[np.nan]))
+    _png_ok(P.heatmap(nan, "r", "c", "v", tmp_path / "nan.png", "t", CAPTION, count="n"))
+    empty = pd.DataFrame(dict(r=[], c=[], v=[]))
+    fig = P.heatmap_figure(empty, "r", "c", "v", "t", CAPTION)
+    assert _texts(fig.axes[0], "no-data") == ["no data"]
+    _png_ok(P.bars(empty, "r", "v", tmp_path / "b.png", "t", CAPTION))
+    _png_ok(P.lines(empty, "r", "v", tmp_path / "l.png", "t", CAPTION))
+    _png_ok(P.score_heatmap(empty, "r", "c", "v", tmp_path / "s.png", "t", CAPTION),
+            figsize=(8.0, 6.5))
+
+
+def test_bars_error_bars_and_labels(tmp_path):
+    df = pd.DataFrame(dict(seat=["dealer", "left", "partner", "right"],
+                           gain=[0.3, -0.2, np.nan, 0.1]))
+    df["lo"], df["hi"] = df.gain - 0.05, df.gain + 0.08
+    path = P.bars(df, "seat", "gain", tmp_path / "b.png", "Gain by seat", CAPTION, "lo", "hi",
+                  value_label="points per hand")
+    _png_ok(path)
+    fig = P.bars_figure(df, "seat", "gain", "Gain by seat", CAPTION, "lo", "hi",
+                        value_label="points per hand")
+    ax = fig.axes[0]
+    assert ax.get_title() == "Gain by seat"
+    assert ax.get_xlabel() == "seat" and ax.get_ylabel() == "points per hand"
+    assert P.caption_of(fig) == CAPTION
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(df.seat)
+    heights = [p.get_height() for p in ax.patches]
+    assert heights[:2] == [0.3, -0.2] and math.isnan(heights[2]) and heights[3] == 0.1
+    # the error bars span lo..hi for each finite bar
+    segs = ax.collections[0].get_segments()
+    spans = sorted((round(s[0][1], 6), round(s[1][1], 6)) for s in segs)
+    want = sorted((round(lo, 6), round(hi, 6)) for lo, hi in zip(df.lo, df.hi) if not math.isnan(lo))
+    assert spans == want
+    assert _texts(ax, "bar-value") == ["0.30", "-0.20", "0.10"]
+    assert any(abs(line.get_ydata()[0]) == 0 for line in ax.get_lines())   # zero line
+
+
+def test_grouped_bars_percent_and_legend(tmp_path):
+    df = pd.DataFrame(dict(players=[4, 4, 6, 6, 8], pack=["24", "32", "24", "32", "32"],
+                           rate=[0.20, 0.25, 0.18, 0.22, 0.3]))
+    df["lo"], df["hi"] = df.rate - 0.02, df.rate + 0.02
+    _png_ok(P.bars(df, "players", "rate", tmp_path / "g.png", "Euchre rate", CAPTION, "lo",
+                   "hi", group="pack", value_label="% of hands", percent=True,
+                   category_label="players"))
+    fig = P.bars_figure(df, "players", "rate", "Euchre rate", CAPTION, "lo", "hi",
+                        group="pack", value_label="% of hands", percent=True)
+    ax = fig.axes[0]
+    leg = ax.get_legend()
+    assert leg.get_title().get_text() == "pack"
+    assert [t.get_text() for t in leg.get_texts()] == ["24", "32"]
+    assert len(ax.patches) == 6                            # 3 categories x 2 packs
+    x24 = [p.get_x() for p in ax.patches[:3]]
+    x32 = [p.get_x() for p in ax.patches[3:]]
+    assert all(a < b for a, b in zip(x24, x32))           # side by side
+    assert math.isnan(ax.patches[2].get_height())          # no 24-card 8-player run
+    assert float(ax.yaxis.get_major_formatter()(0.25, 0).rstrip("%")) == 25
+    assert "20.0%" in _texts(ax, "bar-value")
+
+
+def test_threshold_zero_line_bands_and_crossings(tmp_path):
+    rows = []
+    for seat in (1, 2):
+        for pts in range(0, 12):
+            y = (pts - 5 - seat) * 0.1
+            rows.append(dict(seat=seat, pts=pts, y=y, lo=y - 0.05, hi=y + 0.05))
+    df = pd.DataFrame(rows).sample(frac=1.0, random_state=1)   # unsorted x is sorted
+    df.loc[df.pts == 2, "y"] = np.nan                         # a gap, not an error
+    path = P.threshold(df, "pts", "y", tmp_path / "t.png", "Ordering up", CAPTION, "lo", "hi",
+                       group="seat", x_label="hand points", y_label="points per hand")
+    _png_ok(path)
+    fig = P.threshold_figure(df, "pts", "y", "Ordering up", CAPTION, "lo", "hi", group="seat",
+                             x_label="hand points", y_label="points per hand")
+    ax = fig.axes[0]
+    assert ax.get_title() == "Ordering up"
+    assert ax.get_xlabel() == "hand points" and ax.get_ylabel() == "points per hand"
+    assert P.caption_of(fig) == CAPTION
+    assert [ln.get_gid() for ln in ax.get_lines()].count("zero") == 1
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    first = {1: "1 (0 at \u22486.0)", 2: "2 (0 at \u22487.0)"}
+    assert legend == [first[g] for g in pd.unique(df.seat)]    # groups in order of appearance
+    assert len(ax.collections) == 2                           # one band per seat
+    data = [ln for ln in ax.get_lines() if ln.get_gid() is None]
+    assert list(data[0].get_xdata()) == list(range(12))
+    assert math.isnan(data[0].get_ydata()[2])
+
+
+def test_zero_crossing():
+    assert P.zero_crossing([0, 1, 2], [-1.0, -0.5, 0.5]) == pytest.approx(1.5)
+    assert P.zero_crossing([0, 1, 2], [1.0, 2.0, 3.0]) is None
+    assert P.zero_crossing([0, 1, 2, 3], [-1.0, np.nan, -0.5, 0.5]) == pytest.approx(2.5)
+
+
+def test_score_heatmap_percent_ticks_and_nan(tmp_path):
+    target = 5
+    rows = [dict(us=i, them=j, p=1 / (1 + math.exp(-(i - j) / 2)))
+            for i in range(target) for j in range(target)]
+    df = pd.DataFrame(rows)
+    df.loc[(df.us == 0) & (df.them == 3), "p"] = np.nan
+    path = P.score_heatmap(df, "us", "them", "p", tmp_path / "s.png", "P(win)", CAPTION,
+                           target=10)
+    _png_ok(path, figsize=(8.0, 6.5))
+    fig = P.score_heatmap_figure(df, "us", "them", "p", "P(win) by score", CAPTION)
+    ax, cbar = fig.axes
+    assert ax.get_title() == "P(win) by score"
+    assert ax.get_ylabel() == "our score" and ax.get_xlabel() == "their score"
+    assert cbar.get_ylabel() == "P(win)"
+    assert P.caption_of(fig) == CAPTION
+    ticks = [str(k) for k in range(target)]                  # target inferred: 5
+    assert [t.get_text() for t in ax.get_xticklabels()] == ticks
+    assert [t.get_text() for t in ax.get_yticklabels()] == ticks
+    want = ["{:.0%}".format(v) for v in df.p if not math.isnan(v)]
+    assert _texts(ax, "value") == want
+    im = ax.images[0]
+    assert (im.norm.vmin, im.norm.vmax) == (0.0, 1.0)
+    assert im.get_array().mask[0, 3]
+    assert im.get_array()[2, 2] == pytest.approx(0.5)
+
+
+def test_lines_numeric_and_categorical_x(tmp_path):
+    df = pd.DataFrame(dict(size=["24", "28", "32", "24", "28", "32"],
+                           players=[4, 4, 4, 6, 6, 6], rate=[0.2, 0.22, 0.25, 0.15, np.nan, 0.2]))
+    df["lo"], df["hi"] = df.rate - 0.01, df.rate + 0.01
+    _png_ok(P.lines(df, "size", "rate", tmp_path / "l.png", "Rate by pack", CAPTION,
+                    group="players", ci_low="lo", ci_high="hi", x_label="pack (cards)",
+                    y_label="% of hands"))
+    fig = P.lines_figure(df, "size", "rate", "Rate by pack", CAPTION, group="players",
+                         x_label="pack (cards)", y_label="% of hands", percent=True)
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "pack (cards)" and ax.get_ylabel() == "% of hands"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["24", "28", "32"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["4", "6"]
+    assert not any(ln.get_gid() == "zero" for ln in ax.get_lines())
+    fig = P.lines_figure(df[df.players == 4], "size", "rate", zero_line=True)
+    assert fig.axes[0].get_legend() is None
+    assert [ln.get_gid() for ln in fig.axes[0].get_lines()].count("zero") == 1
+    with pytest.raises(ValueError, match="aggregate"):
+        P.lines_figure(df, "players", "rate")               # two rows per x, no group
+
+
+def test_values_rounding_to_zero_read_as_zero():
+    df = pd.DataFrame(dict(r=["a", "a"], c=["x", "y"], v=[-0.001, 0.5], lo=[-0.2, 0.4],
+                           hi=[-0.0001, 0.6]))
+    ax = P.heatmap_figure(df, "r", "c", "v", ci_low="lo", ci_high="hi").axes[0]
+    assert _texts(ax, "value") == ["+0.00", "+0.50"]
+    assert _texts(ax, "ci")[0] == "[-0.20, +0.00]"
