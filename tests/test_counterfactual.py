@@ -189,13 +189,12 @@ def test_every_option_is_legal():
 def test_dd_choice_is_never_worse():
     """dd discards by a rollout that solves the play; with dd at every seat the play is dd's own.
 
-    dd plays each card for its own side's points, and the defenders score
-    0 whether the makers take 3, 4 or 5 tricks, so dd defenders do not
-    stop a march: a dealer on the makers' side can see another discard
-    march where its own made 3 or 4 tricks (the rollout, a zero-sum solve,
-    counts both as one point).  Everywhere else the choice is the best option.
+    dd values every card and every rollout by its side's points less its
+    opponents' (so a defender fights a march as a maker fights a euchre),
+    which is the solver's own max/min of the makers' tricks: the hand then
+    plays out as the rollout solved it, and dd's discard is never worse
+    than another.
     """
-    seen_march = 0
     for players in (4, 3):
         got = cf.play_chunk(spec_of(players, 24, ("dd",), 40, seed=2), 0, "discard")
         r = got.reached
@@ -204,18 +203,9 @@ def test_dd_choice_is_never_worse():
         opt = np.arange(6) < got.n_options[:, None]
         best = np.where(opt, got.value, -99).max(axis=1)
         chosen = got.value[n, got.chosen_k]
-        chosen_mt = got.maker_tricks[n, got.chosen_k]
-        makers_side = (got.maker[n, got.chosen_k] == got.seat) | (
-            (players == 4) & (got.maker[n, got.chosen_k] == (got.seat + 2) % 4))
         for i in np.flatnonzero(r):
             assert (got.maker[i, :got.n_options[i]] == got.maker[i, 0]).all()    # the discard names no maker
-            if chosen[i] == best[i]:
-                continue
-            assert players == 4 and makers_side[i] and chosen_mt[i] in (3, 4)
-            better = opt[i] & (got.value[i] > chosen[i])
-            assert (got.maker_tricks[i][better] == 5).all()
-            seen_march += 1
-    assert seen_march <= 3      # seed 2: the two deals that show it
+            assert chosen[i] == best[i], (players, i, got.value[i], got.chosen_k[i])
 
 
 def test_paired_differences_and_workers():
