@@ -453,7 +453,7 @@ def main(argv=None):
         click.echo(cli.get_help(click.Context(cli, info_name="euchresim", **cli.context_settings)))
         return
     try:
-        cli.main(args=args, prog_name="euchresim", standalone_mode=False)
+        cli.main(args=args, prog_name="euchresim", standalone_mode=False, obj={"argv": list(args)})
     except click.exceptions.Abort:
         click.echo("euchresim: stopped", err=True)
         sys.exit(130)

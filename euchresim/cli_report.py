@@ -93,8 +93,9 @@ def register(cli):
         _check_out(out, resume, force)
         kinds = list(KINDS) if kind == "all" else [kind]
         bars = _Bars(quiet)
-        command = "euchresim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["report"] \
-            else f"euchresim report {kind} --hands {hands} --seed {seed} --out {out}"
+        argv = (click.get_current_context().obj or {}).get("argv")     # as typed (cli.main keeps it)
+        command = ("euchresim " + " ".join(shlex.quote(a) for a in argv) if argv
+                   else f"euchresim report {kind} --hands {hands} --seed {seed} --out {out}")
         try:
             for k in kinds:
                 pols = tuple(policies) or ((DEFAULT_POLICY, "pimc", "dd") if k in ("order-up", "loner")

@@ -1,0 +1,59 @@
+"""Regenerate every committed report under reports/ (one command: ``python scripts/make_reports.py``).
+
+Each report states in its README and meta.json the command, seed, hand
+counts, policies and version that made it, and how long it took.  The
+counts below are what the committed set was made with on the 2-core dev
+machine; ``--scale 0.1`` makes a quick, smaller set (not to be committed).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (folder under reports/, arguments after `euchresim report`)
+REPORTS = [
+    ("order-up", ["order-up", "--hands", "400000", "--policy", "heuristic", "--policy", "pimc:worlds=20",
+                  "--policy", "dd", "--model-hands", "4000", "--model-hands", "40000"]),
+    ("loner", ["loner", "--defend-alone", "--hands", "400000", "--policy", "heuristic",
+               "--policy", "pimc:worlds=20", "--policy", "dd", "--model-hands", "4000", "--model-hands", "40000"]),
+    ("euchre-rates", ["euchre-rates", "--hands", "2000000"]),
+    ("decks", ["decks", "--hands", "400000"]),
+    ("win-probability", ["win-probability", "--hands", "1000000"]),
+]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="*", help="only these reports (folder names)")
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every hand count (a quick look: 0.1)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "reports"))
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--resume", action="store_true")
+    args = ap.parse_args(argv)
+    from euchresim.cli import main as cli
+    for name, rest in REPORTS:
+        if args.only and name not in args.only:
+            continue
+        rest = list(rest)
+        for flag in ("--hands", "--model-hands"):
+            for i, a in enumerate(rest[:-1]):
+                if a == flag:
+                    rest[i + 1] = str(max(1000, int(int(rest[i + 1]) * args.scale)))
+        cmd = ["report"] + rest + ["--seed", str(args.seed), "--out", os.path.join(args.out, name), "--quiet"]
+        cmd += ["--resume"] if args.resume else ["--force"]
+        t = time.time()
+        print("euchresim " + " ".join(cmd), flush=True)
+        try:
+            cli(cmd)
+        except SystemExit as e:
+            if e.code:
+                sys.exit(e.code)
+        print(f"  {time.time() - t:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""The euchre-rates and decks reports and the deal-odds appendix, on small runs with fixed seeds."""
+import json
+import os
+import re
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from euchresim.analysis.odds import distribution
+from euchresim.cli import cli
+from euchresim.report import ReportContext, write_section
+from euchresim.report import euchre_rates
+from euchresim.report.appendix import appendix, deal_rows
+from euchresim.rules import Rules
+
+
+def _report(kind, out, hands, *extra):
+    r = CliRunner().invoke(cli, ["report", kind, "--hands", str(hands), "--seed", "7", "--workers", "1",
+                                 "--quiet", "--out", str(out), *extra])
+    assert r.exit_code == 0, (r.output, r.exception)
+    return out
+
+
+def _check_folder(out, kind, hands):
+    meta = json.loads((out / "meta.json").read_text())
+    for key in ("command", "seed", "hands", "policies", "euchresim", "engine_version", "run_seconds"):
+        assert key in meta
+    assert meta["report"] == kind and meta["seed"] == 7 and meta["hands"] == hands
+    assert meta["policies"] == ["heuristic"]
+    assert meta["tables"] and meta["charts"]
+    readme = (out / "README.md").read_text()
+    for f in meta["tables"] + meta["charts"]:
+        assert (out / f).is_file() and (out / f).stat().st_size > 0, f
+    for f in meta["charts"]:
+        assert f"]({f})" in readme, f              # every chart is embedded
+        assert (out / f).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for f in meta["tables"]:
+        assert f"`{f}`" in readme, f
+    assert "| --- |" not in readme and "|---|" in readme     # tables filled
+    assert "policy heuristic" in readme and "seed 7" in readme
+    return meta, readme
+
+
+def _pct(text):
+    return float(text.rstrip("%"))
+
+
+@pytest.fixture(scope="module")
+def rates(tmp_path_factory):
+    out = tmp_path_factory.mktemp("r") / "rates"
+    _report("euchre-rates", out, 4000)
+    return out
+
+
+def test_euchre_rates_folder_and_numbers(rates):
+    meta, readme = _check_folder(rates, "euchre-rates", 4000)
+    assert {"summary.csv", "by_position_round.csv", "by_trumps.csv", "lone_by_position.csv",
+            "appendix_deal_odds.csv"} <= set(meta["tables"])
+    s = pd.read_csv(rates / "summary.csv").set_index("statistic")
+    m = re.search(r"euchred in ([\d.]+)% \(([\d.]+)–([\d.]+)%\) and marched .*? in ([\d.]+)%", readme)
+    assert m, readme[:2000]
+    e = s.loc["makers euchred"]
+    assert [_pct(m.group(i)) for i in (1, 2, 3)] == [round(100 * e[c], 1) for c in ("value", "ci_low", "ci_high")]
+    assert _pct(m.group(4)) == round(100 * s.loc["march", "value"], 1)
+    m = re.search(r"lone makers marched in ([\d.]+)%", readme)
+    assert _pct(m.group(1)) == round(100 * s.loc["lone maker marched", "value"], 1)
+    m = re.search(r"edge of the dealer's side is ([+-][\d.]+)", readme)
+    assert float(m.group(1)) == round(s.loc["edge of the dealer's side, points per hand", "value"], 3)
+    # the tables agree with each other and with the summary
+    t = pd.read_csv(rates / "by_trumps.csv")
+    assert t["made"].sum() == s.loc["trump made", "count"]
+    assert t["euchred"].sum() == s.loc["makers euchred", "count"]
+    for r in t[t["made"] >= 30].itertuples():
+        assert f"- {r.maker_trumps} trumps ({r.made:,} hands): euchred {100 * r.euchred_rate:.1f}%" in readme
+    pr = pd.read_csv(rates / "by_position_round.csv")
+    assert pr["march"].sum() == s.loc["march", "count"]
+    lone = pd.read_csv(rates / "lone_by_position.csv")
+    assert lone["made"].sum() == s.loc["maker alone", "count"]
+
+
+def test_appendix_exact_and_simulated(rates):
+    odds = pd.read_csv(rates / "appendix_deal_odds.csv")
+    for what, df in odds.groupby("what"):
+        exact = distribution(24, what)
+        assert list(df["k"]) == list(exact["k"])
+        assert df["exact"].tolist() == pytest.approx(exact["prob"].tolist(), abs=1e-15)
+        assert df["exact_fraction"].tolist() == [str(f) for f in exact["exact"]]
+        assert (df["ci_low"] <= df["simulated"]).all() and (df["simulated"] <= df["ci_high"]).all()
+        assert df["count"].sum() == df["of"].iloc[0] > 3000       # joker upcards (none here) left out
+    assert odds["inside"].mean() > 0.7                            # exact odds mostly inside the intervals
+    summ = pd.read_csv(rates / "appendix_summary.csv").set_index("statistic")
+    readme = (rates / "README.md").read_text()
+    assert f"holds {summ.loc['mean trumps', 'exact']:.3f} trumps on average (exactly 30/23)" in readme
+
+
+def test_appendix_without_rows_and_several_packs(tmp_path):
+    ctx = ReportContext(kind="x", out=str(tmp_path), hands=2000, seed=1, rules=Rules(deck=33), chunk_size=1000)
+    md, tables = appendix(ctx, None, decks=(24, 33))
+    full = tables["appendix_deal_odds"]
+    assert set(full["deck"]) == {24, 33} and "simulated" not in full.columns
+    assert set(full[full["deck"] == 33]["what"]) == {"trumps", "bowers", "voids", "joker"}
+    rows = deal_rows(ctx)
+    assert len(rows) == 2000
+    md, tables = appendix(ctx, rows)
+    t = tables["appendix_deal_odds"]
+    tr = t[t["what"] == "trumps"]
+    assert tr["exact"].tolist() == pytest.approx(distribution(33, "trumps")["prob"].tolist())
+    assert tr["of"].iloc[0] < 2000                  # joker upcards are left out
+    assert "simulated" in md
+
+
+def test_decks_report(tmp_path):
+    out = _report("decks", tmp_path / "decks", 2000)
+    meta, readme = _check_folder(out, "decks", 2000)
+    s = pd.read_csv(out / "decks_summary.csv")
+    assert set(zip(s["players"], s["deck"])) == {(p, d) for p in (2, 3, 4) for d in (24, 25, 32, 33)}
+    r1 = s[s["statistic"] == "made in round one"].set_index(["players", "deck"])["value"]
+    line = re.search(r"- 4 players: 24 cards ([\d.]+)%.*?; 25 cards ([\d.]+)%", readme.split(
+        "**Trump made in round one")[1]).groups()
+    assert [_pct(x) for x in line] == [round(100 * r1[(4, 24)], 1), round(100 * r1[(4, 25)], 1)]
+    hpg = s[s["statistic"] == "hands per game"]
+    assert (hpg["of"] == 200).all() and (hpg["value"] > 3).all()
+    assert "decks_order_up_gain_4p.png" in meta["charts"]
+    by = pd.read_csv(out / "decks_order_up_by_trumps.csv")
+    assert (by.groupby(["players", "deck"])["deals"].sum() <= 2000).all()
+    th = pd.read_csv(out / "decks_order_up_threshold.csv")
+    assert len(th) == 12
+    app = pd.read_csv(out / "appendix_deal_odds.csv")
+    assert set(app["deck"]) == {24, 25, 32, 33} and app["simulated"].notna().all()
+
+
+def test_resume_gives_identical_tables(tmp_path, monkeypatch):
+    def ctx(out, resume=False):
+        return ReportContext(kind="euchre-rates", out=str(out), hands=4000, seed=3, rules=Rules(players=3),
+                             chunk_size=1000, resume=resume, command="test")
+    whole = tmp_path / "whole"
+    os.makedirs(whole)
+    write_section(ctx(whole), euchre_rates.build(ctx(whole)), 0.0)
+
+    real, calls = euchre_rates._tally_job, []
+
+    def stops(*args):
+        calls.append(args[-1])
+        if len(calls) > 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    part = tmp_path / "part"
+    os.makedirs(part)
+    monkeypatch.setattr(euchre_rates, "_tally_job", stops)
+    with pytest.raises(KeyboardInterrupt):
+        euchre_rates.build(ctx(part))
+    monkeypatch.setattr(euchre_rates, "_tally_job", real)
+    kept = [f for d, _, fs in os.walk(part / "_work") for f in fs if f.startswith("chunk-")]
+    assert len(kept) == 2
+
+    played = []
+    monkeypatch.setattr(euchre_rates, "_tally_job", lambda *a: played.append(a[-1]) or real(*a))
+    write_section(ctx(part, resume=True), euchre_rates.build(ctx(part, resume=True)), 0.0)
+    assert sorted(played) == [2, 3]                 # only the missing chunks were played
+    names = sorted(f for f in os.listdir(whole) if f.endswith(".csv"))
+    assert names == sorted(f for f in os.listdir(part) if f.endswith(".csv"))
+    for f in names:
+        assert (whole / f).read_bytes() == (part / f).read_bytes(), f
