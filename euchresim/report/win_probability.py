@@ -1,0 +1,352 @@
+"""The ``win-probability`` report: P(win) by score, checked against whole games, and decisions by score.
+
+One run of hands gives the per-hand outcome distribution (pooled by seat
+relative to the dealer: every seat plays the same policy); the dynamic
+program of ``analysis.winprob`` turns it into P(win) at every score and
+dealer, for each target (4 players: 5, 7 and 10 from the one distribution;
+2 and 3 players: the run's ``game_to``).  An independent run of whole games
+(``hands // 10`` of them) checks the DP from 0-0 and at the states the
+games visit most.  Paired counterfactuals of the round-one call (the same
+deal played once ordered up, once passed) give, for a few hand classes,
+the outcome distribution of the hand under each option, and with it the
+change in P(win) at every score: the scores where that change and the
+points gained disagree in sign are the decisions whose answer turns on
+the score.
+"""
+from __future__ import annotations
+
+import math
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from . import Section, chunked, md_table
+from .. import counterfactual as cf
+from .. import sim
+from ..analysis import winprob as wp
+
+Z95 = 1.959963984540054
+CHECK_STATES = 4          # often-visited states checked besides 0-0
+SE_REPS = 20              # resamples for the DP's standard error (10 with 3 players: 10x the states)
+# (position left of the dealer, label, trumps in hand besides the upcard, needs a bower)
+CLASSES = ((1, "dealer's left, 2 trumps with a bower", 2, True),
+           (1, "dealer's left, 3 trumps", 3, False),
+           (0, "dealer, 2 trumps with a bower", 2, True),
+           (0, "dealer, 3 trumps", 3, False))
+HAND_COLS = ("dealer", "points0", "points1", "points2", "points3", "maker", "redeal")
+
+
+# ---------------------------------------------------------------- chunk jobs (module level: picklable)
+
+def _hands_job(spec: sim.RunSpec, i: int) -> dict:
+    h = sim.play_chunk(spec, i).hands
+    return {c: np.array(h[c]) for c in HAND_COLS}
+
+
+def _games_job(spec: sim.RunSpec, i: int) -> dict:
+    r = sim.play_chunk(spec, i)
+    k = wp.parties(spec.rules.players)
+    out = {f"h_{c}": np.array(r.hands[c]) for c in ("chunk", "rubber", "game", "dealer",
+                                                     *(f"score{p}" for p in range(k)))}
+    out.update({f"g_{c}": np.array(r.games[c]) for c in ("chunk", "rubber", "game", "winners", "first_dealer")})
+    return out
+
+
+def _trumps(hand: np.ndarray, upcard: np.ndarray):
+    """Trumps held (the upcard's suit, its left bower, the joker) and whether a bower or the joker is among them."""
+    suit = np.where(upcard < 32, upcard >> 3, 0).astype(np.int64)
+    one = np.int64(1)
+    right = one << (8 * suit + 4)
+    left = one << (8 * (3 - suit) + 4)
+    mask = (np.int64(0xFF) << (8 * suit)) | left | (one << 32)
+    held = np.bitwise_count(hand & mask).astype(np.int64)
+    bower = (hand & (right | left | (one << 32))) != 0
+    return held, bower
+
+
+def _cf_job(spec: sim.RunSpec, position: int, i: int) -> dict:
+    """Deals of one chunk whose deciding hand falls in a class of ``position``: points under order and pass."""
+    c = cf.play_chunk(spec, i, "bid1", position)
+    n, pl = len(c), spec.rules.players
+    seat = (c.dealer + position) % pl
+    held, bower = _trumps(c.hands[np.arange(n), seat], c.upcard)
+    ka, kb = c.column(1), c.column(0)
+    cls = np.full(n, -1, np.int64)
+    for j, (pos, _, t, need_bower) in enumerate(CLASSES):
+        if pos == position:
+            cls = np.where((held == t) & (bower | (not need_bower)), j, cls)
+    keep = (cls >= 0) & (ka >= 0) & (kb >= 0) & (c.upcard < 32)
+    rows = np.nonzero(keep)[0]
+    return {"cls": cls[rows], "dealer": c.dealer[rows], "redeal": c.redeal[rows],
+            "pa": c.points[rows, ka[rows]], "pb": c.points[rows, kb[rows]],
+            "ma": c.maker[rows, ka[rows]], "mb": c.maker[rows, kb[rows]]}
+
+
+# ---------------------------------------------------------------- helpers
+
+def _cat(parts: list[dict]) -> dict:
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _spec(ctx, mode: str, count: int, seed: int, chunk: int) -> sim.RunSpec:
+    return sim.RunSpec(rules=ctx.rules, policies=(ctx.policies[0],), mode=mode, count=count, seed=seed,
+                       chunk_size=max(1, min(chunk, count, sim.MAX_CHUNK[mode])))
+
+
+def _run(ctx, key: str, spec: sim.RunSpec, job, label: str, **extra) -> dict:
+    desc = {"what": key, "rules": ctx.rules.to_dict(), "policy": ctx.policies[0], "mode": spec.mode,
+            "count": spec.count, "seed": spec.seed, "chunk_size": spec.chunk_size, **extra}
+    return _cat(chunked(ctx, key, desc, spec.n_chunks, job, label))
+
+
+def _pct(p: float, se: float | None = None) -> str:
+    """A probability in percent, with its standard error in percentage points."""
+    return f"{100 * p:.1f}%" + ("" if se is None else f" (±{100 * se:.1f})" if se >= 0.0005 else
+                                f" (±{100 * se:.2f})")
+
+
+def _view(tab: pd.DataFrame, se: np.ndarray, players: int, party: int = 0) -> pd.DataFrame:
+    """P(win) of ``party`` by (our score, their score), we to deal next (dealer = our seat) or the next seat.
+
+    With 3 players the two others stand on the same score.
+    """
+    k = wp.parties(players)
+    others = [p for p in range(k) if p != party]
+    t = tab[tab["dealer"].isin([party, (party + 1) % players])]
+    for p in others[1:]:
+        t = t[t[f"score{p}"] == t[f"score{others[0]}"]]
+    idx = tuple(t[f"score{p}"].to_numpy() for p in range(k)) + (t["dealer"].to_numpy(), np.full(len(t), party))
+    return pd.DataFrame({"ours": t[f"score{party}"].to_numpy(), "theirs": t[f"score{others[0]}"].to_numpy(),
+                         "deals": np.where(t["dealer"].to_numpy() == party, "we deal", "they deal"),
+                         "p_win": t[f"win{party}"].to_numpy(), "se": se[idx]}).reset_index(drop=True)
+
+
+def _rotated(d: dict, which: str, players: int) -> pd.DataFrame:
+    """One option's hands seen with seat 0 dealing (the deal rotated by the dealer)."""
+    pts, mk, dl = d[f"p{which}"], d[f"m{which}"], d["dealer"]
+    cols = {"dealer": np.zeros(len(dl), np.int64)}
+    for r in range(4):
+        cols[f"points{r}"] = pts[np.arange(len(dl)), (r + dl) % players] if r < players else 0
+    cols["maker"] = np.where(mk >= 0, (mk - dl) % players, -1)
+    cols["redeal"] = d["redeal"].astype(np.int64)
+    return pd.DataFrame(cols)
+
+
+def _per_deal(V, rows: pd.DataFrame, players, target, tie, party) -> np.ndarray:
+    """P(win) of ``party`` after each deal's own outcome, at every score (seat 0 dealing): [deals, scores]."""
+    keys = [c for c in rows.columns if c != "dealer"]
+    uniq, inv = np.unique(rows[keys].to_numpy(np.int64), axis=0, return_inverse=True)
+    vals = [wp.after_one_hand(V, wp.outcome_distribution(pd.DataFrame([{"dealer": 0, **dict(zip(keys, u))}]),
+                                                         players), players, target, tie)[..., 0, party].reshape(-1)
+            for u in uniq]
+    return np.array(vals)[inv.ravel()]
+
+
+def _decisions(ctx, dist, cfd, targets, tie):
+    """Order against pass for each hand class: points gained, and the change in P(win) at every score."""
+    pl = ctx.rules.players
+    k = wp.parties(pl)
+    gains, deltas = [], []
+    for j, (pos, label, _, _) in enumerate(CLASSES):
+        d = {key: v[cfd[pos]["cls"] == j] for key, v in cfd[pos].items()}
+        n = len(d["cls"])
+        party = pos % k
+        ra, rb = _rotated(d, "a", pl), _rotated(d, "b", pl)
+        net = []
+        for r in (ra, rb):
+            own = r[f"points{party}"].to_numpy(float)
+            rest = np.mean([r[f"points{p}"].to_numpy(float) for p in range(k) if p != party], axis=0)
+            net.append(own - rest)
+        g = cf.summarize(net[0] - net[1]) if n else cf.summarize(np.zeros(0))
+        gains.append({"class": label, "position": pos, "deals": n, "points_gain": g["mean"],
+                      "low": g["low"], "high": g["high"]})
+        if n < 2:
+            continue
+        oa, ob = wp.outcome_distribution(ra, pl), wp.outcome_distribution(rb, pl)
+        for t in targets:
+            V = wp.solve(dist, pl, t, tie)
+            dd = wp.decision_delta(dist, oa, ob, pl, t, party, tie)
+            diff = _per_deal(V, ra, pl, t, tie, party) - _per_deal(V, rb, pl, t, tie, party)
+            se = diff.std(axis=0, ddof=1) / math.sqrt(n)
+            others = [p for p in range(k) if p != party]
+            dd = dd.assign(se=se, ours=dd[f"score{party}"], theirs=dd[f"score{others[0]}"])
+            keep = np.ones(len(dd), bool)
+            for p in others[1:]:
+                keep &= (dd[f"score{p}"] == dd[f"score{others[0]}"]).to_numpy()
+            dd = dd[keep]
+            deltas.append(pd.DataFrame({"target": t, "class": label, "ours": dd["ours"], "theirs": dd["theirs"],
+                                        "p_win_order": dd["win_a"], "p_win_pass": dd["win_b"],
+                                        "delta": dd["delta"], "se": dd["se"], "points_gain": g["mean"]}))
+    dec = pd.concat(deltas, ignore_index=True) if deltas else pd.DataFrame(
+        columns=["target", "class", "ours", "theirs", "p_win_order", "p_win_pass", "delta", "se", "points_gain"])
+    dec["clear"] = dec["delta"].abs() > Z95 * dec["se"]
+    flips = dec[(np.sign(dec["delta"].round(12)) != np.sign(dec["points_gain"])) & (dec["delta"].abs() > 1e-12)]
+    return pd.DataFrame(gains), dec.reset_index(drop=True), flips.reset_index(drop=True)
+
+
+# ---------------------------------------------------------------- the report
+
+def build(ctx) -> Section:
+    from .. import plots
+    rules, pl, pol = ctx.rules, ctx.rules.players, ctx.policies[0]
+    k = wp.parties(pl)
+    tie = rules.cutthroat_tie
+    targets = (5, 7, 10) if pl == 4 else (rules.game_to,)
+    n_games = max(200, ctx.hands // 10)
+
+    hspec = _spec(ctx, "hands", ctx.hands, ctx.seed, ctx.chunk_size)
+    hands = _run(ctx, "hands", hspec, partial(_hands_job, hspec), "hands")
+    gspec = _spec(ctx, "games", n_games, ctx.seed + 7919, max(1, ctx.chunk_size // 10))
+    games = _run(ctx, "games", gspec, partial(_games_job, gspec), "games")
+    cfd = {}
+    for pos in sorted({c[0] for c in CLASSES}):
+        cspec = _spec(ctx, "hands", ctx.hands, ctx.seed + 15838 + pos, ctx.chunk_size)
+        cfd[pos] = _run(ctx, f"order-pass-pos{pos}", cspec, partial(_cf_job, cspec, pos),
+                        f"order vs pass, {pos} left of the dealer", classes=[list(c) for c in CLASSES])
+
+    dist = wp.outcome_distribution(pd.DataFrame(hands), pl, pool_seats=True)
+    reps = SE_REPS if pl != 3 else SE_REPS // 2
+    tables = {"outcome_distribution": dist}
+    charts, heads, views, ses = {}, [], {}, {}
+    for t in targets:
+        tab = wp.win_probability(dist, pl, t, tie)
+        se = wp.resampled_se(dist, pl, t, tie, reps=reps, seed=ctx.seed)
+        ses[t] = se
+        tables[f"p_win_to{t}"] = tab
+        v = _view(tab, se, pl)
+        views[t] = v
+        tables[f"p_win_view_to{t}"] = v.assign(target=t)
+        for who in ("we deal", "they deal"):
+            charts[f"p_win_to{t}_{who.replace(' ', '_')}"] = plots.score_heatmap(
+                v[v["deals"] == who], "ours", "theirs", "p_win",
+                ctx.path(f"p_win_to{t}_{who.replace(' ', '_')}.png"),
+                title=f"P(win) by score, game to {t}, {who} next", target=t,
+                caption=ctx.caption(pol, ctx.hands, "the two others on the same score" if pl == 3 else ""))
+        for o, th in ((0, 0), (t - 2, t - 1), (t - 1, t - 2), (t - 1, t - 1), (t - 1, 0)):
+            for who in ("we deal", "they deal"):
+                r = v[(v["ours"] == o) & (v["theirs"] == th) & (v["deals"] == who)].iloc[0]
+                heads.append({"target": t, "ours": o, "theirs": th, "deals": who, "p_win": r["p_win"],
+                              "se": r["se"]})
+    head = pd.DataFrame(heads)
+    tables["headline"] = head
+
+    # ------------------------------------------------ the DP against whole games (the run's target)
+    T = rules.game_to
+    V, se = wp.solve(dist, pl, T, tie), ses[T]
+    g = pd.DataFrame({c[2:]: v for c, v in games.items() if c.startswith("g_")})
+    fd = g["first_dealer"].to_numpy(np.int64)
+    ours = fd % 2 if pl == 4 else fd
+    won = int(((g["winners"].to_numpy(np.int64) >> ours) & 1).sum())
+    zero = (0,) * k
+    checks = [{"state": "0-0, first dealer", "dealer": -1, "party": "first dealer",
+               "games": len(g), "wins": won,
+               "p_dp": float(np.mean([V[zero + (d, d % k)] for d in range(pl)])),
+               "dp_se": float(np.sqrt(np.mean([se[zero + (d, d % k)] ** 2 for d in range(pl)])))}]
+    gres = type("G", (), {"hands": {c[2:]: v for c, v in games.items() if c.startswith("h_")}, "games": g})
+    seen = wp.visited_states(gres, pl)
+    seen = seen[seen[[f"score{p}" for p in range(k)]].sum(axis=1) > 0]
+    for row in seen.sort_values(["games", "dealer"], ascending=[False, True]).head(CHECK_STATES).itertuples():
+        at = tuple(int(getattr(row, f"score{p}")) for p in range(k)) + (int(row.dealer),)
+        checks.append({"state": "-".join(map(str, at[:-1])) + f", seat {at[-1]} deals", "dealer": at[-1],
+                       "party": "seat 0's side" if pl == 4 else "seat 0", "games": int(row.games),
+                       "wins": int(row.wins0), "p_dp": float(V[at + (0,)]), "dp_se": float(se[at + (0,)])})
+    chk = pd.DataFrame(checks)
+    chk["p_games"] = chk["wins"] / chk["games"]
+    gse = np.sqrt(chk["p_games"] * (1 - chk["p_games"]) / chk["games"])
+    chk["games_low"], chk["games_high"] = chk["p_games"] - Z95 * gse, chk["p_games"] + Z95 * gse
+    chk["z"] = (chk["p_games"] - chk["p_dp"]) / np.sqrt(gse ** 2 + chk["dp_se"] ** 2)
+    chk["agree"] = chk["z"].abs() <= Z95
+    tables["dp_vs_games"] = chk
+
+    # ------------------------------------------------ decisions: order or pass, by score
+    gains, dec, flips = _decisions(ctx, dist, cfd, targets, tie)
+    tables.update(order_pass_points=gains, order_pass_by_score=dec, order_pass_flips=flips)
+    for j, (_, label, _, _) in enumerate(CLASSES):
+        sub = dec[(dec["class"] == label) & (dec["target"] == T)].sort_values(["ours", "theirs"],
+                                                                               ascending=[False, True])
+        if len(sub):
+            charts[f"order_pass_class{j}"] = plots.heatmap(
+                sub, "ours", "theirs", "delta", ctx.path(f"order_pass_class{j}_to{T}.png"),
+                title=f"Order minus pass, change in P(win): {label}, game to {T}", fmt="{:+.1%}",
+                row_label="the deciding side's score", col_label="the others' score", value_label="ΔP(win)",
+                caption=ctx.caption(pol, int(gains.loc[j, "deals"]), "deals of the class, paired; "
+                                    "the rest of the game from the outcome distribution"))
+
+    return Section(title=f"Win probability by score ({pl} players, {rules.deck} cards)",
+                   text=_text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps),
+                   tables=tables, charts=charts)
+
+
+def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps) -> str:
+    pl = ctx.rules.players
+    side = "side" if pl == 4 else "player"
+    sc = lambda o, th: f"{o}-{th}" + (f"-{th}" if pl == 3 else "")
+    hc = lambda t, o, th, who: head[(head["target"] == t) & (head["ours"] == o) & (head["theirs"] == th)
+                                    & (head["deals"] == who)].iloc[0]
+    out = ["## Method\n",
+           f"{ctx.hands:,} hands of `{ctx.policies[0]}` at every seat (seed {ctx.seed}) give the outcome "
+           f"distribution of one hand ({len(dist) // pl} distinct outcomes, pooled by seat relative to the "
+           f"dealer; `outcome_distribution.csv`). A dynamic program over (scores, dealer) turns it into "
+           f"P(win) at every score for games to {', '.join(map(str, targets))} (`p_win_to*.csv`: every "
+           f"score and dealer; `p_win_view_to*.csv`: our score, their score, who deals next"
+           + ("; with 3 players the two others on the same score" if pl == 3 else "")
+           + f"). Standard errors (±) are resampled from the distribution ({reps} redraws); intervals "
+             "are 95%. See docs/win-probability.md.\n",
+           "## Findings\n"]
+    for t in targets:
+        a, b = hc(t, 0, 0, "we deal"), hc(t, t - 1, t - 1, "we deal")
+        c, d = hc(t, t - 2, t - 1, "we deal"), hc(t, t - 2, t - 1, "they deal")
+        e = hc(t, t - 1, t - 2, "they deal")
+        out.append(f"- **Game to {t}.** From 0-0 the {side} that deals first wins {_pct(a.p_win, a.se)}; "
+                   f"at {sc(t - 1, t - 1)} the dealing {side} wins {_pct(b.p_win, b.se)}. At {sc(t - 2, t - 1)} "
+                   f"behind, a {side} wins {_pct(c.p_win, c.se)} with its own deal next and "
+                   f"{_pct(d.p_win, d.se)} when the others deal; at {sc(t - 1, t - 2)} ahead with the others "
+                   f"to deal, {_pct(e.p_win, e.se)}. (`headline.csv`; heatmaps `p_win_to{t}_*.png`.)")
+    z0 = chk.iloc[0]
+    agree = int(chk["agree"].sum())
+    out += ["", f"## The DP against whole games (game to {T})\n",
+            f"{n_games:,} whole games (`simulate --games`, a tenth of the hands, at least 200; seed "
+            f"{ctx.seed + 7919}, independent of the hands above): from 0-0 the first dealer's {side} won "
+            f"{_pct(z0.p_games)} (95% {_pct(z0.games_low)} to {_pct(z0.games_high)}), the DP says "
+            f"{_pct(z0.p_dp, z0.dp_se)}. "
+            + (f"DP and games agree within their intervals at all {len(chk)} states checked"
+               if agree == len(chk) else
+               f"They agree within their 95% intervals at {agree} of {len(chk)} states checked (at 95% each, "
+               f"one in twenty may miss by chance)")
+            + " (0-0 and the most-visited later states; z is the difference over both errors; "
+              "`dp_vs_games.csv`):\n",
+            md_table(chk[["state", "games", "p_games", "games_low", "games_high", "p_dp", "dp_se", "z",
+                          "agree"]]), ""]
+    out += ["## Order or pass: the decisions whose answer changes with the score\n",
+            "Paired counterfactuals (`euchresim.counterfactual`, round-one call): each deal where the seat "
+            "held a hand of the class and the call was open is played once ordered up and once passed, "
+            "everything else by the policy. Points gain: our points less the others' (on average), order "
+            "minus pass, 95% interval. The change in P(win) (`order_pass_by_score.csv`) is the mean, over "
+            "the same deals, of P(win) after the hand ordered minus passed, the rest of the game from the "
+            "distribution above; its ± is the paired standard error over deals (the distribution's own "
+            "error left out). Trumps are counted in hand, besides the upcard; the joker counts as a bower.\n",
+            md_table(gains), ""]
+    for _, r in gains.iterrows():
+        sub = dec[(dec["class"] == r["class"]) & (dec["target"] == T)]
+        if not len(sub):
+            out.append(f"- **{r['class']}**: {r['deals']} deals, too few to rate.")
+            continue
+        f = flips[(flips["class"] == r["class"]) & (flips["target"] == T)]
+        best = "order" if r["points_gain"] > 0 else "pass"
+        line = (f"- **{r['class']}** ({r['deals']:,} deals): ordering gains {r['points_gain']:+.3f} points "
+                f"(95% {r['low']:+.3f} to {r['high']:+.3f}), so on points: {best}. Game to {T}: ")
+        if not len(f):
+            line += "the change in P(win) has the sign of the points gain at every score."
+        else:
+            fc = f[f["clear"]]
+            show = (fc if len(fc) else f).reindex((fc if len(fc) else f)["delta"].abs()
+                                                  .sort_values(ascending=False).index).head(6)
+            line += (f"the sign of the change in P(win) differs at {len(f)} of {len(sub)} scores "
+                     f"({len(fc)} of them by more than 1.96 standard errors), e.g. "
+                     + "; ".join(f"{sc(int(x.ours), int(x.theirs))}: {100 * x.delta:+.1f} percentage points of P(win) "
+                                 f"(±{100 * x.se:.1f})" for x in show.itertuples()) + ".")
+        out.append(line)
+    out.append(f"\nAll scores, every target: `order_pass_by_score.csv`; where the signs differ: "
+               f"`order_pass_flips.csv` ({len(flips)} rows).")
+    return "\n".join(out) + "\n"

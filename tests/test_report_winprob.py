@@ -1,0 +1,164 @@
+"""The win-probability report (euchresim/report/win_probability.py) on small runs.
+
+The report is built once per variant into a temporary folder; the tests
+read back what it wrote: the files, the numbers its README quotes against
+its CSVs, its P(win) tables against ``winprob.win_probability`` on the
+distribution of the kept hands, and a resume after losing some chunks.
+"""
+import glob
+import json
+import os
+import shutil
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from euchresim.analysis import winprob as wp
+from euchresim.report import ReportContext, write_section
+from euchresim.report import win_probability as W
+from euchresim.rules import Rules
+
+HANDS = 20_000
+
+
+def make(out, players=4, resume=False, hands=HANDS):
+    ctx = ReportContext(kind="win-probability", out=str(out), hands=hands, seed=5, rules=Rules(players=players),
+                        chunk_size=5_000, workers=1, resume=resume, command="pytest")
+    os.makedirs(ctx.out, exist_ok=True)
+    started = time.time()
+    write_section(ctx, W.build(ctx), started)
+    return ctx
+
+
+@pytest.fixture(scope="module")
+def four(tmp_path_factory):
+    return make(tmp_path_factory.mktemp("wp4") / "r")
+
+
+def csv(ctx, name):
+    return pd.read_csv(ctx.path(f"{name}.csv"))
+
+
+def test_files(four):
+    meta = json.load(open(four.path("meta.json")))
+    assert meta["report"] == "win-probability" and meta["hands"] == HANDS
+    for t in (5, 7, 10):
+        for name in (f"p_win_to{t}.csv", f"p_win_view_to{t}.csv", f"p_win_to{t}_we_deal.png",
+                     f"p_win_to{t}_they_deal.png"):
+            assert os.path.getsize(four.path(name)) > 0, name
+    for name in ("headline", "dp_vs_games", "outcome_distribution", "order_pass_points", "order_pass_by_score",
+                 "order_pass_flips"):
+        assert f"{name}.csv" in meta["tables"]
+    assert all(os.path.exists(four.path(c)) for c in meta["charts"])
+    assert len(glob.glob(four.path("order_pass_class*_to10.png"))) == len(W.CLASSES)
+    with open(four.path("p_win_to10_we_deal.png"), "rb") as fh:
+        assert fh.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_readme_quotes_the_csvs(four):
+    text = open(four.path("README.md"), encoding="utf-8").read()
+    head = csv(four, "headline")
+    for t in (5, 7, 10):
+        at = lambda o, th, who: head[(head.target == t) & (head.ours == o) & (head.theirs == th)
+                                     & (head.deals == who)].iloc[0]
+        r = at(0, 0, "we deal")
+        assert f"From 0-0 the side that deals first wins {W._pct(r.p_win, r.se)}" in text
+        r = at(t - 1, t - 1, "we deal")
+        assert f"at {t - 1}-{t - 1} the dealing side wins {W._pct(r.p_win, r.se)}" in text
+        r = at(t - 2, t - 1, "they deal")
+        assert W._pct(r.p_win, r.se) in text
+    chk = csv(four, "dp_vs_games")
+    z0 = chk.iloc[0]
+    assert z0["games"] == HANDS // 10
+    assert f"won {W._pct(z0.p_games)} (95% {W._pct(z0.games_low)} to {W._pct(z0.games_high)})" in text
+    assert f"the DP says {W._pct(z0.p_dp, z0.dp_se)}" in text
+    agree = int(chk["agree"].sum())
+    assert (f"at all {len(chk)} states" in text) if agree == len(chk) else (f"at {agree} of {len(chk)}" in text)
+    for r in csv(four, "order_pass_points").itertuples():
+        assert f"**{r._1}** ({r.deals:,} deals): ordering gains {r.points_gain:+.3f} points" in text
+    # the headline rows are cells of the table written beside them
+    view = csv(four, "p_win_view_to10")
+    m = head[head.target == 10].merge(view, on=["ours", "theirs", "deals"], suffixes=("", "_v"))
+    assert len(m) == (head.target == 10).sum() and np.allclose(m.p_win, m.p_win_v) and np.allclose(m.se, m.se_v)
+
+
+def test_tables_are_the_dp_of_the_kept_hands(four):
+    parts = sorted(glob.glob(four.path("_work", "hands", "chunk-*.npz")))
+    assert len(parts) == HANDS // 5_000
+    rows = pd.concat([pd.DataFrame(dict(np.load(f))) for f in parts], ignore_index=True)
+    assert len(rows) == HANDS
+    dist = wp.outcome_distribution(rows, 4, pool_seats=True)
+    kept = csv(four, "outcome_distribution")
+    assert np.array_equal(kept["count"].to_numpy(), dist["count"].to_numpy())
+    for t in (5, 7, 10):
+        tab = csv(four, f"p_win_to{t}")
+        want = wp.win_probability(dist, 4, t)
+        assert list(tab.columns) == list(want.columns)
+        assert np.array_equal(tab[["score0", "score1", "dealer"]].to_numpy(), want[["score0", "score1", "dealer"]])
+        assert np.allclose(tab[["win0", "win1"]].to_numpy(), want[["win0", "win1"]].to_numpy(), atol=1e-12)
+        view = csv(four, f"p_win_view_to{t}")
+        assert len(view) == 2 * t * t
+        r = view[(view.ours == 3) & (view.theirs == 1) & (view.deals == "they deal")].iloc[0]
+        assert r.p_win == pytest.approx(wp.p_win(want, (3, 1), dealer=1, party=0))
+
+
+def test_dp_against_games_and_decisions(four):
+    chk = csv(four, "dp_vs_games")
+    assert len(chk) == 1 + W.CHECK_STATES
+    assert ((chk.games_low <= chk.p_games) & (chk.p_games <= chk.games_high)).all()
+    # every check may miss at 5%, not by much: a DP or games bug would be far off
+    assert (chk.z.abs() < 4).all()
+    dec = csv(four, "order_pass_by_score")
+    assert np.allclose(dec.p_win_order - dec.p_win_pass, dec.delta)
+    assert set(dec.target) == {5, 7, 10} and ((dec.se >= 0) & (dec.p_win_order.between(0, 1))).all()
+    flips = csv(four, "order_pass_flips")
+    assert (np.sign(flips.delta) != np.sign(flips.points_gain)).all()
+    gains = csv(four, "order_pass_points")
+    assert (gains.deals > 100).all() and (gains.low <= gains.points_gain).all()
+    # the dealer with three trumps in hand (four with the upcard) orders: worth points at every score
+    d3 = gains[gains["class"] == "dealer, 3 trumps"].iloc[0]
+    assert d3.low > 0
+    assert (dec[dec["class"] == "dealer, 3 trumps"].delta > -1e-9).all()
+
+
+def test_trump_count():
+    from euchresim.cards import parse_card as card
+    up = np.array([card("9H")])
+    hand = np.array([sum(1 << card(c) for c in ("JH", "JD", "AH", "9C", "TS"))])
+    held, bower = W._trumps(hand, up)
+    assert held[0] == 3 and bower[0]
+    held, bower = W._trumps(np.array([sum(1 << card(c) for c in ("AH", "KH", "JC", "9S", "TS"))]), up)
+    assert held[0] == 2 and not bower[0]
+
+
+def test_resume_gives_the_same_tables(tmp_path, four):
+    out = tmp_path / "r"
+    shutil.copytree(four.out, out)
+    lost = sorted(glob.glob(str(out / "_work" / "*" / "chunk-*.npz")))[::3]
+    assert lost
+    for f in lost:
+        os.remove(f)
+    ctx = make(out, resume=True)
+    for f in sorted(glob.glob(four.path("*.csv"))):
+        a, b = pd.read_csv(f), pd.read_csv(ctx.path(os.path.basename(f)))
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert all(os.path.exists(f) for f in lost)
+
+
+def test_three_players_through_the_command(tmp_path):
+    from euchresim.cli import cli
+    out = tmp_path / "wp3"
+    r = CliRunner().invoke(cli, ["report", "win-probability", "--players", "3", "--hands", "6000", "--seed", "2",
+                                 "--workers", "1", "--quiet", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    text = (out / "README.md").read_text(encoding="utf-8")
+    head = pd.read_csv(out / "headline.csv")
+    assert set(head.target) == {10}
+    r9 = head[(head.ours == 9) & (head.theirs == 9) & (head.deals == "we deal")].iloc[0]
+    assert f"at 9-9-9 the dealing player wins {W._pct(r9.p_win, r9.se)}" in text
+    tab = pd.read_csv(out / "p_win_to10.csv")
+    assert list(tab.columns) == ["score0", "score1", "score2", "dealer", "win0", "win1", "win2"]
+    assert (out / "p_win_to10_we_deal.png").exists() and (out / "meta.json").exists()
