@@ -30,10 +30,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", nargs="*", help="only these reports (folder names)")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every hand count (a quick look: 0.1)")
-    ap.add_argument("--out", default=os.path.join(ROOT, "reports"))
+    ap.add_argument("--out", default="reports", help="relative to the repository root")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--resume", action="store_true")
     args = ap.parse_args(argv)
+    os.chdir(ROOT)                     # the commands the reports state name reports/NAME, not this machine's path
     from euchresim.cli import main as cli
     for name, rest in REPORTS:
         if args.only and name not in args.only:

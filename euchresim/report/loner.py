@@ -1,0 +1,199 @@
+"""``euchresim report loner``: going alone against playing with partner (Cutthroat: the dummy), and defending alone.
+
+Every deal that reaches the maker's choice is played out both ways, the
+same policies for the rest; the gain of going alone is the difference in
+the hand's net points (the maker's side less the other side; Cutthroat:
+the maker less the mean of the other two).  The trump the maker chose is
+the ordinary hand's (the ordinary hand passes the decision).  Defending
+alone likewise, for the defender asked.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from ..analysis import position_names
+from ..tables import build_tables
+from . import Section, md_table
+from .calls import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, collect, count_points, evaluate, fit_count,
+                    fmt_gain, gain_table, hand_class, hand_features, model_compare, published_points)
+
+FEATURES = ("trumps", "right", "left", "off_aces", "voids")
+
+
+def deal_frame(d: dict, who: str, players: int, tab, policy: str) -> pd.DataFrame:
+    """One row per deal that reached the choice: the deciding hand's classes under the trump made, the gain."""
+    n = len(d["seat"])
+    rows = np.arange(n)
+    hand = d["hands"][rows, d["seat"]]
+    opts = d["options"]
+    ok = (opts == 1).any(axis=1) & (opts == 0).any(axis=1) & (d["trump"] >= 0)
+    gain = d["net"][rows, np.argmax(opts == 1, axis=1)] - d["net"][rows, np.argmax(opts == 0, axis=1)]
+    f = hand_features(hand, np.maximum(d["trump"], 0), d["upcard"], d["pos"], players, tab)
+    r1 = d["make_round"] == 1
+    f["up_signed"] = np.where(r1, f["up_signed"], 0)           # the upcard is in play in round one only
+    f.insert(0, "policy", policy)
+    f.insert(1, "who", who)
+    f.insert(2, "round", d["make_round"])
+    f.insert(3, "position", [position_names(players)[p] for p in d["pos"]])
+    f["pos"] = d["pos"]
+    f["chunk"] = d["chunk"]
+    f["hand_class"] = hand_class(f)
+    f["published"] = published_points(f)
+    f["gain"] = gain
+    f["took"] = (d["chosen"] == 1).astype(int)
+    return f[ok].reset_index(drop=True)
+
+
+def build(ctx) -> Section:
+    from .. import plots
+    policies = list(ctx.policies)
+    players = ctx.rules.players
+    if players == 2:
+        return Section(title="Going alone", text="Nobody goes alone with two players (R8): there is nothing "
+                                                 "to compare.\n")
+    maker_word = "with the dummy" if players == 3 else "with partner"
+    rules_def = ctx.rules
+    note_def = ""
+    if players == 4 and not ctx.rules.defend_alone:
+        rules_def = replace(ctx.rules, defend_alone=True)
+        note_def = ("The run's rules do not allow defending alone (R8), so that part was played with "
+                    "`defend_alone` on and everything else the same; the maker's part uses the run's rules.")
+    frames = []
+    for k, policy in enumerate(policies):
+        tab = build_tables(ctx.rules)
+        d = collect(ctx, k, "alone", None, "maker alone?", with_trump=True)
+        if len(d["seat"]):
+            frames.append(deal_frame(d, "maker", players, tab, policy))
+        d = collect(ctx, k, "defend_alone", None, "defend alone?", rules=rules_def, with_trump=True)
+        if len(d["seat"]):
+            frames.append(deal_frame(d, "defender", players, build_tables(rules_def), policy))
+    df = pd.concat(frames, ignore_index=True)
+    df["policy"] = pd.Categorical(df["policy"], policies, ordered=True)
+    by_who = gain_table(df, ["policy", "who", "round"])
+    by_class = gain_table(df, ["policy", "who", "hand_class"])
+    feats = []
+    for feat in FEATURES:
+        t = gain_table(df, ["policy", "who", feat]).rename(columns={feat: "level"})
+        t.insert(2, "feature", feat)
+        feats.append(t)
+    by_feat = pd.concat(feats, ignore_index=True)
+    by_points = gain_table(df.assign(points=np.clip(df["published"], 0, 24)), ["policy", "who", "points"])
+    models = model_compare(by_class, ["who", "hand_class"], policies)
+    for c in [c for c in models if c.startswith("n_")]:
+        models[c] = models[c].fillna(0).astype(int)
+
+    # a fitted loner count for the maker (even chunks of the first model), judged on the rest
+    first = policies[0]
+    maker = df[df["who"] == "maker"]
+    fitting = maker[(maker["policy"] == first) & (maker["chunk"] % 2 == 0)]
+    pts = thr = pd.DataFrame()
+    ev_rows = []
+    if len(fitting) >= 20:
+        fit = fit_count(fitting, group="round")
+        pts = pd.DataFrame([{"card_class": c, "points": v, "fitted_gain": fit["weights"][c]}
+                            for c, v in fit["points"].items()])
+        thr = pd.DataFrame([{"round": r, "fitted_threshold": t, "published_threshold": PUBLISHED_ALONE}
+                            for r, t in fit["thresholds"].items()])
+        for policy in policies:
+            held = maker[(maker["policy"] == policy) & ((maker["chunk"] % 2 == 1) | (policy != first))]
+            if not len(held):
+                continue
+            gain = held["gain"].to_numpy(float)
+            rules = {"fitted count": count_points(held, fit["points"])
+                     >= held["round"].map(fit["thresholds"]).fillna(np.inf).to_numpy(),
+                     f"published count (alone at {PUBLISHED_ALONE}+)": held["published"].to_numpy() >= PUBLISHED_ALONE,
+                     f"{policy}'s own choice": held["took"].to_numpy(bool),
+                     f"never alone ({maker_word})": np.zeros(len(held), bool)}
+            for name, call in rules.items():
+                ev_rows.append({"policy": policy, "deals_from": "odd chunks (held out)" if policy == first else "all",
+                                "rule": name, **evaluate(gain, call)})
+    ev = pd.DataFrame(ev_rows)
+    n_of = {(p, w): int(((df["policy"] == p) & (df["who"] == w)).sum()) for p in policies for w in ("maker", "defender")}
+
+    charts = {}
+    for who in ("maker", "defender"):
+        t = by_class[by_class["who"] == who].copy()
+        if not len(t):
+            continue
+        t["hand_class"] = pd.Categorical(t["hand_class"], [c for c in class_order() if c in set(t["hand_class"])],
+                                         ordered=True)
+        charts[f"heatmap_{who}"] = plots.heatmap(
+            t.sort_values(["policy", "hand_class"]), "policy", "hand_class", "gain", ctx.path(f"heatmap_{who}.png"),
+            title=f"Gain of {'going alone' if who == 'maker' else 'defending alone'} by hand class and play model",
+            caption=ctx.caption(", ".join(policies), sum(n_of[(p, who)] for p in policies), f"the {who}'s choices"),
+            ci_low="ci_low", ci_high="ci_high", row_label="play model", col_label="trumps held, bowers",
+            value_label="gain (points)", count="n")
+        tp = by_points[(by_points["who"] == who) & (by_points["n"] >= 20)]
+        charts[f"threshold_{who}"] = plots.threshold(
+            tp, "points", "gain", ctx.path(f"threshold_{who}.png"),
+            title=f"Gain of {'going alone' if who == 'maker' else 'defending alone'} by the published point count",
+            caption=ctx.caption(", ".join(policies), sum(n_of[(p, who)] for p in policies), "points with 20+ deals"),
+            ci_low="ci_low", ci_high="ci_high", group="policy", x_label="published points (euchrestrategy.info)",
+            y_label="gain (points)")
+    charts["bars_round"] = plots.bars(
+        by_who.assign(what=by_who["who"] + " r" + by_who["round"].astype(str)), "what", "gain",
+        ctx.path("bars_round.png"), title="Gain of going alone (maker) and defending alone, by round made",
+        caption=ctx.caption(", ".join(policies), len(df), "one bar per play model"),
+        ci_low="ci_low", ci_high="ci_high", group="policy", value_label="points a hand")
+
+    alone = "Going alone" if players == 4 else "Going alone instead of taking the dummy"
+    text = [f"Every deal that reaches the maker's choice is played out alone and {maker_word}, the same "
+            "policies for the rest; the gain is the difference in the hand's **net points** ("
+            + ("the maker's side less the other side" if players == 4 else "the maker less the mean of the "
+               "other two") + "), deal by deal. Defending alone: the defender asked, alone or not ("
+            + ("only once the maker has gone alone, R8" if players == 4 else "whether or not the maker went "
+               "alone, R9") + "). Hand "
+            "classes are of the hand as dealt under the trump made (`3T R`: three trumps with the right bower).\n"]
+    if note_def:
+        text.append(note_def + "\n")
+    text.append(f"## {alone}\n")
+    for who, word in (("maker", alone.lower()), ("defender", "defending alone")):
+        for rnd in (1, 2):
+            rows = by_who[(by_who["who"] == who) & (by_who["round"] == rnd)]
+            if len(rows):
+                text.append(f"- {who}, trump made in round {rnd}: {word} gains "
+                            + "; ".join(fmt_gain(r, r["policy"]) for _, r in rows.iterrows())
+                            + f"; right on {rows.iloc[0]['right']:.1%} of hands ({rows.iloc[0]['policy']}).")
+    text.append("")
+    for cls in ("4+T RL", "4+T R", "3T RL"):
+        rows = by_class[(by_class["who"] == "maker") & (by_class["hand_class"] == cls)]
+        if len(rows):
+            text.append(f"- maker with `{cls}`: " + "; ".join(fmt_gain(r, r["policy"]) for _, r in rows.iterrows()) + ".")
+    text.append("")
+    for name in ("heatmap_maker", "threshold_maker", "bars_round", "heatmap_defender", "threshold_defender"):
+        if name in charts:
+            text.append(f"![{name}]({name}.png)\n\n*{ctx.caption(', '.join(policies), len(df))}*\n")
+    text.append("## Thresholds\n")
+    for (policy, who), g in by_points.groupby(["policy", "who"], observed=True):
+        g = g[g["n"] >= 20].sort_values("points")
+        pos = g[g["gain"] > 0]
+        if len(g):
+            text.append(f"- {who}, {policy}: {'going' if who == 'maker' else 'defending'} alone first gains at "
+                        + (f"{int(pos['points'].iloc[0])} published points ({fmt_gain(pos.iloc[0], policy)})"
+                           if len(pos) else "no count with 20+ deals")
+                        + f" (the page says {PUBLISHED_ALONE}+ to consider it).")
+    text.append("")
+    if len(pts):
+        text.append(f"A fitted loner count (least squares on the {first} makers' even chunks, right bower = 4) "
+                    "and per-round thresholds:\n\n" + md_table(pts.assign(fitted_gain=pts["fitted_gain"].round(3)))
+                    + "\n\n" + md_table(thr) + "\n")
+        text.append(f"Against the published count ({PUBLISHED_URL}, alone at {PUBLISHED_ALONE}+), on the same deals:\n")
+        for _, r in ev.iterrows():
+            text.append(f"- {r['rule']}, {r['policy']} ({r['deals']:,} deals, {r['deals_from']}): agrees "
+                        f"{r['agree']:.1%} ({r['agree_low']:.1%}-{r['agree_high']:.1%}), gives up "
+                        f"{r['given_up']:.3f} points a hand ({r['given_up_low']:.3f}-{r['given_up_high']:.3f}).")
+        text.append("")
+    if len(policies) > 1:
+        counts = models["models"].value_counts()
+        text.append("## Where the play models agree\n\nBy hand class, intervals overlapping or not: "
+                    + ", ".join(f"{v} {k}" for k, v in counts.items()) + " (`loner_models.csv`).\n")
+        shown = models[models["models"].str.startswith("differ")].head(12)
+        if len(shown):
+            text.append(md_table(shown, "{:+.2f}") + "\n")
+    tables = {"loner_by_round": by_who, "loner_by_class": by_class, "loner_by_feature": by_feat,
+              "loner_by_points": by_points, "loner_models": models, "loner_count_points": pts,
+              "loner_count_thresholds": thr, "loner_count_eval": ev}
+    return Section(title="Going alone: paired counterfactuals", text="\n".join(text), tables=tables, charts=charts)

@@ -1,0 +1,269 @@
+"""``euchresim report order-up``: when calling trump beats passing, by seat, round, upcard and hand class.
+
+Every deal is played twice from the decision on (order up and pass in
+round one; in round two, name the suit the hand is strongest in, or pass),
+the same policies for everything else; the difference in the hand's net
+points (the caller's side less the other side) is the deal's gain of
+calling.  Each play model (heuristic, pimc, dd by default) plays its own
+deals; the tables say which model every number comes from.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..analysis import position_names
+from ..cards import JOKER
+from ..tables import build_tables
+from . import Section, md_table
+from .calls import (PUBLISHED_CALL, PUBLISHED_URL, class_order, collect, evaluate, fit_count, fmt_gain,
+                    gain_table, hand_class, hand_features, model_compare, best_suit, count_points,
+                    published_points)
+
+FEATURES = ("trumps", "right", "left", "off_aces", "voids")
+
+
+def speaking_order(players: int) -> list[int]:
+    return [p % players for p in range(1, players + 1)]
+
+
+def deal_frame(d: dict, rnd: int, players: int, tab, policy: str) -> pd.DataFrame:
+    """One row per deal that reached the call: the deciding hand's classes and the gain of calling."""
+    n = len(d["seat"])
+    hand = d["hands"][np.arange(n), d["seat"]]
+    opts = d["options"]
+    if rnd == 1:
+        keep = d["upcard"] != JOKER                       # a joker upcard's suit is the dealer's call (R7)
+        trump = np.where(keep, d["upcard"] >> 3, 0)
+        call = 1
+        col_call = np.argmax(opts == 1, axis=1)
+        ok = keep & (opts == 1).any(axis=1) & (opts == 0).any(axis=1)
+        took = d["chosen"] == 1
+    else:
+        legal = np.stack([(opts == s).any(axis=1) for s in range(4)], axis=1)
+        trump = best_suit(hand, legal, tab)
+        call = trump
+        col_call = np.argmax(opts == trump[:, None], axis=1)
+        ok = (trump >= 0) & (opts == 4).any(axis=1)        # a stuck dealer has no pass to compare with
+        took = d["chosen"] == trump
+    col_pass = np.argmax(opts == (0 if rnd == 1 else 4), axis=1)
+    rows = np.arange(n)
+    gain = d["net"][rows, col_call] - d["net"][rows, col_pass]
+    f = hand_features(hand, np.maximum(trump, 0), d["upcard"], d["pos"], players, tab)
+    names = position_names(players)
+    f.insert(0, "policy", policy)
+    f.insert(1, "round", rnd)
+    f.insert(2, "position", [names[p] for p in d["pos"]])
+    f["pos"] = d["pos"]
+    f["chunk"] = d["chunk"]
+    f["hand_class"] = hand_class(f)
+    f["gain"] = gain
+    f["took"] = took.astype(int)
+    f["call"] = call
+    return f[ok].reset_index(drop=True)
+
+
+def simulate(ctx) -> pd.DataFrame:
+    """Every model's deals at every position, both rounds, as one frame."""
+    tab = build_tables(ctx.rules)
+    frames = []
+    players = ctx.rules.players
+    for k, policy in enumerate(ctx.policies):
+        for rnd, decision in ((1, "bid1"), (2, "bid2")):
+            for p in speaking_order(players):
+                d = collect(ctx, k, decision, p, f"round {rnd}, position {p}")
+                if len(d["seat"]):
+                    frames.append(deal_frame(d, rnd, players, tab, policy))
+    return pd.concat(frames, ignore_index=True)
+
+
+def count_tables(df: pd.DataFrame, policies: list) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict]:
+    """Fit a count per round on the first model's even chunks; judge it and the published one on the rest."""
+    first = policies[0]
+    pts_rows, thr_rows, ev_rows, fits = [], [], [], {}
+    for rnd in (1, 2):
+        sub = df[df["round"] == rnd]
+        fitting = sub[(sub["policy"] == first) & (sub["chunk"] % 2 == 0)]
+        if len(fitting) < 20:
+            continue
+        fit = fit_count(fitting)
+        fits[rnd] = fit
+        for c, v in fit["points"].items():
+            pts_rows.append({"round": rnd, "card_class": c, "points": v, "fitted_gain": fit["weights"][c]})
+        for p, t in fit["thresholds"].items():
+            name = sub[sub["pos"] == p]["position"].iloc[0]
+            thr_rows.append({"round": rnd, "position": name, "pos": p, "fitted_threshold": t,
+                             "published_threshold": PUBLISHED_CALL})
+        for policy in policies:
+            held = sub[(sub["policy"] == policy) & ((sub["chunk"] % 2 == 1) | (policy != first))]
+            if not len(held):
+                continue
+            gain = held["gain"].to_numpy(float)
+            score = count_points(held, fit["points"])
+            thr = held["pos"].map(fit["thresholds"]).fillna(np.inf).to_numpy()
+            rules = {"fitted count": score >= thr,
+                     f"published count (call at {PUBLISHED_CALL}+)":
+                         published_points(held, with_upcard=rnd == 1) >= PUBLISHED_CALL,
+                     f"{policy}'s own call": held["took"].to_numpy(bool),
+                     "always pass": np.zeros(len(held), bool), "always call": np.ones(len(held), bool)}
+            for name, call in rules.items():
+                ev_rows.append({"policy": policy, "round": rnd,
+                                "deals_from": "odd chunks (held out)" if policy == first else "all",
+                                "rule": name, **evaluate(gain, call)})
+    return pd.DataFrame(pts_rows), pd.DataFrame(thr_rows), pd.DataFrame(ev_rows), fits
+
+
+def build(ctx) -> Section:
+    from .. import plots
+    policies = list(ctx.policies)
+    players = ctx.rules.players
+    df = simulate(ctx)
+    df["policy"] = pd.Categorical(df["policy"], policies, ordered=True)
+    order = [position_names(players)[p] for p in speaking_order(players)]
+    by_pos = gain_table(df, ["policy", "round", "position"])
+    by_class = gain_table(df, ["policy", "round", "position", "hand_class"])
+    by_up = gain_table(df[df["round"] == 1], ["policy", "position", "up_rank"])
+    feats = []
+    for feat in FEATURES:
+        t = gain_table(df, ["policy", "round", "position", feat]).rename(columns={feat: "level"})
+        t.insert(3, "feature", feat)
+        feats.append(t)
+    by_feat = pd.concat(feats, ignore_index=True)
+    models = model_compare(by_class, ["round", "position", "hand_class"], policies)
+    pts, thr, ev, fits = count_tables(df, policies)
+    for t in (by_pos, by_class, by_up, by_feat, models):
+        t["position"] = pd.Categorical(t["position"], order, ordered=True)
+    sort = lambda t, extra: t.sort_values([c for c in ["policy", "round", "position"] if c in t] + extra) \
+        .reset_index(drop=True)
+    by_pos, by_class, by_up = sort(by_pos, []), sort(by_class, ["hand_class"]), sort(by_up, ["up_rank"])
+    by_feat, models = sort(by_feat, ["feature", "level"]), sort(models, ["hand_class"])
+    n_of = {p: int((df["policy"] == p).sum()) for p in policies}
+    n_r1 = {p: int(((df["policy"] == p) & (df["round"] == 1)).sum()) for p in policies}
+    for c in [c for c in models if c.startswith("n_")]:
+        models[c] = models[c].fillna(0).astype(int)
+    charts, text = {}, []
+
+    # charts: a heatmap per model, bars by position and model, the threshold chart, the counts' record
+    for policy in policies:
+        t = by_class[(by_class["policy"] == policy) & (by_class["round"] == 1)].copy()
+        t["hand_class"] = pd.Categorical(t["hand_class"], [c for c in class_order() if c in set(t["hand_class"])],
+                                         ordered=True)
+        t = t.sort_values(["position", "hand_class"])
+        name = f"heatmap_{policy.split(':')[0]}"
+        charts[name] = plots.heatmap(
+            t, "position", "hand_class", "gain", ctx.path(f"{name}.png"),
+            title=f"Round one: points a hand gained by ordering up over passing ({policy})",
+            caption=ctx.caption(policy, n_r1[policy], "round one, all seats; cells with n<30 hatched"),
+            ci_low="ci_low", ci_high="ci_high", row_label="seat", col_label="trumps held, bowers",
+            value_label="gain (points)", count="n")
+    charts["bars_position"] = plots.bars(
+        by_pos.assign(where=by_pos["position"].astype(str) + " r" + by_pos["round"].astype(str)),
+        "where", "gain", ctx.path("bars_position.png"), title="Gain of calling over passing by seat and round",
+        caption=ctx.caption(", ".join(policies), sum(n_of.values()), "one bar per play model"),
+        ci_low="ci_low", ci_high="ci_high", group="policy", value_label="points a hand")
+    first = policies[0]
+    if 1 in fits:
+        r1 = df[(df["policy"] == first) & (df["round"] == 1)].copy()
+        r1["points"] = np.clip(count_points(r1, fits[1]["points"]), -4, 24)
+        tc = gain_table(r1, ["position", "points"])
+        tc = tc[tc["n"] >= 20]
+        charts["threshold"] = plots.threshold(
+            tc, "points", "gain", ctx.path("threshold.png"),
+            title="Round one: gain of ordering up by the fitted point count",
+            caption=ctx.caption(first, len(r1), "points clipped to -4..24; groups with 20+ deals"),
+            ci_low="ci_low", ci_high="ci_high", group="position", x_label="fitted points",
+            y_label="gain of ordering (points)")
+    if len(ev):
+        e = ev[ev["rule"].isin(["fitted count", f"published count (call at {PUBLISHED_CALL}+)"])]
+        e = e.assign(what=e["policy"].str.split(":").str[0] + " r" + e["round"].astype(str))
+        charts["bars_counts"] = plots.bars(
+            e, "what", "given_up", ctx.path("bars_counts.png"),
+            title="Points a hand a point count gives up against the simulation's best call",
+            caption=ctx.caption(", ".join(policies), int(e["deals"].sum() // 2),
+                                "fitted count judged on deals it was not fitted on"),
+            ci_low="given_up_low", ci_high="given_up_high", group="rule", value_label="points a hand given up")
+
+    # the findings in words, every number from the tables above
+    text.append("Each deal is played out once with the call and once with a pass, the same policies for "
+                "every later decision; the gain is the difference in the hand's **net points** (the caller's "
+                "side less the other side's), deal by deal. In round two the call is the suit the hand is "
+                "strongest in (most trump points on the published scale below); the stuck dealer, who may "
+                "not pass, is left out. Hand classes are of the hand as dealt: `3T R` is three trumps "
+                "(bowers counted) with the right bower, `L` the left, `RL` both, `-` neither.\n")
+    text.append("## Calling over passing, by seat\n")
+    for pos in order:
+        for rnd in (1, 2):
+            rows = by_pos[(by_pos["position"] == pos) & (by_pos["round"] == rnd)]
+            if len(rows):
+                parts = "; ".join(fmt_gain(r, r["policy"]) for _, r in rows.iterrows())
+                r0 = rows.iloc[0]
+                text.append(f"- **{pos}**, round {rnd}: calling gains {parts}; calling is right on "
+                            f"{r0['right']:.1%} of hands ({r0['right_low']:.1%}-{r0['right_high']:.1%}, {r0['policy']}).")
+    text.append("")
+    strong = by_class[(by_class["round"] == 1) & by_class["hand_class"].isin(["3T R", "3T L", "2T R"])]
+    if len(strong):
+        text.append("With a bower and two or three trumps in round one:\n")
+        for (pos, cls), g in strong.groupby(["position", "hand_class"], observed=True):
+            text.append(f"- {pos}, `{cls}`: " + "; ".join(fmt_gain(r, r["policy"]) for _, r in g.iterrows()) + ".")
+        text.append("")
+    text.append("![Round one heatmap]({}) \n\n*{}*\n".format(
+        f"heatmap_{first.split(':')[0]}.png", ctx.caption(first, n_r1[first], "round one, all seats")))
+    for policy in policies[1:]:
+        text.append(f"![{policy}](heatmap_{policy.split(':')[0]}.png)\n\n"
+                    f"*{ctx.caption(policy, n_r1[policy], 'round one, all seats')}*\n")
+    text.append(f"![By seat](bars_position.png)\n\n*{ctx.caption(', '.join(policies), sum(n_of.values()))}*\n")
+    text.append("## Where the play models agree\n")
+    if len(policies) > 1:
+        counts = models["models"].value_counts()
+        text.append("Per seat, round and hand class, the models' 95% intervals overlap (`agree`) or not "
+                    "(`differ`); cells with fewer than 30 hands in a model are left out: "
+                    + ", ".join(f"{v} {k}" for k, v in counts.items()) + " (`order_up_models.csv`).\n")
+        shown = models[models["models"].str.startswith("differ")].head(12)
+        if len(shown):
+            text.append("Where the answer depends on the model:\n\n" + md_table(shown, "{:+.2f}") + "\n")
+        else:
+            text.append("No cell with 30+ hands in two models has intervals that fail to overlap.\n")
+    text.append("## By upcard, and by what the hand holds\n")
+    text.append("`order_up_by_upcard.csv` has the round-one gain by seat and the upcard's rank, "
+                "`order_up_by_feature.csv` by trumps held, right and left bower, off-suit aces and voids.\n")
+    for _, r in by_up[(by_up["policy"] == first) & by_up["up_rank"].isin(["jack", "nine"])].iterrows():
+        text.append(f"- {r['position']}, a {r['up_rank']} turned: ordering gains {fmt_gain(r, first)}.")
+    text.append("")
+    if len(pts):
+        text.append("## A point count to use at the table\n")
+        text.append(f"Fitted by least squares of the paired gain on the hand's card classes, on the even "
+                    f"chunks of the {first} deals (right bower scaled to 4 points, whole points); each "
+                    "seat's threshold is the total from which calling maximised the net points of those "
+                    "deals. `up_signed` is the upcard: +1 when it goes to the seat's side (the dealer or "
+                    "the dealer's partner), -1 when it goes to the other side.\n")
+        text.append(md_table(pts.assign(fitted_gain=pts["fitted_gain"].round(3))) + "\n")
+        text.append(md_table(thr.drop(columns=["pos"])) + "\n")
+        text.append(f"Compared with the published count of euchrestrategy.info, \"Euchre Point System\" "
+                    f"({PUBLISHED_URL}): trump right bower 4, left 3, ace 3, king 2, queen 2, ten and nine 1 "
+                    "(7 and 8 of a 32-card pack also 1, the joker 4); the up-card's value (right 4, ace 3, "
+                    "king 2, queen 2, ten and nine 1) added when it goes to one's own side and subtracted "
+                    "when it goes to the opponents (round one only); 2 for each off-suit ace; 1 for being "
+                    f"two-suited. Applied as: call at {PUBLISHED_CALL} or more (the page's 7-9 \"call\"), "
+                    "pass below. Both are judged on the same deals, the fitted count on deals it was not "
+                    "fitted on: *agree* is the share of deals where the count's choice is the better (or an "
+                    "equal) option, *given up* the points a hand lost against the better option.\n")
+        for _, r in ev[ev["rule"].isin(["fitted count", f"published count (call at {PUBLISHED_CALL}+)"])].iterrows():
+            text.append(f"- {r['rule']}, round {r['round']}, {r['policy']} ({r['deals']:,} deals, "
+                        f"{r['deals_from']}): agrees {r['agree']:.1%} ({r['agree_low']:.1%}-"
+                        f"{r['agree_high']:.1%}), gives up {r['given_up']:.3f} points a hand "
+                        f"({r['given_up_low']:.3f}-{r['given_up_high']:.3f}).")
+        text.append("")
+        if "threshold" in charts:
+            text.append(f"![Threshold](threshold.png)\n\n*{ctx.caption(first, n_of[first], 'round one')}*\n")
+        if "bars_counts" in charts:
+            text.append(f"![Counts](bars_counts.png)\n\n*{ctx.caption(', '.join(policies), sum(n_of.values()))}*\n")
+    text.append("## Tables\n\n- `order_up_by_position.csv`, `order_up_by_class.csv`, `order_up_by_upcard.csv`, "
+                "`order_up_by_feature.csv`: n, gain with `ci_low`/`ci_high`, `right` (share of hands where "
+                "calling scores more, Wilson interval), `ties`, `policy_chose` (share the policy called);\n"
+                "- `order_up_models.csv`: the models side by side; `order_up_count_points.csv`, "
+                "`order_up_count_thresholds.csv`, `order_up_count_eval.csv`: the point counts.\n")
+    tables = {"order_up_by_position": by_pos, "order_up_by_class": by_class, "order_up_by_upcard": by_up,
+              "order_up_by_feature": by_feat, "order_up_models": models, "order_up_count_points": pts,
+              "order_up_count_thresholds": thr, "order_up_count_eval": ev}
+    return Section(title="When to order up: paired counterfactuals", text="\n".join(text), tables=tables,
+                   charts=charts)

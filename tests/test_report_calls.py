@@ -1,0 +1,128 @@
+"""The order-up and loner reports: small fixed-seed runs through the CLI, checked against direct computations."""
+import json
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from euchresim import counterfactual as cf
+from euchresim.cards import parse_card
+from euchresim.cli import main
+from euchresim.report.calls import fmt_gain, hand_features, plan, published_points
+from euchresim.rules import Rules
+from euchresim.sim import RunSpec
+from euchresim.tables import build_tables
+
+PIMC = "pimc:worlds=4:bid_worlds=3"
+ARGS = ["--hands", "3000", "--seed", "5", "--policy", "heuristic", "--policy", PIMC, "--policy", "dd",
+        "--model-hands", "200", "--model-hands", "500", "--workers", "1", "--quiet"]
+
+
+def run(args):
+    class _Main:
+        name = "euchresim"
+
+        def main(self, args=None, prog_name=None, **kw):
+            main(list(args))
+            raise SystemExit(0)
+    res = CliRunner().invoke(_Main(), args)
+    assert res.exit_code == 0, res.output
+    return res
+
+
+@pytest.fixture(scope="module")
+def order_up(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("r") / "ou")
+    run(["report", "order-up", *ARGS, "--out", out])
+    return out
+
+
+@pytest.fixture(scope="module")
+def loner(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("r") / "ln")
+    run(["report", "loner", *ARGS, "--out", out])
+    return out
+
+
+def board(*cards):
+    return sum(1 << parse_card(c, 24) for c in cards)
+
+
+def test_features_of_hand_built_hands():
+    tab = build_tables(Rules(players=4))
+    hands = [board("JH", "JD", "AH", "9H", "AC"), board("AS", "KS", "9D", "TC", "AH")]
+    f = hand_features(hands, [2, 3], [parse_card("KH", 24), parse_card("JS", 24)], [0, 1], 4, tab)
+    a, b = f.iloc[0], f.iloc[1]
+    assert (a.trumps, a.right, a.left, a.trump_ace, a.trump_kq, a.trump_low) == (4, 1, 1, 1, 0, 1)
+    assert (a.off_aces, a.voids, a.two_suited, a.up_rank, a.up_side, a.up_signed) == (1, 2, 1, "king", 1, 1)
+    assert (b.trumps, b.right, b.left, b.trump_ace, b.trump_kq, b.off_aces, b.voids) == (2, 0, 0, 1, 1, 1, 0)
+    assert (b.two_suited, b.up_rank, b.up_side, b.up_signed) == (0, "jack", -1, -1)
+    # published count: 4+3+3+1 trump, +2 the king turned to the dealer, 2 an off ace, 1 two-suited
+    # second: 3+2 trump, -4 the right bower turned to the other side, 2 an off ace
+    assert list(published_points(f)) == [16, 3]
+
+
+def test_order_up_files_and_quoted_numbers(order_up):
+    for f in ("README.md", "meta.json", "order_up_by_class.csv", "order_up_by_position.csv",
+              "order_up_models.csv", "order_up_count_eval.csv", "heatmap_heuristic.png", "threshold.png"):
+        assert os.path.exists(os.path.join(order_up, f)), f
+    meta = json.load(open(os.path.join(order_up, "meta.json")))
+    assert meta["policies"] == ["heuristic", PIMC, "dd"]
+    readme = open(os.path.join(order_up, "README.md")).read()
+    pos = pd.read_csv(os.path.join(order_up, "order_up_by_position.csv"))
+    for _, r in pos.iterrows():
+        assert fmt_gain(r, r["policy"]) in readme
+    ev = pd.read_csv(os.path.join(order_up, "order_up_count_eval.csv"))
+    r = ev[(ev["rule"] == "fitted count") & (ev["round"] == 1) & (ev["policy"] == "heuristic")].iloc[0]
+    assert f"agrees {r['agree']:.1%}" in readme and f"gives up {r['given_up']:.3f}" in readme
+    assert "euchrestrategy.info" in readme
+    for png in meta["charts"]:
+        assert f"({png})" in readme
+
+
+def test_order_up_gain_is_the_direct_paired_difference(order_up):
+    size, n_chunks = plan(3000, 50_000, slow=False)
+    spec = RunSpec(rules=Rules(players=4), policies=("heuristic",), seed=5, count=3000, chunk_size=size)
+    gains = []
+    for i in range(n_chunks):
+        res = cf.play_chunk(spec, i, "bid1", position=1)       # left of the dealer
+        res = res.take(res.reached & (res.upcard != 32))
+        own = res.points[np.arange(len(res)), :, res.seat]
+        other = res.points[np.arange(len(res)), :, (res.seat + 1) % 4]
+        net = own - other
+        k1, k0 = res.column(1), res.column(0)
+        gains.append(net[np.arange(len(res)), k1] - net[np.arange(len(res)), k0])
+    g = np.concatenate(gains)
+    pos = pd.read_csv(os.path.join(order_up, "order_up_by_position.csv"))
+    r = pos[(pos["policy"] == "heuristic") & (pos["round"] == 1) & (pos["position"] == "left")].iloc[0]
+    assert r["n"] == len(g) == 3000
+    assert r["gain"] == pytest.approx(g.mean(), abs=1e-12)
+    assert r["right"] == pytest.approx((g > 0).mean(), abs=1e-12)
+
+
+def test_loner_files(loner):
+    for f in ("README.md", "meta.json", "loner_by_class.csv", "loner_by_round.csv", "loner_count_eval.csv",
+              "heatmap_maker.png", "threshold_maker.png", "bars_round.png"):
+        assert os.path.exists(os.path.join(loner, f)), f
+    readme = open(os.path.join(loner, "README.md")).read()
+    assert "defend_alone" in readme                     # the default rules lack it: the report says so
+    t = pd.read_csv(os.path.join(loner, "loner_by_round.csv"))
+    assert set(t["who"]) == {"maker", "defender"}
+    r = t[(t["policy"] == "heuristic") & (t["who"] == "maker") & (t["round"] == 1)].iloc[0]
+    assert fmt_gain(r, "heuristic") in readme
+
+
+def test_resume_after_deleting_chunks_gives_identical_tables(loner):
+    before = {f: open(os.path.join(loner, f)).read() for f in os.listdir(loner) if f.endswith(".csv")}
+    removed = 0
+    for root, _, files in os.walk(os.path.join(loner, "_work")):
+        for f in sorted(files):
+            if f.startswith("chunk-") and f.endswith("1.npz"):
+                os.remove(os.path.join(root, f))
+                removed += 1
+    assert removed
+    run(["report", "loner", *ARGS, "--out", loner, "--resume"])
+    after = {f: open(os.path.join(loner, f)).read() for f in before}
+    assert after == before
