@@ -1,0 +1,38 @@
+"""The report command's own checks: where it writes, what it is asked to play, one line each."""
+import json
+
+import pytest
+
+from tests.test_cli_inputs import _one_error_line, run
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["euchre-rates", "--out", "no/such/folder/r"], "does not exist"),
+    (["euchre-rates", "--out", "full"], "--out full: exists and is not empty; --resume"),
+    (["euchre-rates", "--out", "afile"], "--out afile: exists and is not a folder"),
+    (["euchre-rates", "--out", "r", "--policy", "nosuch"], "unknown policy 'nosuch'"),
+    (["euchre-rates", "--out", "r", "--policy", "heuristic:order_1=99"], "out of range"),
+    (["order-up", "--out", "r", "--policy", "heuristic", "--policy", "dd", "--model-hands", "100",
+      "--model-hands", "100"], "--model-hands: give one count for each --policy after the first (1), not 2"),
+    (["euchre-rates", "--out", "r", "--hands", "10"], "--hands"),
+    (["nonsense", "--out", "r"], "nonsense"),
+])
+def test_bad_report_input_is_one_line(tmp_path, args, needle):
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "mine.txt").write_text("keep me")
+    (tmp_path / "afile").write_text("keep me")
+    line = _one_error_line(run(["report", *args, "--workers", "1", "--quiet"], cwd=tmp_path))
+    assert needle in line
+    assert (tmp_path / "full" / "mine.txt").read_text() == "keep me"
+
+
+def test_meta_states_the_command_as_typed(tmp_path):
+    args = ["report", "euchre-rates", "--hands", "2000", "--seed", "4", "--out", "r", "--workers", "1", "--quiet"]
+    assert run(args, cwd=tmp_path).exit_code == 0
+    meta = json.loads((tmp_path / "r" / "meta.json").read_text())
+    assert meta["command"] == "euchresim " + " ".join(args)
+    assert meta["seed"] == 4 and meta["hands"] == 2000 and meta["policies"] == ["heuristic"]
+    assert "euchresim report euchre-rates --hands 2000 --seed 4" in (tmp_path / "r" / "README.md").read_text()
+    again = run(args, cwd=tmp_path)           # a second run into the same folder needs --resume or --force
+    assert again.exit_code != 0 and "--resume" in again.output
+    assert run(args + ["--resume"], cwd=tmp_path).exit_code == 0
