@@ -17,9 +17,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (folder under reports/, arguments after `euchresim report`)
 REPORTS = [
     ("order-up", ["order-up", "--hands", "400000", "--policy", "heuristic", "--policy", "pimc:worlds=20",
-                  "--policy", "dd", "--model-hands", "4000", "--model-hands", "40000"]),
+                  "--policy", "dd", "--model-hands", "8000", "--model-hands", "40000"]),
     ("loner", ["loner", "--defend-alone", "--hands", "400000", "--policy", "heuristic",
-               "--policy", "pimc:worlds=20", "--policy", "dd", "--model-hands", "4000", "--model-hands", "40000"]),
+               "--policy", "pimc:worlds=20", "--policy", "dd", "--model-hands", "8000", "--model-hands", "40000"]),
     ("euchre-rates", ["euchre-rates", "--hands", "2000000"]),
     ("decks", ["decks", "--hands", "400000"]),
     ("win-probability", ["win-probability", "--hands", "1000000"]),
@@ -54,6 +54,28 @@ def main(argv=None):
             if e.code:
                 sys.exit(e.code)
         print(f"  {time.time() - t:.0f} s", flush=True)
+    write_index(args.out)
+
+
+def write_index(out):
+    """reports/README.md: each report's title, the command that made it, its hands and run time."""
+    import json
+    lines = ["# Strategy reports", "",
+             "Made by `python scripts/make_reports.py` (which runs the commands below) on the 2-core dev "
+             "machine; each folder's README.md has the findings, its CSV tables and charts, and meta.json the "
+             "versions. The method: [`docs/reports.md`](../docs/reports.md).", "",
+             "| report | command | run time |", "|---|---|---|"]
+    for name, _ in REPORTS:
+        meta_file = os.path.join(out, name, "meta.json")
+        if not os.path.exists(meta_file):
+            continue
+        with open(meta_file, encoding="utf-8") as fh:
+            meta = json.load(fh)
+        with open(os.path.join(out, name, "README.md"), encoding="utf-8") as fh:
+            title = fh.readline().lstrip("# ").strip()
+        lines.append(f"| [{title}]({name}/README.md) | `{meta['command']}` | {meta['run_seconds']:.0f} s |")
+    with open(os.path.join(out, "README.md"), "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -274,4 +274,9 @@ def model_compare(table: pd.DataFrame, keys: list, models: list, min_n: int = 30
 def fmt_gain(r, policy: str) -> str:
     """A table row's gain as prose: "+0.41 points a hand (±0.02, 12,345 hands, heuristic)"."""
     half = (r["ci_high"] - r["ci_low"]) / 2
-    return f"{r['gain']:+.2f} points a hand (±{half:.2f}, {int(r['n']):,} hands, {policy})"
+    n = int(r["n"])
+    if n < 2 or half != half:                      # one hand: a value, but no interval to give
+        return f"{r['gain']:+.2f} points a hand (one hand only, {policy})" if n == 1 else f"no hands ({policy})"
+    if half < 0.01:                                # two digits that say something, not ±0.00
+        return f"{r['gain']:+.3f} points a hand (±{half:.3f}, {n:,} hands, {policy})"
+    return f"{r['gain']:+.2f} points a hand (±{half:.2f}, {n:,} hands, {policy})"
