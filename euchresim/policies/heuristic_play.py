@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.bits import U, lowbit, popcount
+from .builtin import _highest, _lowest
 from ..engine.layout import (
     BEST_POWER, BEST_SEAT, CFG_PACK, CFG_PLAYERS, DEALER, EXCHANGED, LED, MAKER, NACTIVE, NINTRICK,
     NPLAYS, OUT, PLAY_SEAT, PLAYS, TRUMP, UPCARD, T_EFF, T_NEXT, T_ORDER, T_POWER, T_SUIT_OF,
@@ -101,35 +102,9 @@ def best_discard(cards, t, params, tab):
     return best
 
 
-@njit(cache=True, _nrt=False)
-def lowest(cards, t, tab):
-    """The cheapest card by R2 order (plain ranks first, trumps last); ties the lowest index."""
-    best = -1
-    bv = 1 << 30
-    m = cards
-    while m:
-        c = lowbit(m)
-        m &= m - 1
-        v = tab[U(T_ORDER + 33 * t + c)]
-        if v < bv:
-            bv = v
-            best = c
-    return best
-
-
-@njit(cache=True, _nrt=False)
-def highest(cards, t, tab):
-    best = -1
-    bv = -1
-    m = cards
-    while m:
-        c = lowbit(m)
-        m &= m - 1
-        v = tab[U(T_ORDER + 33 * t + c)]
-        if v > bv:
-            bv = v
-            best = c
-    return best
+# the cheapest and the strongest card by R2 order: baseline's, shared (ties the lowest index)
+lowest = _lowest
+highest = _highest
 
 
 @njit(cache=True, _nrt=False)
