@@ -1,0 +1,21 @@
+"""How often the dealer takes up a turned right bower, pimc against heuristic (docs/policies.md).
+
+A strategy-fusion check: a PIMC bot that bids by solving sampled worlds is
+known to take up the right bower as dealer almost always.  4 players, 24
+cards, seed 11, 4,000 hands each, every seat the one policy: among hands
+whose upcard is a jack and whose first three seats passed, how many the
+dealer ordered.  Run: ``python scripts/pimc_bidding.py``.
+"""
+import numpy as np
+
+from euchresim import sim
+from euchresim.rules import Rules
+
+for pol in ("pimc", "heuristic"):
+    n = 4000
+    r = sim.play_chunk(sim.RunSpec(rules=Rules(), policies=(pol,), count=n, chunk_size=n, seed=11), 0).hands
+    up = np.array([int(u).bit_length() - 1 for u in r["upcard"]])
+    jack = (up < 32) & ((up & 7) == 4)
+    reached = jack & (r["call1"] == 0) & (r["call2"] == 0) & (r["call3"] == 0)
+    took = reached & (r["call4"] == 1)
+    print(f"{pol}: right bower turned and the dealer asked in {int(reached.sum())} hands; took it up in {int(took.sum())}")
