@@ -67,11 +67,15 @@ def replay(rec: Record) -> tuple[dict | None, str | None]:
     return replay_many([rec])[0]
 
 
-def _replay_group(recs: list[Record]) -> list[tuple[dict | None, str | None]]:
+def replay_states(recs: list[Record], tab):
+    """The replay kernel over records of one set of rules, in one call: (found, states).
+
+    ``found[i]`` is (error code, phase, step) and ``states[i]`` the whole
+    public state where record i's replay stopped (its end, or where it went
+    wrong); ``solve`` needs the whole state, ``replay_many`` only its outcome.
+    """
     from .driver_replay import replay_hands
-    rules = recs[0].rules
-    P = rules.players
-    pad = (0,) * (4 - P)
+    pad = (0,) * (4 - recs[0].rules.players)
     calls: list[int] = []
     plays: list[int] = []
     call_at = [0]
@@ -89,13 +93,19 @@ def _replay_group(recs: list[Record]) -> list[tuple[dict | None, str | None]]:
     found = np.zeros((k, 3), np.int64)
     states = np.zeros((k, ST_SIZE), np.int64)
     replay_hands(
-        _tables(rules), col([r.dealer for r in recs]), col([r.hands + pad for r in recs]).reshape(k, 4),
+        tab, col([r.dealer for r in recs]), col([r.hands + pad for r in recs]).reshape(k, 4),
         col([r.dummy for r in recs]), col([r.upcard for r in recs]), col([r.kitty for r in recs]),
         col([-1 if r.joker_suit is None else r.joker_suit for r in recs]), col(calls), col(call_at),
         col([sum(1 << s for s in r.alone) for r in recs]),
         col([-1 if r.discard is None else r.discard for r in recs]),
         col([-1 if r.dummy_keep is None else r.dummy_keep for r in recs]), col(plays), col(play_at),
         found, states)
+    return found, states
+
+
+def _replay_group(recs: list[Record]) -> list[tuple[dict | None, str | None]]:
+    P = recs[0].rules.players
+    found, states = replay_states(recs, _tables(recs[0].rules))
     # only the outcome's slots as Python ints: the whole state of every record cost more than the replay
     outcomes = states[:, _OUTCOME_SLOTS].tolist()
     results = []

@@ -32,7 +32,7 @@ from .engine.layout import (
     ROUND, ST_SIZE, TO_ACT, TRICK, TRICK_WINNER, TRUMP,
 )
 from .records import FINDING_FIELDS, OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, parse_record
-from .replay import _OUTCOME_SLOTS, _ended_rule, _message, _tables, _written, check_file
+from .replay import _OUTCOME_SLOTS, _ended_rule, _message, _tables, _written, check_file, replay_states
 
 BATCH = 1024          # records per batch: a progress bar's step, about a second of solving from the lead
 
@@ -103,7 +103,7 @@ def _solve_group(recs: list[Record]) -> list[tuple]:
     """
     rules = recs[0].rules
     tab = _tables(rules)
-    found, states = _replay_states(recs, tab)
+    found, states = replay_states(recs, tab)
     results: list = [None] * len(recs)
     rows, at = [], []
     outcomes = states[:, _OUTCOME_SLOTS].tolist()
@@ -137,42 +137,6 @@ def _solve_group(recs: list[Record]) -> list[tuple]:
             values = {card_str(c): v for c, v in sorted(cards, reverse=True)}   # highest first, as hands are written
             results[i] = ("solved", results[i][1], {"dd_tricks": r[S.R_VALUE], "dd_card_values": values})
     return results
-
-
-def _replay_states(recs: list[Record], tab):
-    """The replay kernel over records of one set of rules: (found, states), as replay's batch has them.
-
-    ``replay.replay_many`` keeps only the outcome of each state; a
-    position needs the whole public state where the record stops.
-    """
-    from .driver_replay import replay_hands
-    P = recs[0].rules.players
-    pad = (0,) * (4 - P)
-    calls: list[int] = []
-    plays: list[int] = []
-    call_at = [0]
-    play_at = [0]
-    for r in recs:
-        calls.extend(r.calls)
-        call_at.append(len(calls))
-        plays.extend(r.plays)
-        play_at.append(len(plays))
-
-    def col(values):
-        return np.array(values, dtype=np.int64)
-
-    k = len(recs)
-    found = np.zeros((k, 3), np.int64)
-    states = np.zeros((k, ST_SIZE), np.int64)
-    replay_hands(
-        tab, col([r.dealer for r in recs]), col([r.hands + pad for r in recs]).reshape(k, 4),
-        col([r.dummy for r in recs]), col([r.upcard for r in recs]), col([r.kitty for r in recs]),
-        col([-1 if r.joker_suit is None else r.joker_suit for r in recs]), col(calls), col(call_at),
-        col([sum(1 << s for s in r.alone) for r in recs]),
-        col([-1 if r.discard is None else r.discard for r in recs]),
-        col([-1 if r.dummy_keep is None else r.dummy_keep for r in recs]), col(plays), col(play_at),
-        found, states)
-    return found, states
 
 
 def _exchanged(rec: Record, st: list) -> bool:
