@@ -13,7 +13,7 @@ from .engine.bits import PICK, U, digit_next, inline_copy, lowbit, popcount, ran
 from .engine.deal import deal
 from .engine.hand import apply_legal, legal_actions, score_hand, start_hand
 from .engine.layout import (
-    ALONE, AWAY, CALLS, CFG_GAME_TO, CFG_PLAYERS, CFG_TIE, DEAL, DEAL_DUMMY,
+    ALONE, CALLS, CFG_GAME_TO, CFG_PLAYERS, CFG_TIE, DEAL, DEAL_DUMMY,
     DISCARD, DUMMY_KEEP, ERR, FIRST_LEADER, HAND, JOKER_SUIT, KITTY, MAKER,
     MAKER_TRICKS, NCALLS, NPLAYS, OUT, PH_DONE, PHASE, PLAYS, POINTS,
     PRIV_SIZE, REDEAL, ROUND, SCORE, ST_SIZE, TALLY_POS, TALLY_SEAT, THROWN_IN,

@@ -29,7 +29,7 @@ from .engine import solver as S
 from .engine.layout import (
     ALONE, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_JOKER_UNUSED, ERR_SCRIPT_SHORT,
     JOKER_SUIT, MAKER, MAKER_TRICKS, NCALLS, NINTRICK, NPLAYS, OUT, PH_DONE, PH_PLAY, PLAY_SEAT, PLAYS,
-    ROUND, ST_SIZE, TO_ACT, TRICK, TRICK_WINNER, TRUMP,
+    ROUND, TO_ACT, TRICK, TRICK_WINNER, TRUMP,
 )
 from .records import FINDING_FIELDS, OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, parse_record
 from .replay import _OUTCOME_SLOTS, _ended_rule, _message, _tables, _written, check_file, replay_states

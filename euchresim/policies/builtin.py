@@ -125,6 +125,22 @@ def _highest(cards, t, tab):
 
 
 @njit(cache=True, _nrt=False)
+def cheapest_by_power(cards, t, led, tab):
+    """The card of ``cards`` with the least trick-taking power (R2, R10); ties the lowest index."""
+    best = -1
+    bv = 1 << 30
+    m = cards
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        v = tab[U(T_POWER + 132 * t + 33 * led + c)]
+        if v < bv:
+            bv = v
+            best = c
+    return best
+
+
+@njit(cache=True, _nrt=False)
 def baseline_discard(cards, t, tab):
     """Put away the lowest off-suit card, preferring one that leaves a void."""
     trumps = cards & tab[U(T_EFF + 4 * (t) + (t))]
@@ -199,18 +215,7 @@ def baseline_play(st, hand, seat, legal, tab, players):
         if tab[U(T_POWER + 132 * (t) + 33 * (led) + (c))] > st[BEST_POWER]:
             winners |= np.int64(1) << c
     if winners:
-        # the cheapest card that wins, by trick power
-        best = -1
-        bv = 1 << 30
-        m = winners
-        while m:
-            c = lowbit(m)
-            m &= m - 1
-            v = tab[U(T_POWER + 132 * (t) + 33 * (led) + (c))]
-            if v < bv:
-                bv = v
-                best = c
-        return best
+        return cheapest_by_power(winners, t, led, tab)     # the cheapest card that wins
     return _lowest(legal, t, tab)
 
 

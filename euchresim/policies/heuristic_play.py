@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.bits import U, lowbit, popcount
-from .builtin import _highest, _lowest
+from .builtin import _highest, _lowest, cheapest_by_power
 from ..engine.layout import (
     BEST_POWER, BEST_SEAT, CFG_PACK, CFG_PLAYERS, DEALER, EXCHANGED, LED, MAKER, NACTIVE, NINTRICK,
     NPLAYS, OUT, PLAY_SEAT, PLAYS, TRUMP, UPCARD, T_EFF, T_NEXT, T_ORDER, T_POWER, T_SUIT_OF,
@@ -224,18 +224,16 @@ def throw_off(legal, t, unseen, tab):
 
 
 @njit(cache=True, _nrt=False)
-def cheapest_by_power(cards, t, led, tab):
-    best = -1
-    bv = 1 << 30
+def secure_cards(cards, led, t, opps, unseen, voids, tab):
+    """The cards of ``cards`` that would win the trick whatever the opponents still to play hold."""
+    sure = np.int64(0)
     m = cards
     while m:
         c = lowbit(m)
         m &= m - 1
-        v = tab[U(T_POWER + 132 * t + 33 * led + c)]
-        if v < bv:
-            bv = v
-            best = c
-    return best
+        if secure(tab[U(T_POWER + 132 * t + 33 * led + c)], led, t, opps, unseen, voids, tab):
+            sure |= ONE << c
+    return sure
 
 
 @njit(cache=True, _nrt=False)
@@ -355,25 +353,13 @@ def play_card(st, hand, away, seat, legal, params, tab):
         if secure(bp, led, t, opps_later, unseen, voids, tab):
             return throw_off(legal, t, unseen, tab)
         follow = winners & tab[U(T_EFF + 4 * t + led)]
-        sure = np.int64(0)
-        m = follow
-        while m:
-            c = lowbit(m)
-            m &= m - 1
-            if secure(tab[U(T_POWER + 132 * t + 33 * led + c)], led, t, opps_later, unseen, voids, tab):
-                sure |= ONE << c
+        sure = secure_cards(follow, led, t, opps_later, unseen, voids, tab)
         if sure:
             return cheapest_by_power(sure, t, led, tab)
         return throw_off(legal, t, unseen, tab)
     if winners == 0:
         return throw_off(legal, t, unseen, tab)
-    sure = np.int64(0)
-    m = winners
-    while m:
-        c = lowbit(m)
-        m &= m - 1
-        if secure(tab[U(T_POWER + 132 * t + 33 * led + c)], led, t, opps_later, unseen, voids, tab):
-            sure |= ONE << c
+    sure = secure_cards(winners, led, t, opps_later, unseen, voids, tab)
     if sure:
         return cheapest_by_power(sure, t, led, tab)
     if opps_later == 0:
