@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from dataclasses import dataclass, field
 from typing import Callable
@@ -206,21 +205,26 @@ def _buffers(scratch, n, name="rows"):
 
 
 def _policy_error(spec, chunk, at, row, plays) -> str:
-    """One line: whose policy, at which decision, in which hand (the hand record up to it)."""
+    """One line: whose policy, at which decision, in which hand (the hand record up to it).
+
+    The row holds the hand up to the refused action, so replaying it
+    stops at that very decision: its state names the seat and the phase.
+    """
+    from .engine.layout import PHASE, PHASE_NAMES, TO_ACT
     from .output import row_record
     from .policies import resolve
     from .records import format_record
-    from .replay import replay_record
+    from .replay import replay_record, replay_states
+    from .tables import build_tables
     _, _, names = resolve(list(spec.policies), spec.rules.players)
     rec, _ = row_record(spec.rules, row, plays)
+    _, states = replay_states([rec], build_tables(spec.rules))
+    seat, phase = int(states[0][TO_ACT]), PHASE_NAMES[int(states[0][PHASE])]
+    who = f"seat {seat}'s policy {names[seat]!r}" if 0 <= seat < len(names) else f"a policy ({', '.join(names)})"
     obj = format_record(rec)
-    where = replay_record(obj).get("error", "")    # the record stops at the refused decision
-    m = re.search(r"seat (\d+)", where)
-    who = (f"seat {m.group(1)}'s policy {names[int(m.group(1))]!r}" if m and int(m.group(1)) < len(names)
-           else f"a policy ({', '.join(names)})")
-    return (f"chunk {chunk}, hand {at}: {who} made an illegal move at the decision after the record's last: "
-            f"{where}; the hand so far: "
-            + json.dumps(obj, separators=(",", ":")))
+    where = replay_record(obj).get("error", "")          # the replay's own words for where the hand stands
+    return (f"chunk {chunk}, hand {at}: {who} made an illegal move at its {phase!r} decision ({where}); "
+            f"the hand so far: " + json.dumps(obj, separators=(",", ":")))
 
 
 # ---------------------------------------------------------------- tallies
