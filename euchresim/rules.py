@@ -16,7 +16,7 @@ import dataclasses
 import json
 from dataclasses import dataclass, field, replace
 
-from .cards import DECKS, SUITS, has_joker
+from euchresim.cards import DECKS, SUITS, has_joker
 
 JOKER_UPCARD_CHOICES = ("dealer-names", "redeal", "C", "D", "H", "S")
 BOTH_ALONE_LEAD_CHOICES = ("defender", "maker")

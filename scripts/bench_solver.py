@@ -28,7 +28,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from euchresim.engine import solver as S
-from euchresim.solve import opening_positions as first_lead_positions
+from euchresim.studies.solve import opening_positions as first_lead_positions
 
 MODES = {"exact": S.MODE_EXACT, "class": S.MODE_CLASS, "cards": S.MODE_EXACT | S.MODE_CARDS,
          "class-cards": S.MODE_CLASS | S.MODE_CARDS}
@@ -60,7 +60,7 @@ import time
 t = time.perf_counter()
 import numpy as np
 from euchresim.rules import FOUR_HAND
-from euchresim.tables import build_tables
+from euchresim.engine.tables import build_tables
 from euchresim.engine import solver as S
 pos = np.zeros((1, S.POS_SIZE), np.int64)
 pos[0, S.P_HAND:S.P_HAND + 4] = [0xFC, 0xFC00, 0xFC0000, 0xFC000000]
@@ -97,7 +97,7 @@ def main():
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     from euchresim.rules import Rules
-    from euchresim.tables import build_tables
+    from euchresim.engine.tables import build_tables
     rules = Rules(players=a.players, deck=a.deck)
     mode = np.int64(MODES[a.mode])
     tab = build_tables(rules)

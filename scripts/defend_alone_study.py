@@ -10,7 +10,7 @@ rule's paired gain for the defenders.
 """
 import numpy as np
 
-from euchresim import sim
+from euchresim.run import runner as sim
 from euchresim.policies import POLICIES
 from euchresim.policies.builtin import P_DEFEND, P_DEFEND_CUTTHROAT
 from euchresim.rules import Rules

@@ -11,9 +11,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from euchresim.output import records_lines  # noqa: E402
-from euchresim.rules import Rules  # noqa: E402
-from euchresim.sim import RunSpec, play_chunk  # noqa: E402
+from euchresim.records.rows import records_lines   # noqa: E402
+from euchresim.rules import Rules   # noqa: E402
+from euchresim.run.runner import RunSpec, play_chunk   # noqa: E402
 
 # (players, deck, policy, options): every variant, every option at least once
 CASES = [

@@ -1,6 +1,6 @@
 """Pin what fixed commands print for fixed seeds: the redesign's safety net.
 
-Each command runs in-process through ``euchresim.cli.main`` (one worker, so no
+Each command runs in-process through ``euchresim.cli.app`` (one worker, so no
 process pool), its standard output is kept, and every file it writes is kept
 too (hand records, replayed and solved records, a report's text and tables).
 ``tests/test_golden_outputs.py`` runs the same commands and compares. A change
@@ -80,7 +80,7 @@ def normalise(text: str, d: str) -> str:
 def _invoke(argv):
     from click.testing import CliRunner
 
-    from euchresim.cli import main
+    from euchresim.cli.app import main
 
     class _Main:
         name = "euchresim"

@@ -35,7 +35,7 @@ def main(argv=None):
     ap.add_argument("--resume", action="store_true")
     args = ap.parse_args(argv)
     os.chdir(ROOT)                     # the commands the reports state name reports/NAME, not this machine's path
-    from euchresim.cli import main as cli
+    from euchresim.cli.app import main as cli
     for name, rest in REPORTS:
         if args.only and name not in args.only:
             continue

@@ -8,7 +8,7 @@ dealer ordered.  Run: ``python scripts/pimc_bidding.py``.
 """
 import numpy as np
 
-from euchresim import sim
+from euchresim.run import runner as sim
 from euchresim.rules import Rules
 
 for pol in ("pimc", "heuristic"):

@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 
-from euchresim import sim
+from euchresim.run import runner as sim
 from euchresim.rules import FOUR_HAND
 
 CONFIGS = [("local", 1), ("local", 2), ("ray", 1), ("ray", 2)]
@@ -106,7 +106,7 @@ def cold(args):
     out = {}
     for r in range(args.repeat):
         for backend, workers in CONFIGS:
-            cmd = [sys.executable, "-m", "euchresim.cli", "simulate", "--hands", str(args.hands), "--policy",
+            cmd = [sys.executable, "-m", "euchresim.cli.app", "simulate", "--hands", str(args.hands), "--policy",
                    args.policy, "--seed", str(args.seed), "--workers", str(workers), "--backend", backend,
                    "--json", "-q"]
             t = time.perf_counter()

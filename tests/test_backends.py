@@ -3,8 +3,8 @@ import os
 
 import pytest
 
-from euchresim.backends import MAX_TRIES, ChunkFailed
-from euchresim.backends.local import WorkerPool, map_chunks
+from euchresim.run.backends import MAX_TRIES, ChunkFailed
+from euchresim.run.backends.local import WorkerPool, map_chunks
 
 
 def square(x):

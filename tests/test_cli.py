@@ -6,7 +6,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from euchresim.cli import cli, main
+from euchresim.cli.app import cli, main
 
 
 def run(args, input=None):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from euchresim.cli import cli, main
+from euchresim.cli.app import cli, main
 
 
 def run(args, cwd=None):
@@ -284,7 +284,7 @@ def test_baseline_defends_alone_with_enough_trumps_and_a_top_one(players, trumps
     from euchresim.policies import resolve
     from euchresim.policies.builtin import baseline_decide
     from euchresim.rules import Rules
-    from euchresim.tables import build_tables
+    from euchresim.engine.tables import build_tables
     tab = build_tables(Rules(players=players))
     st = np.zeros(ST_SIZE, np.int64)
     st[PHASE], st[TRUMP] = PH_DEFEND, 2             # hearts
@@ -323,15 +323,18 @@ def test_progress_bars_show_on_a_terminal_only(tmp_path, monkeypatch):
     """The bar is tqdm's, on standard error, and only when it is a terminal (never under --json)."""
     import io
     import sys
-    import euchresim.cli as cli_mod
+    import euchresim.cli.options as options
+    import euchresim.cli.records as records_cmd
+    import euchresim.cli.simulate as simulate_cmd
 
     class Tty(io.StringIO):
         def isatty(self):
             return True
     seen = []
-    real = cli_mod._bar
-    monkeypatch.setattr(cli_mod, "_bar", lambda total, unit, quiet: seen.append((total, unit, quiet))
-                        or real(total, unit, quiet))
+    real = options.progress_bar
+    for mod in (simulate_cmd, records_cmd):
+        monkeypatch.setattr(mod, "progress_bar", lambda total, unit, quiet: seen.append((total, unit, quiet))
+                            or real(total, unit, quiet))
     err = Tty()
     monkeypatch.setattr(sys, "stderr", err)
     assert run(["simulate", "--hands", "3000", "--chunk-size", "1000", "--workers", "1", "--records", "h.jsonl"],
@@ -351,7 +354,7 @@ def test_a_full_disk_is_one_line_and_the_finished_chunks_resume(tmp_path, monkey
     import errno
     import os
 
-    import euchresim.parts as parts
+    import euchresim.run.folder as parts
     real_replace = os.replace
 
     def full_at_chunk_two(src, dst):

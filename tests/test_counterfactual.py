@@ -9,19 +9,16 @@ option each policy chose must reproduce ``sim.play_chunk``'s hand.
 import numpy as np
 import pytest
 
-from euchresim import counterfactual as cf
-from euchresim.driver import decide_one, new_workspace
+from euchresim.studies import counterfactual as cf
+from euchresim.loops.hands import decide_one, new_workspace
 from euchresim.engine.bits import randbelow
 from euchresim.engine.deal import deal
 from euchresim.engine.hand import apply_legal, start_hand
-from euchresim.engine.layout import (
-    BID2_PASS, CFG_NPACK, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD,
-    PH_DONE, PH_PLAY, PHASE, POINTS, PRIV_SIZE, REDEAL, ST_SIZE, T_PACK, TO_ACT,
-)
+from euchresim.engine.layout import (BID2_PASS, CFG_NPACK, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_PLAY, PHASE, POINTS, PRIV_SIZE, REDEAL, ST_SIZE, T_PACK, TO_ACT)
 from euchresim.policies import functions, resolve
 from euchresim.rules import Rules
-from euchresim.sim import RunSpec, chunk_states, play_chunk
-from euchresim.tables import build_tables
+from euchresim.run.runner import RunSpec, chunk_states, play_chunk
+from euchresim.engine.tables import build_tables
 from tests.util import bits
 
 MIX4 = ("random", "heuristic", "baseline", "random")

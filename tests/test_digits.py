@@ -10,8 +10,7 @@ from collections import Counter
 import numpy as np
 from numba import njit
 
-from euchresim.engine.bits import (DIGIT_REJECT, DIGIT_SPAN, DIGITS, PICK, RADIX, digit_bit,
-                                   digit_index, seed_state)
+from euchresim.engine.bits import (DIGIT_REJECT, DIGIT_SPAN, DIGITS, PICK, RADIX, digit_bit, digit_index, seed_state)
 
 M64 = (1 << 64) - 1
 

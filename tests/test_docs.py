@@ -20,7 +20,7 @@ python block is its setup: its lines run first, as written, except that a
 path under /tmp/ is moved into the temporary folder (in the python code too).
 
 Command lines.  Every ``euchresim ...`` command of every ```bash block runs
-through ``euchresim.cli.main``, block by block, each block in a fresh
+through ``euchresim.cli.app``, block by block, each block in a fresh
 temporary folder and its lines in order (a later line may read a file an
 earlier one wrote), and must exit with status 0.  To keep the suite fast,
 these substitutions are made (``shrink``), and nothing else:
@@ -143,7 +143,7 @@ def _run_python(code, name):
 def _euchresim(argv, stdin=None):
     """Run ``euchresim ARGV`` through cli.main: (exit status, stdout, stderr)."""
     from click.testing import CliRunner
-    from euchresim.cli import main
+    from euchresim.cli.app import main
     code = 0
     with CliRunner().isolation(input=stdin) as streams:
         try:
@@ -239,11 +239,11 @@ def _matches(printed, quoted):
 # --- excerpts: python blocks that quote the package's code instead of running --------
 
 def _driver_calls_decide(block):
-    """policies.md quotes driver.play_out's call of the policy, less its U(...) index casts."""
-    with open(os.path.join(ROOT, "euchresim", "driver.py"), encoding="utf-8") as fh:
+    """policies.md quotes loops.hands.play_out's call of the policy, less its U(...) index casts."""
+    with open(os.path.join(ROOT, "euchresim", "loops", "hands.py"), encoding="utf-8") as fh:
         src = re.sub(r"\bU\(([^()]*)\)", r"\1", fh.read())
     flat = lambda s: " ".join(s.split())     # noqa: E731
-    assert flat(block) in flat(src), "docs/policies.md no longer quotes the call in driver.play_out"
+    assert flat(block) in flat(src), "docs/policies.md no longer quotes the call in loops.hands.play_out"
 
 
 def _the_example_policy_file(block):

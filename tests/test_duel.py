@@ -6,16 +6,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from euchresim import duel as d
-from euchresim.ladder import bradley_terry, pairs, rate
+from euchresim.studies import duel as d
+from euchresim.studies.ladder import bradley_terry, pairs, rate
 from euchresim.rules import Rules
-from euchresim.sim import ChunkResult
+from euchresim.run.runner import ChunkResult
 from euchresim.engine.layout import GAME_DTYPE, HAND_DTYPE
 
 
 def run_cli(args):
-    """Through euchresim.cli.main, as a user sees it: (exit status, stdout, stderr)."""
-    from euchresim.cli import main
+    """Through euchresim.cli.app, as a user sees it: (exit status, stdout, stderr)."""
+    from euchresim.cli.app import main
 
     class _Main:
         name = "euchresim"
@@ -155,7 +155,7 @@ def test_games_round_up_to_whole_deal_sequences():
 
 
 def test_the_numbers_do_not_depend_on_the_order_jobs_finish_in(monkeypatch):
-    import euchresim.backends.local as local
+    import euchresim.run.backends.local as local
     spec = d.DuelSpec(Rules(players=4), "baseline", "random", seed=6, deals=40)
     first = d.duel(spec, workers=1)
     real = local.map_chunks

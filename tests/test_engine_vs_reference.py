@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from euchresim.output import records_lines
+from euchresim.records.rows import records_lines
 from tests.reference import replay as reference_replay
 from tests.util import VARIANTS, rows_of
 

@@ -29,13 +29,14 @@ from math import log, sqrt
 import numpy as np
 import pytest
 
-from euchresim import analysis, sim
-from euchresim import duel as du
-from euchresim import ladder
+from euchresim import analysis
+from euchresim.run import runner as sim
+from euchresim.studies import duel as du
+from euchresim.studies import ladder
 from euchresim.analysis.aggregates import group_frame
 from euchresim.engine.features import MEASURES
 from euchresim.engine.layout import HAND_DTYPE
-from euchresim.groups import radices
+from euchresim.run.groups import radices
 from euchresim.rules import Rules
 
 Z = 1.959964                   # the 97.5% normal point to 7 digits, as the brief writes it

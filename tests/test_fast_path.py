@@ -7,12 +7,12 @@ card; it must leave exactly the state (and RNG) the generic
 import numpy as np
 import pytest
 
-from euchresim.driver import new_workspace, play_out
+from euchresim.loops.hands import new_workspace, play_out
 from euchresim.engine.bits import seed_state
 from euchresim.engine.hand import start_hand
 from euchresim.engine.layout import PRIV_SIZE, PRIV_STATE, ST_SIZE
 from euchresim.policies import functions, resolve
-from euchresim.tables import build_tables
+from euchresim.engine.tables import build_tables
 from tests.util import VARIANTS, rows_of
 
 

@@ -8,7 +8,7 @@ import importlib.util
 import json
 import os
 
-from euchresim.replay import replay_record
+from euchresim.studies.replay import replay_record
 from tests.reference import replay as reference_replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from euchresim import groups, sim
+from euchresim.run import groups
+from euchresim.run import runner as sim
 from euchresim.analysis.aggregates import cell_array, feature_frame, group_frame
 from euchresim.analysis import position_names
 from euchresim.cards import JOKER, RANKS, SUITS
@@ -160,10 +161,10 @@ def test_the_ring_counts_as_the_kept_rows_do(players, policy):
 
 def _direct(players, n, ring, grouped):
     """A chunk through run_hands or run_hands_grouped with a ring of ``ring`` rows."""
-    from euchresim.driver import run_hands, run_hands_grouped
+    from euchresim.loops.hands import run_hands, run_hands_grouped
     from euchresim.engine.layout import HAND_DTYPE, TALLY_SIZE
     from euchresim.policies import functions, resolve
-    from euchresim.tables import build_tables
+    from euchresim.engine.tables import build_tables
     rules = Rules(players=players, deck=32)
     tab = build_tables(rules)
     pids, params, _ = resolve(["baseline"], players)
@@ -194,7 +195,7 @@ def test_blocks_are_run_hands_hand_for_hand(players):
     assert np.array_equal(counts, full_counts)
     res = sim.ChunkResult(0, full, full_plays)
     from euchresim.engine.features import tally_groups
-    from euchresim.tables import build_tables
+    from euchresim.engine.tables import build_tables
     plan = groups.Plan(GROUPINGS)
     want = plan.zeros()
     tally_groups(res.hands, build_tables(Rules(players=players, deck=32)), *plan.args(), want)
@@ -202,7 +203,7 @@ def test_blocks_are_run_hands_hand_for_hand(players):
 
 
 def test_one_compiled_kernel_serves_every_grouping():
-    from euchresim.driver import run_hands_grouped
+    from euchresim.loops.hands import run_hands_grouped
     from euchresim.engine.features import tally_groups
     for g in ((("maker_pos",),), (("outcome", "maker_trumps"), ("upcard_rank",))):
         s = spec_of(4, 24, "random", n=3000, grouping=g)

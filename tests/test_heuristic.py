@@ -3,22 +3,18 @@ legality on every variant, parameters without recompiling, and its edge on basel
 import numpy as np
 import pytest
 
-from euchresim import sim
+from euchresim.run import runner as sim
 from euchresim.cards import parse_card
-from euchresim.driver import run_hands
-from euchresim.engine.layout import (
-    BEST_POWER, BEST_SEAT, BIDSUIT, DEALER, EXCHANGED, HAND_DTYPE, LED, MAKER, NACTIVE, NINTRICK, NPLAYS,
-    PH_BID1, PH_DISCARD, PH_DUMMY, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, ROUND, ST_SIZE, T_POWER, T_SUIT_OF,
-    TALLY_SIZE, TO_ACT, TRUMP, UPCARD, JOKER_SUIT,
-)
+from euchresim.loops.hands import run_hands
+from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, BIDSUIT, DEALER, EXCHANGED, HAND_DTYPE, LED, MAKER, NACTIVE, NINTRICK, NPLAYS, PH_BID1, PH_DISCARD, PH_DUMMY, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, ROUND, ST_SIZE, T_POWER, T_SUIT_OF, TALLY_SIZE, TO_ACT, TRUMP, UPCARD, JOKER_SUIT)
 from euchresim.policies import POLICIES, functions, resolve
 from euchresim.policies.builtin import NPARAMS
 from euchresim.policies.heuristic import HEURISTIC_DEFAULTS, HEURISTIC_PARAMS, heuristic_decide
 from euchresim.policies.heuristic_play import points
 from euchresim.rules import Rules
-from euchresim.tables import build_tables
+from euchresim.engine.tables import build_tables
 
-from .util import VARIANTS
+from tests.util import VARIANTS
 
 H = 2
 TAB = build_tables(Rules(players=4, deck=24))

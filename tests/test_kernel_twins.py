@@ -8,10 +8,8 @@ import numpy as np
 import pytest
 
 from euchresim.engine.hand import apply_action, legal_actions, start_hand
-from euchresim.engine.layout import (BIDSUIT, BID2_PASS, DEALER, HAND, LED, NINTRICK, PH_BID2,
-                                     PH_DISCARD, PH_DONE, PH_DUMMY, PH_PLAY, PHASE, PRIV_SIZE,
-                                     ST_SIZE, TO_ACT, TRUMP, UPCARD, DUMMY)
-from euchresim.tables import build_tables
+from euchresim.engine.layout import (BIDSUIT, BID2_PASS, DEALER, HAND, LED, NINTRICK, PH_BID2, PH_DISCARD, PH_DONE, PH_DUMMY, PH_PLAY, PHASE, PRIV_SIZE, ST_SIZE, TO_ACT, TRUMP, UPCARD, DUMMY)
+from euchresim.engine.tables import build_tables
 from tests.test_tables import slow_card_name, slow_is_trump
 from tests.util import VARIANTS, bits, rows_of
 

@@ -7,7 +7,7 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from euchresim import sim
+from euchresim.run import runner as sim
 from euchresim.analysis import odds
 from euchresim.cards import JOKER, cards_of, pack_mask, parse_card
 from euchresim.rules import Rules

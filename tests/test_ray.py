@@ -22,11 +22,11 @@ ray = pytest.importorskip("ray")
 import pyarrow.dataset as ds  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
-from euchresim import sim  # noqa: E402
-from euchresim.backends import MAX_TRIES, ChunkFailed  # noqa: E402
-from euchresim.backends.ray import MAX_BATCH, TASK_SECONDS, _batch_size, map_chunks  # noqa: E402
-from euchresim.cli import main  # noqa: E402
-from euchresim.rules import FOUR_HAND  # noqa: E402
+from euchresim.run import runner as sim   # noqa: E402
+from euchresim.run.backends import MAX_TRIES, ChunkFailed   # noqa: E402
+from euchresim.run.backends.ray import MAX_BATCH, TASK_SECONDS, _batch_size, map_chunks   # noqa: E402
+from euchresim.cli.app import main   # noqa: E402
+from euchresim.rules import FOUR_HAND   # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -10,9 +10,8 @@ from dataclasses import replace
 import pytest
 
 from euchresim.cards import JOKER, card_str, cards_of, pack_mask, parse_board, parse_card
-from euchresim.records import (
-    FINDING_FIELDS, JOIN_FIELDS, OUTCOME_FIELDS, Record, RecordError, call_str, format_record, iter_jsonl,
-    parse_call, parse_record, write_jsonl)
+from euchresim.records.format import (FINDING_FIELDS, JOIN_FIELDS, OUTCOME_FIELDS, Record, RecordError, call_str, format_record, parse_call, parse_record)
+from euchresim.records.jsonl import iter_jsonl, write_jsonl
 from euchresim.rules import Rules, ScoringTable
 
 EXAMPLE = {
@@ -568,7 +567,7 @@ def test_iter_jsonl_a_long_first_line_is_read_whole(tmp_path):
 # ------------------------------------------------------------ records written from kernel rows
 
 def _chunk(players, deck, policy, mode, seed, **opts):
-    from euchresim.sim import RunSpec, play_chunk
+    from euchresim.run.runner import RunSpec, play_chunk
     rules = Rules(players=players, deck=deck, **opts)
     count = 400 if mode == "hands" else 6
     return rules, play_chunk(RunSpec(rules=rules, policies=(policy,), seed=seed, mode=mode, count=2 * count,
@@ -584,7 +583,7 @@ def _chunk(players, deck, policy, mode, seed, **opts):
     (4, 32, "baseline", "hands", {"scoring": ScoringTable.from_dict({"alone": {"makers": [0, 0, 0, 1, 1, 5]}})}),
 ])
 def test_records_lines_are_the_plain_writer_byte_for_byte(players, deck, policy, mode, opts):
-    from euchresim.output import records_lines, row_record
+    from euchresim.records.rows import records_lines, row_record
     rules, res = _chunk(players, deck, policy, mode, 21, **opts)
     fast = list(records_lines(rules, res))
     plain = [json.dumps(format_record(*row_record(rules, row, plays)), separators=(",", ":"))
@@ -602,8 +601,8 @@ def test_records_lines_are_the_plain_writer_byte_for_byte(players, deck, policy,
 
 
 def test_board_json_is_cards_desc_for_every_suit_byte():
-    from euchresim.output import board_json
-    from euchresim.records import cards_desc
+    from euchresim.records.rows import board_json
+    from euchresim.records.format import cards_desc
     for suit in range(4):
         for b in range(256):
             mask = b << (8 * suit)

@@ -16,12 +16,12 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from euchresim import replay as replay_mod
-from euchresim.cli import main
-from euchresim.output import hands_table, records_lines
-from euchresim.replay import replay_file, replay_record
+from euchresim.studies import replay as replay_mod
+from euchresim.cli.app import main
+from euchresim.records.rows import hands_table, records_lines
+from euchresim.studies.replay import replay_file, replay_record
 from euchresim.rules import Rules
-from euchresim.sim import RunSpec, play_chunk
+from euchresim.run.runner import RunSpec, play_chunk
 from tests.reference import replay as reference_replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

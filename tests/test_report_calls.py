@@ -7,13 +7,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from euchresim import counterfactual as cf
+from euchresim.studies import counterfactual as cf
 from euchresim.cards import parse_card
-from euchresim.cli import main
+from euchresim.cli.app import main
 from euchresim.report.calls import fmt_gain, hand_features, plan, published_points
 from euchresim.rules import Rules
-from euchresim.sim import RunSpec
-from euchresim.tables import build_tables
+from euchresim.run.runner import RunSpec
+from euchresim.engine.tables import build_tables
 
 PIMC = "pimc:worlds=4:bid_worlds=3"
 ARGS = ["--hands", "3000", "--seed", "5", "--policy", "heuristic", "--policy", PIMC, "--policy", "dd",

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from euchresim.analysis.odds import distribution
-from euchresim.cli import cli
+from euchresim.cli.app import cli
 from euchresim.report import ReportContext, write_section
 from euchresim.report import euchre_rates
 from euchresim.report.appendix import appendix, deal_rows

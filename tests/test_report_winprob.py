@@ -149,7 +149,7 @@ def test_resume_gives_the_same_tables(tmp_path, four):
 
 
 def test_three_players_through_the_command(tmp_path):
-    from euchresim.cli import cli
+    from euchresim.cli.app import cli
     out = tmp_path / "wp3"
     r = CliRunner().invoke(cli, ["report", "win-probability", "--players", "3", "--hands", "6000", "--seed", "2",
                                  "--workers", "1", "--quiet", "--out", str(out)])

@@ -16,25 +16,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from euchresim import sim
-from euchresim.driver import new_workspace
+from euchresim.run import runner as sim
+from euchresim.loops.hands import new_workspace
 from euchresim.engine import solver as S
 from euchresim.engine.bits import seed_state
 from euchresim.engine.deal import deal
 from euchresim.engine.hand import apply_legal, legal_actions, start_hand
-from euchresim.engine.layout import (
-    AWAY, CFG_NPACK, DEALER, EXCHANGED, HAND, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD,
-    PH_DONE, PH_PLAY, PHASE, PLAYS, PRIV_SIZE, ST_SIZE, T_PACK, TO_ACT, UPCARD,
-)
+from euchresim.engine.layout import (AWAY, CFG_NPACK, DEALER, EXCHANGED, HAND, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_PLAY, PHASE, PLAYS, PRIV_SIZE, ST_SIZE, T_PACK, TO_ACT, UPCARD)
 from euchresim.policies import resolve
 from euchresim.policies.dd import dd_decide
 from euchresim.policies.heuristic import heuristic_decide
-from euchresim.policies.search import (
-    V_N, V_PTS, V_SUM, WR_VAL, WR_WORLD, calls_fit, load_position, points_table, rollout, sample_world,
-    void_cards,
-)
+from euchresim.policies.search import (V_N, V_PTS, V_SUM, WR_VAL, WR_WORLD, calls_fit, load_position, points_table, rollout, sample_world, void_cards)
 from euchresim.rules import Rules
-from euchresim.tables import build_tables
+from euchresim.engine.tables import build_tables
 from tests.util import VARIANTS, bits
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from euchresim import sim
+from euchresim.run import runner as sim
 from euchresim.rules import Rules
 
 DEAL_COLS = ["dealer", "hand0", "hand1", "hand2", "hand3", "dummy", "upcard", "kitty"]
@@ -135,10 +135,10 @@ def test_a_run_that_keeps_no_rows_counts_the_same(players, policy):
 
 
 def test_a_ring_of_rows_must_be_a_power_of_two():
-    from euchresim.driver import run_hands
+    from euchresim.loops.hands import run_hands
     from euchresim.engine.layout import HAND_DTYPE, TALLY_SIZE
     from euchresim.policies import functions, resolve
-    from euchresim.tables import build_tables
+    from euchresim.engine.tables import build_tables
     rules = Rules()
     pids, params, _ = resolve(["random"], 4)
     fns = functions(["random"], 4)

@@ -18,12 +18,12 @@ import pytest
 from click.testing import CliRunner
 
 from euchresim.cards import card_str, parse_card
-from euchresim.cli import main
-from euchresim.output import records_lines
-from euchresim.replay import replay_record
+from euchresim.cli.app import main
+from euchresim.records.rows import records_lines
+from euchresim.studies.replay import replay_record
 from euchresim.rules import Rules
-from euchresim.sim import RunSpec, play_chunk
-from euchresim.solve import solve_file, solve_records
+from euchresim.run.runner import RunSpec, play_chunk
+from euchresim.studies.solve import solve_file, solve_records
 from tests import reference as ref
 from tests.test_solver import brute
 

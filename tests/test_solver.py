@@ -20,7 +20,7 @@ import pytest
 from euchresim.cards import DECKS, card_str, cards_of, pack_mask, parse_board, parse_card
 from euchresim.engine import solver as S
 from euchresim.rules import Rules
-from euchresim.tables import build_tables
+from euchresim.engine.tables import build_tables
 from tests import reference as ref
 from tests.util import rows_of
 
@@ -390,7 +390,7 @@ def test_table_key_is_exact_up_to_relative_ranks():
 COLD_WARM_SCRIPT = """
 import numpy as np
 from euchresim.rules import FOUR_HAND
-from euchresim.tables import build_tables
+from euchresim.engine.tables import build_tables
 from euchresim.engine import solver as S
 
 rng = np.random.default_rng(0)

@@ -20,7 +20,8 @@ from statistics import NormalDist, mean, stdev
 import numpy as np
 import pytest
 
-from euchresim import analysis, sim
+from euchresim import analysis
+from euchresim.run import runner as sim
 from euchresim.engine.layout import GAME_DTYPE, HAND_DTYPE
 from tests.util import rows_of
 

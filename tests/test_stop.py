@@ -17,7 +17,7 @@ import time
 import pyarrow.parquet as pq
 import pytest
 
-from euchresim import sim
+from euchresim.run import runner as sim
 from euchresim.rules import FOUR_HAND
 
 HANG = 60          # seconds after SIGINT before a run counts as hung
@@ -29,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def _start(args, cwd):
     """The package under test, whatever copy of it pip last installed."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    return subprocess.Popen([sys.executable, "-m", "euchresim.cli", "simulate", *args], cwd=cwd, env=env,
+    return subprocess.Popen([sys.executable, "-m", "euchresim.cli.app", "simulate", *args], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

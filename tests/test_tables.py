@@ -1,11 +1,10 @@
 """Cards and per-trump tables against slow, obvious definitions (R1, R2)."""
 import pytest
 
-from euchresim.cards import (CardError, JOKER, board, card_str, cards_of, pack_mask, parse_card,
-                             parse_board)
+from euchresim.cards import CardError, JOKER, board, card_str, cards_of, pack_mask, parse_card, parse_board
 from euchresim.engine.layout import T_EFF, T_ORDER, T_POWER, T_SUIT_OF
 from euchresim.rules import Rules
-from euchresim.tables import build_tables
+from euchresim.engine.tables import build_tables
 
 RANKS = "789TJQKA"
 SUITS = "CDHS"

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from euchresim import sim
+from euchresim.run import runner as sim
 from tests.util import VARIANTS, rows_of
 
 
@@ -80,7 +80,7 @@ def test_tally_matches_its_slow_twin(players, deck, policy):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_hand_loops_tally_equals_a_pass_over_its_rows(players):
     """run_hands tallies each row as it writes it; a second pass must agree."""
-    from euchresim.driver import tally_hands
+    from euchresim.loops.tally import tally_hands
     from euchresim.engine.layout import TALLY_SIZE
     _, res = rows_of(players, 24, "baseline", seed=11, n=2000)
     assert res.counts is not None

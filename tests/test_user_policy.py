@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from euchresim import sim
+from euchresim.run import runner as sim
 from euchresim.policies import POLICIES, PolicyError, functions, resolve
 from euchresim.policies.dispatch import USER, no_policy, no_search
 from euchresim.rules import Rules
@@ -130,7 +130,7 @@ def test_parameters_from_a_json_file(tmp_path):
 
 
 def test_a_parameter_changes_play_without_a_new_compile():
-    from euchresim.driver import run_hands
+    from euchresim.loops.hands import run_hands
     before = len(run_hands.signatures)
     a = sim.play_chunk(sim.RunSpec(rules=Rules(), policies=("baseline:order=3",), count=2000, seed=1), 0)
     b = sim.play_chunk(sim.RunSpec(rules=Rules(), policies=("baseline:order=6",), count=2000, seed=1), 0)

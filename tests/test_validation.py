@@ -13,9 +13,8 @@ import numpy as np
 import pytest
 
 from euchresim.cards import card_str, cards_of, pack_mask, parse_board
-from euchresim.records import RecordError, parse_record
-from euchresim.rules import (
-    CUTTHROAT, FOUR_HAND, SCORE_CASES, TWO_HAND, Rules, RulesError, ScoringTable)
+from euchresim.records.format import RecordError, parse_record
+from euchresim.rules import CUTTHROAT, FOUR_HAND, SCORE_CASES, TWO_HAND, Rules, RulesError, ScoringTable
 
 
 def refused(rule, *fields, **options):
@@ -299,9 +298,9 @@ KEEP_RECORD = {
 
 def replay_with_keep(keep_board):
     """Run driver_replay.replay_hand as replay.replay calls it, with any board as the keep."""
-    from euchresim.driver_replay import replay_hand
+    from euchresim.loops.replay import replay_hand
     from euchresim.engine.layout import PRIV_SIZE, ST_SIZE
-    from euchresim.tables import build_tables
+    from euchresim.engine.tables import build_tables
     rec = parse_record(KEEP_RECORD)
     hands = np.zeros(4, np.int64)
     for s, h in enumerate(rec.hands):

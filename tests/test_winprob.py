@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from euchresim import sim
+from euchresim.run import runner as sim
 from euchresim.analysis import winprob as wp
 from euchresim.rules import Rules
 

@@ -1,6 +1,6 @@
 """Small helpers shared by the tests."""
 from euchresim.rules import Rules
-from euchresim.sim import RunSpec, play_chunk
+from euchresim.run.runner import RunSpec, play_chunk
 
 VARIANTS = [(p, d) for p in (2, 3, 4) for d in (24, 25, 32, 33)]
 

@@ -1,6 +1,6 @@
 """Rates with confidence intervals from a run's merged tallies (pandas).
 
-Tallies are integer counts that add up across chunks (sim.tally), so a
+Tallies are integer counts that add up across chunks (run.runner.tally), so a
 billion-hand run summarises in flat memory.  Proportions get Wilson score
 intervals (good near 0 and 1, where euchre and march rates live); means get
 a normal interval from the sum of squares.
@@ -146,7 +146,7 @@ def _by_side(c, players, rate, mean):
         if len(pos) > 1:        # one position: its row is above already
             rate(f"makers from {label} took 3+", sum(c.get(f"made_ok_pos{p}", 0) for p in pos), n_made)
     mean(f"edge of {dealer_side}, points per hand", "dealer_edge", "dealer_edge_sq", hands,
-         scale=1 if players == 2 else 2)      # the tally holds twice the edge (sim.tally_names)
+         scale=1 if players == 2 else 2)      # the tally holds twice the edge (run.runner.tally_names)
     mean("points per made hand, makers", "maker_points", "maker_points_sq", made)
     mean("points per made hand, each defender", "defender_points", "defender_points_sq", made)
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import mean_ci, wilson
-from ..groups import GroupingError, labels, parse_grouping, radices
+from euchresim.analysis import mean_ci, wilson
+from euchresim.run.groups import GroupingError, labels, parse_grouping, radices
 
 # rate name: (its count, its denominator)
 RATES = {"made": ("made", "hands"), "made_ok": ("made_ok", "made"),
@@ -79,8 +79,8 @@ def group_frame(counts: dict, grouping, players: int) -> pd.DataFrame:
 def feature_frame(rows, rules) -> pd.DataFrame:
     """The features of kept hand rows (``play_chunk(...).hands``, a Parquet file's rows as a record
     array), labelled as in ``group_frame``: the same definitions for a question asked after a run."""
-    from ..engine.features import FEATURES, NFEAT, features_of
-    from ..tables import build_tables
+    from euchresim.engine.features import FEATURES, NFEAT, features_of
+    from euchresim.engine.tables import build_tables
     rows = np.ascontiguousarray(rows)
     values = np.zeros((len(rows), NFEAT), np.int64)
     features_of(rows, build_tables(rules), values)

@@ -33,8 +33,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from ..cards import JOKER, RANK_A, RANK_J, card_index, cards_of, pack_mask
-from . import wilson
+from euchresim.cards import JOKER, RANK_A, RANK_J, card_index, cards_of, pack_mask
+from euchresim.analysis import wilson
 
 HAND = 5
 WHATS = ("trumps", "bowers", "aces", "voids", "joker")

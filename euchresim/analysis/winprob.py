@@ -84,7 +84,7 @@ def outcome_distribution(hands, players: int, pool_seats: bool = False) -> pd.Da
 
 
 def _winners(after: np.ndarray, maker: int, players: int, target: int, tie: str) -> np.ndarray:
-    """R12/C8 as driver._game_winners plays it: a 0/1 vector over the parties, all 0 if the game goes on."""
+    """R12/C8 as engine.game.game_winners plays it: a 0/1 vector over the parties, all 0 if the game goes on."""
     reached = after >= target
     if not reached.any() or players == 4 or reached.sum() == 1:
         return reached.astype(float)

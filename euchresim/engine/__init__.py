@@ -20,7 +20,7 @@ import os
 import numba
 
 _PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_KERNEL_SOURCES = ("engine", "policies", "driver.py", "driver_replay.py", "driver_forced.py")
+_KERNEL_SOURCES = ("engine", "policies", "loops")
 
 
 def _kernel_source_hash() -> str:
@@ -56,6 +56,6 @@ numba.config.CACHE_DIR = _cache_dir()
 def kernels_cached() -> bool:
     """Whether the hot loop's machine code is in the cache (else the first call compiles it, ~20-30 s)."""
     try:
-        return any(name.startswith("driver.") and name.endswith(".nbi") for name in os.listdir(numba.config.CACHE_DIR))
+        return any(name.startswith("hands.") and name.endswith(".nbi") for name in os.listdir(numba.config.CACHE_DIR))
     except OSError:
         return False

@@ -264,7 +264,7 @@ def digit_bit(s, mask):
     """A uniformly chosen set bit of a mask of at most 6 bits, from the digit buffer.
 
     The buffer is ``s[4]`` (the word) and ``s[5]`` (digits left in it);
-    ``driver.random_tricks`` draws the same digits in the same order.
+    ``loops.hands.random_tricks`` draws the same digits in the same order.
     """
     u, r, left = digit_next(s[4], s[5], s)
     s[4] = r

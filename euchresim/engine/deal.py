@@ -2,8 +2,8 @@
 import numpy as np
 from numba import njit
 
-from .bits import U, xo_below, xo_below2
-from .layout import CFG_PACK, CFG_PLAYERS
+from euchresim.engine.bits import U, xo_below, xo_below2
+from euchresim.engine.layout import CFG_PACK, CFG_PLAYERS
 
 
 @njit(cache=True, _nrt=False, inline='always')

@@ -15,8 +15,8 @@ they describe; ``euchresim.groups`` adds the labels people read.
 import numpy as np
 from numba import njit
 
-from .bits import U, highbit, popcount
-from .layout import CFG_PLAYERS, T_EFF
+from euchresim.engine.bits import U, highbit, popcount
+from euchresim.engine.layout import CFG_PLAYERS, T_EFF
 
 FEATURES = (
     "maker_pos",           # 0..3: the maker's seat relative to the dealer (0 dealer, 1 dealer's left)

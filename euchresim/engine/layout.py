@@ -108,7 +108,7 @@ DEAL_DUMMY = 14
 DISCARD = 15        # the dealer's discard, -1 if none
 DUMMY_KEEP = 16     # board the maker kept, 0 if the dummy was not used
 PRIV_STATE = 17     # the slots above are the state; those below are scratch
-# scratch of the all-random trick loop (driver.random_tricks), meaningless
+# scratch of the all-random trick loop (loops.hands.random_tricks), meaningless
 # outside it: each hand as a list of cards, lowest bit first, so a legal set
 # is a 5-bit mask of positions and a random pick is one table lookup
 RT_REM = 20         # 4 slots: positions not yet played, per seat
@@ -146,7 +146,7 @@ T_NEXT = 932       # [16 out mask][4 seat]: next seat clockwise that does not si
 TAB_SIZE = 996
 
 
-# per-chunk counts (names in sim.tally_names): 24 fixed slots, then 8 per seat
+# per-chunk counts (names in run.runner.tally_names): 24 fixed slots, then 8 per seat
 # position relative to the dealer, then 8 per seat
 TALLY_POS = 24
 TALLY_SEAT = 56

@@ -39,14 +39,11 @@ except ImportError as e:          # pragma: no cover - exercised only without th
 
 import numpy as np
 
-from ..cards import SUITS, card_str
-from ..engine import hand as H
-from ..engine.bits import seed_state
-from ..engine.layout import (
-    ALONE, BIDSUIT, DEALER, HAND, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD,
-    PH_PLAY, PHASE, PRIV_SIZE, ST_SIZE, T_ORDER, TO_ACT, TRUMP, UPCARD,
-)
-from ..rules import Rules
+from euchresim.cards import SUITS, card_str
+from euchresim.engine import hand as H
+from euchresim.engine.bits import seed_state
+from euchresim.engine.layout import (ALONE, BIDSUIT, DEALER, HAND, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_PLAY, PHASE, PRIV_SIZE, ST_SIZE, T_ORDER, TO_ACT, TRUMP, UPCARD)
+from euchresim.rules import Rules
 
 # ---- OpenSpiel's euchre action ids (open_spiel/games/euchre/euchre.h) -------
 OS_NUM_CARDS = 24        # actions 0..23: cards (and, at the very start, 0..3: the dealer)
@@ -145,7 +142,7 @@ _TABLES: dict = {}
 
 
 def _tables(rules: Rules):
-    from ..tables import build_tables
+    from euchresim.engine.tables import build_tables
     if rules not in _TABLES:
         _TABLES[rules] = build_tables(rules)
     return _TABLES[rules]
@@ -285,7 +282,7 @@ def record_of(state) -> dict:
 
     The decisions are written in euchresim's order (C1): the defenders' alone
     answers as euchresim asks them, the dealer's discard null when the
-    dealer sits out.  Feed it to ``euchresim.replay.replay_record`` for our
+    dealer sits out.  Feed it to ``euchresim.loops.records.replay_record`` for our
     outcome.  A lone defender against a partnership (OpenSpiel only) is a
     ValueError: no euchresim hand has one.
     """
@@ -338,8 +335,8 @@ class EuchresimBot(pyspiel.Bot):
 
     def __init__(self, game, player_id: int, policy: str = "baseline", seed: int = 0):
         pyspiel.Bot.__init__(self)
-        from ..driver import new_workspace
-        from ..policies import PolicyError, functions, resolve
+        from euchresim.loops.hands import new_workspace
+        from euchresim.policies import PolicyError, functions, resolve
         self._rules = rules_for(game)
         if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < 4:
             raise ValueError(f"player_id must be a seat 0..3 of OpenSpiel's euchre, not {player_id!r}")
@@ -389,7 +386,7 @@ class EuchresimBot(pyspiel.Bot):
 
     # the decision, in euchresim's terms
     def _decide(self, st, priv, phase):
-        from ..driver import decide_one
+        from euchresim.loops.hands import decide_one
         if st[PHASE] != phase or st[TO_ACT] != self._seat:
             raise RuntimeError(f"euchresim mirror out of step: phase {st[PHASE]} seat {st[TO_ACT]}, "
                                f"expected phase {phase} seat {self._seat}")

@@ -19,10 +19,9 @@ canvas, so importing or using this package changes no global matplotlib state
 - score_heatmap: P(win) by (our score, their score), annotated in percent.
 - lines: a generic line chart with bands.
 """
-from ._base import DPI, FIGSIZE, MIN_COUNT, PALETTE, caption_of, save
-from .charts import (bars, bars_figure, lines, lines_figure, threshold, threshold_figure,
-                     zero_crossing)
-from .grids import heatmap, heatmap_figure, score_heatmap, score_heatmap_figure
+from euchresim.plots._base import DPI, FIGSIZE, MIN_COUNT, PALETTE, caption_of, save
+from euchresim.plots.charts import (bars, bars_figure, lines, lines_figure, threshold, threshold_figure, zero_crossing)
+from euchresim.plots.grids import heatmap, heatmap_figure, score_heatmap, score_heatmap_figure
 
 __all__ = ["heatmap", "heatmap_figure", "bars", "bars_figure", "threshold", "threshold_figure",
            "score_heatmap", "score_heatmap_figure", "lines", "lines_figure", "save",

@@ -9,7 +9,7 @@ import pandas as pd
 from matplotlib.colors import Normalize
 from matplotlib.patches import Rectangle
 
-from . import _base as B
+from euchresim.plots import _base as B
 
 
 def _cmap(name: str):

@@ -27,11 +27,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from .builtin import BASELINE_DEFAULTS, NPARAMS, RANDOM_DEFAULTS
-from .dispatch import (BASELINE, DD, HEURISTIC, NFNS, PIMC, POLICY_SIG, RANDOM, SEARCH_SIG, USER, no_policy,
-                       no_search)
-from .heuristic import HEURISTIC_DEFAULTS, HEURISTIC_PARAMS
-from .search import SEARCH_PARAMS, dd_defaults, pimc_defaults
+from euchresim.policies.builtin import BASELINE_DEFAULTS, NPARAMS, RANDOM_DEFAULTS
+from euchresim.policies.dispatch import (BASELINE, DD, HEURISTIC, NFNS, PIMC, POLICY_SIG, RANDOM, SEARCH_SIG, USER, no_policy, no_search)
+from euchresim.policies.heuristic import HEURISTIC_DEFAULTS, HEURISTIC_PARAMS
+from euchresim.policies.search import SEARCH_PARAMS, dd_defaults, pimc_defaults
 
 
 # the user policies' tuple of first-class functions is the feature numba calls experimental; it
@@ -236,9 +235,9 @@ def _search_function(pid):
     """
     from numba import njit
     if pid == DD:
-        from .dd import dd_act as py
+        from euchresim.policies.dd import dd_act as py
     else:
-        from .pimc import pimc_act as py
+        from euchresim.policies.pimc import pimc_act as py
     return njit(SEARCH_SIG, cache=True, _nrt=False)(py)
 
 

@@ -18,12 +18,8 @@ It never sees another seat's cards.  Ids: 0 ``random``, 1 ``baseline``.
 import numpy as np
 from numba import njit
 
-from ..engine.bits import U, digit_bit, lowbit, popcount, random_bit
-from ..engine.layout import (
-    BEST_POWER, BEST_SEAT, BIDSUIT, BID2_PASS, CFG_PLAYERS, DEALER, LED, MAKER, NINTRICK,
-    PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE,
-    ROUND, TRUMP, UPCARD, T_EFF, T_ORDER, T_POWER,
-)
+from euchresim.engine.bits import U, digit_bit, lowbit, popcount, random_bit
+from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, BIDSUIT, BID2_PASS, CFG_PLAYERS, DEALER, LED, MAKER, NINTRICK, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, ROUND, TRUMP, UPCARD, T_EFF, T_ORDER, T_POWER)
 
 RANDOM = 0
 BASELINE = 1

@@ -10,10 +10,10 @@ studies: never a model of a player, who cannot see the other hands.
 """
 from numba import njit
 
-from ..engine.bits import U, lowbit, popcount
-from ..engine.layout import AWAY, HAND, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_PLAY, PHASE
-from .heuristic import heuristic_decide
-from .search import P_SEARCH_BIDS, best_action, card_values, clear_sums, pick_card, points_table, value_actions
+from euchresim.engine.bits import U, lowbit, popcount
+from euchresim.engine.layout import (AWAY, HAND, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_PLAY, PHASE)
+from euchresim.policies.heuristic import heuristic_decide
+from euchresim.policies.search import (P_SEARCH_BIDS, best_action, card_values, clear_sums, pick_card, points_table, value_actions)
 
 
 @njit(cache=True, _nrt=False)

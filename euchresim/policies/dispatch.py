@@ -20,10 +20,10 @@ and the sampler's scratch), made once per chunk by the driver.
 import numpy as np
 from numba import njit, types
 
-from ..engine import solver as S
-from ..engine.bits import U
-from ..engine.layout import AWAY, HAND
-from .builtin import decide as builtin_decide
+from euchresim.engine import solver as S
+from euchresim.engine.bits import U
+from euchresim.engine.layout import AWAY, HAND
+from euchresim.policies.builtin import decide as builtin_decide
 
 RANDOM = 0
 BASELINE = 1
@@ -63,7 +63,7 @@ def new_workspace():
     return np.zeros((WS_ROWS, WS_COLS), dtype=np.int64)
 
 
-from .heuristic import heuristic_decide  # noqa: E402  (it imports the constants above)
+from euchresim.policies.heuristic import heuristic_decide   # noqa: E402  (it imports the constants above)
 
 
 @njit(cache=True, _nrt=False, inline='always')

@@ -22,16 +22,10 @@ no random numbers.
 import numpy as np
 from numba import njit
 
-from ..engine.bits import U, lowbit, popcount
-from ..engine.layout import (
-    BID2_PASS, BIDSUIT, CFG_PLAYERS, DEALER, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND,
-    PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, ROUND, TRUMP, UPCARD, T_ORDER,
-)
-from .builtin import NPARAMS
-from .heuristic_play import (
-    H_ALONE, H_ALONE_TOP, H_DEFEND, H_DEFEND_CUTTHROAT, H_DUMMY, H_NAME, H_NEXT, H_ORDER, H_TWO_HAND,
-    H_UP_OPPONENT, H_UP_PARTNER, JOKER, ONE, best_discard, card_points, play_card, points,
-)
+from euchresim.engine.bits import U, lowbit, popcount
+from euchresim.engine.layout import (BID2_PASS, BIDSUIT, CFG_PLAYERS, DEALER, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, ROUND, TRUMP, UPCARD, T_ORDER)
+from euchresim.policies.builtin import NPARAMS
+from euchresim.policies.heuristic_play import (H_ALONE, H_ALONE_TOP, H_DEFEND, H_DEFEND_CUTTHROAT, H_DUMMY, H_NAME, H_NEXT, H_ORDER, H_TWO_HAND, H_UP_OPPONENT, H_UP_PARTNER, JOKER, ONE, best_discard, card_points, play_card, points)
 
 # (name, slot, default, lo, hi, doc); positions count from the dealer's left (1),
 # and the dealer is always position 4 (order_4, name_4), whatever the number of players

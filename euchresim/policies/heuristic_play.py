@@ -7,12 +7,9 @@ The parameter slots (``H_*``) are indexes into the seat's params row.
 import numpy as np
 from numba import njit
 
-from ..engine.bits import U, lowbit, popcount
-from .builtin import _highest, _lowest, cheapest_by_power
-from ..engine.layout import (
-    BEST_POWER, BEST_SEAT, CFG_PACK, CFG_PLAYERS, DEALER, EXCHANGED, LED, MAKER, NACTIVE, NINTRICK,
-    NPLAYS, OUT, PLAY_SEAT, PLAYS, TRUMP, UPCARD, T_EFF, T_NEXT, T_ORDER, T_POWER, T_SUIT_OF,
-)
+from euchresim.engine.bits import U, lowbit, popcount
+from euchresim.policies.builtin import _highest, _lowest, cheapest_by_power
+from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, CFG_PACK, CFG_PLAYERS, DEALER, EXCHANGED, LED, MAKER, NACTIVE, NINTRICK, NPLAYS, OUT, PLAY_SEAT, PLAYS, TRUMP, UPCARD, T_EFF, T_NEXT, T_ORDER, T_POWER, T_SUIT_OF)
 
 JOKER = 32
 ONE = np.int64(1)

@@ -17,14 +17,11 @@ measurement against heuristic bidding with the same play.
 import numpy as np
 from numba import njit
 
-from ..engine.bits import lowbit, popcount
-from ..engine.hand import legal_actions
-from ..engine.layout import AWAY, HAND, TO_ACT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_PLAY, PHASE
-from .heuristic import heuristic_decide
-from .search import (
-    P_BID_WORLDS, P_SEARCH_BIDS, P_WORLDS, WR_WORLD, best_action, card_values, clear_sums, pick_card, points_table,
-    sample_fitting_world, value_actions,
-)
+from euchresim.engine.bits import lowbit, popcount
+from euchresim.engine.hand import legal_actions
+from euchresim.engine.layout import (AWAY, HAND, TO_ACT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_PLAY, PHASE)
+from euchresim.policies.heuristic import heuristic_decide
+from euchresim.policies.search import (P_BID_WORLDS, P_SEARCH_BIDS, P_WORLDS, WR_WORLD, best_action, card_values, clear_sums, pick_card, points_table, sample_fitting_world, value_actions)
 
 
 @njit(cache=True, _nrt=False)

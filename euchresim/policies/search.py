@@ -24,16 +24,12 @@ one int64 row per use: no allocation in the search.
 import numpy as np
 from numba import njit
 
-from ..engine import solver as S
-from ..engine.bits import U, lowbit, popcount, random_bit
-from ..engine.hand import apply_action, legal_actions, score_hand, start_hand
-from ..engine.layout import (
-    AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, DUMMY_KEEP, EXCHANGED, HAND, JOKER_SUIT,
-    MAKER, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_BID1, PH_DONE, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT,
-    PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, T_SUIT_OF, TO_ACT, TRICKS, TRUMP, UPCARD,
-)
-from .builtin import NPARAMS
-from .heuristic import HEURISTIC_DEFAULTS, heuristic_decide
+from euchresim.engine import solver as S
+from euchresim.engine.bits import U, lowbit, popcount, random_bit
+from euchresim.engine.hand import apply_action, legal_actions, score_hand, start_hand
+from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, DUMMY_KEEP, EXCHANGED, HAND, JOKER_SUIT, MAKER, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_BID1, PH_DONE, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, T_SUIT_OF, TO_ACT, TRICKS, TRUMP, UPCARD)
+from euchresim.policies.builtin import NPARAMS
+from euchresim.policies.heuristic import HEURISTIC_DEFAULTS, heuristic_decide
 
 P_WORLDS = 28       # pimc: sampled deals per play decision
 P_BID_WORLDS = 29   # pimc: sampled deals per other decision (calls, alone, defend alone, discard)

@@ -25,8 +25,8 @@ from typing import Callable
 
 import numpy as np
 
-from .. import ENGINE_VERSION, __version__
-from ..rules import Rules
+from euchresim import ENGINE_VERSION, __version__
+from euchresim.rules import Rules
 
 
 class ReportError(ValueError):
@@ -83,7 +83,7 @@ def chunked(ctx: ReportContext, key: str, spec: dict, n_chunks: int, job: Callab
     Chunks run on ``ctx.workers`` processes; the result is in chunk order,
     whatever order they finish in.
     """
-    from ..backends.local import map_chunks
+    from euchresim.run.backends.local import map_chunks
     d = ctx.path("_work", key)
     os.makedirs(d, exist_ok=True)
     spec_file = os.path.join(d, "spec.json")

@@ -22,10 +22,10 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from ..analysis import mean_ci, wilson
-from ..analysis.odds import distribution, expected, odds_table
-from ..cards import has_joker
-from . import chunked, md_table, spec_key
+from euchresim.analysis import mean_ci, wilson
+from euchresim.analysis.odds import distribution, expected, odds_table
+from euchresim.cards import has_joker
+from euchresim.report import chunked, md_table, spec_key
 
 SAMPLE = 100_000           # simulated deals the appendix looks at, at most
 COLUMNS = ["what", "deck", "k", "exact", "exact_fraction", "count", "of", "simulated", "ci_low", "ci_high",
@@ -132,7 +132,7 @@ def appendix(ctx, hands=None, decks=None) -> tuple[str, dict]:
 # ---------------------------------------------------------------- simulated deals
 def _deal_job(rules, seed, count, chunk_size, keep, i):
     """The first ``keep`` deals of chunk i (the deal stream does not depend on the policies)."""
-    from .. import sim
+    from euchresim.run import runner as sim
     spec = sim.RunSpec(rules=rules, policies=("random",), seed=seed, count=count, chunk_size=chunk_size)
     res = sim.play_chunk(spec, i, keep_rows=True)
     h = res.hands[:keep]

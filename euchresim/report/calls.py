@@ -16,9 +16,9 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ..analysis import Z95, wilson
-from ..cards import JOKER, RANKS, card_index
-from . import chunked, spec_key
+from euchresim.analysis import Z95, wilson
+from euchresim.cards import JOKER, RANKS, card_index
+from euchresim.report import chunked, spec_key
 
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 JACK, ACE, KING, QUEEN, TEN = 4, 7, 6, 5, 3
@@ -42,8 +42,8 @@ def plan(n: int, chunk_size: int, slow: bool) -> tuple[int, int]:
 def decision_job(rules, policy: str, seed: int, count: int, chunk_size: int, decision: str,
                  position, with_trump: bool, i: int) -> dict:
     """One chunk of counterfactuals as plain arrays (reached deals only), for ``report.chunked``."""
-    from ..counterfactual import play_chunk
-    from ..sim import RunSpec
+    from euchresim.studies.counterfactual import play_chunk
+    from euchresim.run.runner import RunSpec
     spec = RunSpec(rules=rules, policies=(policy,), seed=seed, count=count, chunk_size=chunk_size)
     res = play_chunk(spec, i, decision, position)
     r = res.reached
@@ -60,7 +60,7 @@ def decision_job(rules, policy: str, seed: int, count: int, chunk_size: int, dec
            "options": res.options[r], "chosen": res.chosen[r], "chosen_k": res.chosen_k[r],
            "net": (own - other)[r], "value": res.value[r], "maker_tricks": res.maker_tricks[r]}
     if with_trump:          # the ordinary hand passes the decision, so its trump is the trump decided on
-        from ..sim import play_chunk as sim_chunk
+        from euchresim.run.runner import play_chunk as sim_chunk
         rows = sim_chunk(spec, i).hands
         if not np.array_equal(rows["dealer"].astype(np.int64), res.dealer):
             raise RuntimeError("counterfactual and ordinary deals differ")
@@ -109,7 +109,7 @@ def hand_features(hands, trump, upcard, pos, players: int, tab) -> pd.DataFrame:
     -1: to the other side) and up_signed (up_side where the upcard is of
     the trump suit, else 0).
     """
-    from ..engine.layout import T_EFF
+    from euchresim.engine.layout import T_EFF
     hands = np.asarray(hands, dtype=np.int64)
     trump = np.asarray(trump, dtype=np.int64)
     upcard = np.asarray(upcard, dtype=np.int64)

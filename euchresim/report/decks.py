@@ -18,11 +18,11 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from ..analysis import mean_ci, summary_frame, wilson
-from ..cards import JOKER, has_joker
-from . import Section, chunked, md_table, spec_key
-from .appendix import appendix
-from .euchre_rates import pct, pts, run_spec, tally_chunks
+from euchresim.analysis import mean_ci, summary_frame, wilson
+from euchresim.cards import JOKER, has_joker
+from euchresim.report import Section, chunked, md_table, spec_key
+from euchresim.report.appendix import appendix
+from euchresim.report.euchre_rates import pct, pts, run_spec, tally_chunks
 
 PACKS = (24, 25, 32, 33)
 PLAYERS = (2, 3, 4)
@@ -64,8 +64,8 @@ def _cf_job(spec, i):
     is counted: a seat's own points alone would not charge a euchre with 2
     or 3 players, where only the defenders score.
     """
-    from .. import counterfactual as cf
-    from ..analysis.odds import special
+    from euchresim.studies import counterfactual as cf
+    from euchresim.analysis.odds import special
     r = cf.play_chunk(spec, i, "bid1", position=1)
     players = spec.rules.players
     c1, c0 = r.column(1), r.column(0)
@@ -123,7 +123,7 @@ def _stat_rows(players, deck, hand_counts, game_counts) -> list[dict]:
 
 
 def build(ctx) -> Section:
-    from .. import plots
+    from euchresim import plots
     pol = ctx.policies[0]
     games = max(100, ctx.hands // 10)
     stats, gains, deals = [], [], {}

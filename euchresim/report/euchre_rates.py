@@ -18,11 +18,11 @@ import functools
 import numpy as np
 import pandas as pd
 
-from .. import sim
-from ..analysis import position_names, side_names, summary_frame
-from ..analysis.aggregates import group_frame
-from . import Section, chunked, md_table, spec_key
-from .appendix import SAMPLE, appendix
+from euchresim.run import runner as sim
+from euchresim.analysis import position_names, side_names, summary_frame
+from euchresim.analysis.aggregates import group_frame
+from euchresim.report import Section, chunked, md_table, spec_key
+from euchresim.report.appendix import SAMPLE, appendix
 
 GROUPING = ("maker_pos", "make_round", "maker_trumps", "maker_alone")
 MIN_CELL = 30                # made hands a cell needs before the text names it
@@ -132,7 +132,7 @@ def _cells(counts, grouping, players, where=None) -> pd.DataFrame:
 
 # ---------------------------------------------------------------- the report
 def build(ctx) -> Section:
-    from .. import plots
+    from euchresim import plots
     rules, players, pol = ctx.rules, ctx.rules.players, ctx.policies[0]
     spec = run_spec(ctx, rules, pol, ctx.hands, groups=(GROUPING,))
     counts, rows = tally_chunks(ctx, "rates", spec, keep_deals=True, label=f"euchre-rates {pol}")

@@ -14,11 +14,10 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from ..analysis import position_names
-from ..tables import build_tables
-from . import Section, md_table
-from .calls import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, collect, count_points, evaluate, fit_count,
-                    fmt_gain, gain_table, hand_class, hand_features, model_compare, published_points)
+from euchresim.analysis import position_names
+from euchresim.engine.tables import build_tables
+from euchresim.report import Section, md_table
+from euchresim.report.calls import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, collect, count_points, evaluate, fit_count, fmt_gain, gain_table, hand_class, hand_features, model_compare, published_points)
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
 
@@ -48,7 +47,7 @@ def deal_frame(d: dict, who: str, players: int, tab, policy: str) -> pd.DataFram
 
 
 def build(ctx) -> Section:
-    from .. import plots
+    from euchresim import plots
     policies = list(ctx.policies)
     players = ctx.rules.players
     if players == 2:

@@ -12,13 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..analysis import position_names
-from ..cards import JOKER
-from ..tables import build_tables
-from . import Section, md_table
-from .calls import (PUBLISHED_CALL, PUBLISHED_URL, class_order, collect, evaluate, fit_count, fmt_gain,
-                    gain_table, hand_class, hand_features, model_compare, best_suit, count_points,
-                    published_points)
+from euchresim.analysis import position_names
+from euchresim.cards import JOKER
+from euchresim.engine.tables import build_tables
+from euchresim.report import Section, md_table
+from euchresim.report.calls import (PUBLISHED_CALL, PUBLISHED_URL, class_order, collect, evaluate, fit_count, fmt_gain, gain_table, hand_class, hand_features, model_compare, best_suit, count_points, published_points)
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
 
@@ -114,7 +112,7 @@ def count_tables(df: pd.DataFrame, policies: list) -> tuple[pd.DataFrame, pd.Dat
 
 
 def build(ctx) -> Section:
-    from .. import plots
+    from euchresim import plots
     policies = list(ctx.policies)
     players = ctx.rules.players
     df = simulate(ctx)

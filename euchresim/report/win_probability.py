@@ -21,10 +21,10 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from . import Section, chunked, md_table
-from .. import counterfactual as cf
-from .. import sim
-from ..analysis import winprob as wp
+from euchresim.report import Section, chunked, md_table
+from euchresim.studies import counterfactual as cf
+from euchresim.run import runner as sim
+from euchresim.analysis import winprob as wp
 
 Z95 = 1.959963984540054
 CHECK_STATES = 4          # often-visited states checked besides 0-0
@@ -188,7 +188,7 @@ def _decisions(ctx, dist, cfd, targets, tie):
 # ---------------------------------------------------------------- the report
 
 def build(ctx) -> Section:
-    from .. import plots
+    from euchresim import plots
     rules, pl, pol = ctx.rules, ctx.rules.players, ctx.policies[0]
     k = wp.parties(pl)
     tie = rules.cutthroat_tie
@@ -319,7 +319,7 @@ def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps) ->
             md_table(chk[["state", "games", "p_games", "games_low", "games_high", "p_dp", "dp_se", "z",
                           "agree"]]), ""]
     out += ["## Order or pass: the decisions whose answer changes with the score\n",
-            "Paired counterfactuals (`euchresim.counterfactual`, round-one call): each deal where the seat "
+            "Paired counterfactuals (`euchresim.studies.counterfactual`, round-one call): each deal where the seat "
             "held a hand of the class and the call was open is played once ordered up and once passed, "
             "everything else by the policy. Points gain: our points less the others' (on average), order "
             "minus pass, 95% interval. The change in P(win) (`order_pass_by_score.csv`) is the mean, over "

@@ -1,4 +1,4 @@
-"""Replay hand records through the engine, checking every step and the outcome.
+"""Hand records through the replay kernel: where a record meets the state machine.
 
 The record's static shape (cards, the deal, field types) is checked by
 ``records.parse_record``; every step of the hand (a call in turn, going
@@ -7,42 +7,30 @@ same state machine that simulates, so a rule lives in one place.  A broken
 record comes back with ``error``: the step, what was wrong, the rule id.
 
 A record that plays through is also a claim about what the hand came to,
-if it states an outcome (a record from another engine, or edited by hand):
-each stated outcome field that differs from the replay's is a finding of
-its own kind, ``mismatch``, not a rule error, since the plays themselves
-were legal.  The written-back record carries the replay's outcome.
+if it states an outcome: each stated outcome field that differs from the
+replay's is a finding of its own kind, ``mismatch``, not a rule error.
 
-Records are replayed in batches, one kernel call per batch and set of
-rules (``driver_replay.replay_hands``): a kernel call per record cost more than
-the replay itself.
+Records are replayed in batches, one kernel call per batch and set of rules
+(``loops.replay.replay_hands``): a kernel call per record cost more than the
+replay itself.  The file loop (``replay`` of a whole file) is in
+``studies.replay``.
 """
 from __future__ import annotations
 
-import gc
 import json
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import SUITS, card_str
-from .engine.layout import (
-    BIDSUIT, DEALER, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED,
-    ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND,
-    ERR_SCRIPT_SHORT, LED, MAKER, PH_BID1, PH_BID2, PH_DISCARD,
-    PH_DUMMY, PH_JOKER, PH_PLAY, REDEAL, ROUND, ST_SIZE, TO_ACT, TRICK_WINNER, TRICKS, POINTS,
-    TRUMP,
-)
-from .records import (FINDING_FIELDS, JOIN_FIELDS, OUTCOME_FIELDS, RECORD_FIELDS, Record, RecordError,
-                      call_str, cards_desc, format_record, iter_jsonl, parse_record, write_jsonl)
+from euchresim.cards import SUITS, card_str
+from euchresim.engine.layout import (BIDSUIT, DEALER, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, LED, MAKER, PH_BID1, PH_BID2, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, REDEAL, ROUND, ST_SIZE, TO_ACT, TRICK_WINNER, TRICKS, POINTS, TRUMP)
+from euchresim.records.format import (FINDING_FIELDS, JOIN_FIELDS, OUTCOME_FIELDS, RECORD_FIELDS, Record, RecordError, call_str, cards_desc, parse_record)
 
-BATCH = 4096          # records per kernel call (and held in memory at once)
-SHOWN = 5             # findings of each kind a file's summary lists
 
 _TABLES: dict = {}
 
 
 def _tables(rules):
-    from .tables import build_tables
+    from euchresim.engine.tables import build_tables
     if rules not in _TABLES:
         if len(_TABLES) >= 256:
             _TABLES.clear()
@@ -74,7 +62,7 @@ def replay_states(recs: list[Record], tab):
     public state where record i's replay stopped (its end, or where it went
     wrong); ``solve`` needs the whole state, ``replay_many`` only its outcome.
     """
-    from .driver_replay import replay_hands
+    from euchresim.loops.replay import replay_hands
     pad = (0,) * (4 - recs[0].rules.players)
     calls: list[int] = []
     plays: list[int] = []
@@ -301,102 +289,3 @@ def replay_record(obj) -> dict:
     from an earlier replay is dropped and the record checked afresh.
     """
     return _check_many([obj])[0]
-
-
-@dataclass
-class ReplaySummary:
-    """What a file's replay found: counts, and the first findings of each kind as lines."""
-    records: int = 0
-    broken: int = 0
-    differ: int = 0
-    lines: list[str] = field(default_factory=list)    # "line N: ...", in file order
-
-
-def replay_file(src, dst, name: str | None = None, on_batch=None) -> ReplaySummary:
-    """Replay every line of ``src`` into ``dst``, one output line per input line.
-
-    ``src`` is opened and checked to be JSON Lines before ``dst`` is
-    opened, so a wrong file (Parquet, say) leaves no output behind;
-    :class:`RecordError` then says what is wrong with which file (``name``,
-    if given, else its path or stream name).  ``on_batch(records)`` hears
-    how many records are done after each batch (a progress bar).
-    """
-    return check_file(src, dst, name, _check_many, ReplaySummary(), "broken", on_batch)
-
-
-def check_file(src, dst, name, check_many, summary, error_kind: str, on_batch=None, batch_size: int = BATCH):
-    """The file loop ``replay`` and ``solve`` share: JSON Lines in batches, one line out per line in.
-
-    ``check_many(dicts)`` turns a batch's records into output dicts (one
-    each, in order); a line that is not a record gets its ``error`` here.
-    ``summary`` counts records, ``error_kind`` (its name for an error),
-    ``differ`` and, if it has one, ``solved`` (records without an error),
-    and keeps the first ``SHOWN`` findings of each kind as lines.
-    """
-    items = iter_jsonl(src, name)
-    shown = {error_kind: 0, "differ": 0}
-    counts_ok = hasattr(summary, "solved")
-
-    def note(kind: str, line_no: int, text: str) -> None:
-        setattr(summary, kind, getattr(summary, kind) + 1)
-        if shown[kind] < SHOWN:
-            shown[kind] += 1
-            summary.lines.append(f"line {line_no}: {text}")
-
-    def flush(batch):
-        checked = iter(check_many([v for _, v in batch if isinstance(v, dict)]))
-        for line_no, value in batch:
-            summary.records += 1
-            if isinstance(value, RecordError):
-                out = {"line": line_no, "error": str(value)}
-            elif not isinstance(value, dict):
-                out = {"line": line_no, "error": _not_object(value)}
-            else:
-                out = next(checked)
-            if "error" in out:
-                note(error_kind, line_no, out["error"])
-            else:
-                if counts_ok:
-                    summary.solved += 1
-                if "mismatch" in out:
-                    note("differ", line_no, differences(out["mismatch"]))
-            yield out
-        if on_batch:
-            on_batch(summary.records)
-
-    def gen():
-        batch = []
-        for item in items:
-            batch.append(item)
-            if len(batch) >= batch_size:
-                yield from flush(batch)
-                batch = []
-                gc.collect(0)
-        yield from flush(batch)
-
-    # A batch is many small dicts and lists alive at once, and CPython's
-    # automatic collections kept promoting them and rescanning the whole heap
-    # (numba's included): half the replay's time.  The replay's own objects
-    # are freed by reference counts, so it collects only the youngest objects,
-    # once a batch, in case anything made a cycle: memory stays bounded and
-    # nothing older is scanned again.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        write_jsonl(dst, gen())
-    finally:
-        if collecting:
-            gc.enable()
-    return summary
-
-
-def _not_object(value) -> str:
-    try:
-        parse_record(value)
-    except RecordError as e:
-        return str(e)
-    return "record: not a JSON object"        # pragma: no cover - parse_record refuses every non-dict
-
-
-__all__ = ["replay", "replay_many", "replay_record", "replay_file", "differences", "ReplaySummary",
-           "format_record"]

@@ -8,13 +8,9 @@ is the highest power (R10).
 """
 import numpy as np
 
-from .cards import JOKER, NCARDS, RANK_J, SUITS, card_index, cards_of, pack_mask
-from .engine.layout import (
-    CFG_BOTH_LEAD, CFG_DECK, CFG_DEFEND, CFG_GAME_TO, CFG_JOKER_MODE, CFG_PACK, CFG_PLAYERS,
-    CFG_NPACK, CFG_SIZE, CFG_STICK, CFG_TIE, JOKER_DEALER_NAMES, JOKER_REDEAL, T_CFG, T_EFF,
-    T_NEXT, T_ORDER, T_PACK, T_POWER, T_SCORE, T_SUIT_OF, TAB_SIZE,
-)
-from .rules import CUTTHROAT_TIE_CHOICES, SCORE_CASES, Rules
+from euchresim.cards import JOKER, NCARDS, RANK_J, SUITS, card_index, cards_of, pack_mask
+from euchresim.engine.layout import (CFG_BOTH_LEAD, CFG_DECK, CFG_DEFEND, CFG_GAME_TO, CFG_JOKER_MODE, CFG_PACK, CFG_PLAYERS, CFG_NPACK, CFG_SIZE, CFG_STICK, CFG_TIE, JOKER_DEALER_NAMES, JOKER_REDEAL, T_CFG, T_EFF, T_NEXT, T_ORDER, T_PACK, T_POWER, T_SCORE, T_SUIT_OF, TAB_SIZE)
+from euchresim.rules import CUTTHROAT_TIE_CHOICES, SCORE_CASES, Rules
 
 # trump order above the plain ranks (R2): joker, right, left, then A K Q T 9 8 7
 _TRUMP_BASE = 100

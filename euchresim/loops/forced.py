@@ -14,7 +14,7 @@ option is the only difference between them.
 
 The continuation of the option the policy chose *is* the ordinary hand,
 and its stream is the one carried to the next deal: the deals, the dealer
-and every hand are those ``driver.run_hands`` plays for the same chunk
+and every hand are those ``loops.hands.run_hands`` plays for the same chunk
 (tests/test_counterfactual.py holds them equal), so a counterfactual run
 is the ordinary run with the alternatives added.
 
@@ -34,15 +34,12 @@ ordinary hand's points are still in ``info`` (``F_BASE``).
 import numpy as np
 from numba import njit
 
-from .engine.bits import U, lowbit, randbelow
-from .engine.deal import deal
-from .engine.hand import apply_legal, legal_actions, start_hand
-from .engine.layout import (
-    CFG_NPACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, KITTY, MAKER, MAKER_TRICKS, PH_DONE,
-    PH_PLAY, PHASE, POINTS, PRIV_SIZE, REDEAL, ST_SIZE, T_NEXT, T_PACK, TO_ACT, UPCARD,
-)
-from .driver import _all_random, play_out
-from .policies.dispatch import WS_COLS, WS_ROWS, act
+from euchresim.engine.bits import U, lowbit, randbelow
+from euchresim.engine.deal import deal
+from euchresim.engine.hand import apply_legal, legal_actions, start_hand
+from euchresim.engine.layout import (CFG_NPACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, KITTY, MAKER, MAKER_TRICKS, PH_DONE, PH_PLAY, PHASE, POINTS, PRIV_SIZE, REDEAL, ST_SIZE, T_NEXT, T_PACK, TO_ACT, UPCARD)
+from euchresim.loops.hands import _all_random, play_out
+from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 
 MAX_OPTIONS = 6         # the dealer's discard: five cards and the upcard
 
@@ -165,7 +162,7 @@ def _forced_hands(tab, n, drng, prng, pids, params, fns, kind, want_pos, info, o
             nopt += 1
         row[F_NOPT] = nopt
         row[F_REDEAL] = st[REDEAL]
-        if st[REDEAL] == 0:       # the deal passes left, not on a redeal (as in driver._play_hands)
+        if st[REDEAL] == 0:       # the deal passes left, not on a redeal (as in loops.hands._play_hands)
             dealer = tab[U(T_NEXT + dealer)]
     return np.int64(0), n
 
@@ -177,7 +174,7 @@ def run_forced(tab, n, drng, prng, pids, params, fns, kind, want_pos, info, opti
     ``kind`` is a phase (PH_*); ``want_pos`` a seat position relative to
     the dealer (0 the dealer, 1 on its left, ...), or -1 for any seat.
     ``drng``/``prng`` are the chunk's two streams (sim.chunk_states), used
-    as ``driver.run_hands`` uses them.  Returns (0, n), or (error code,
+    as ``loops.hands.run_hands`` uses them.  Returns (0, n), or (error code,
     index of the deal whose hand a policy broke).
     """
     st = np.zeros(ST_SIZE, dtype=np.int64)

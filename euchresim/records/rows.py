@@ -9,9 +9,9 @@ import json
 
 import numpy as np
 
-from .cards import SUITS, card_str
-from .records import Record, call_str, format_record
-from .rules import Rules
+from euchresim.cards import SUITS, card_str
+from euchresim.records.format import Record, call_str, format_record
+from euchresim.rules import Rules
 
 
 def parquet_bytes(res, meta: dict) -> bytes:

@@ -15,8 +15,8 @@ import sys
 import tempfile
 import time
 
-from . import sim
-from .rules import Rules
+from euchresim.run import runner as sim
+from euchresim.rules import Rules
 
 _COMPILE_SNIPPET = (
     "import time; t=time.perf_counter();"
@@ -93,10 +93,10 @@ def measure_dd(deals: int, repeat: int = 3, seed: int = 1) -> float:
     """
     import numpy as np
 
-    from .engine import solver as S
-    from .rules import FOUR_HAND
-    from .solve import opening_positions
-    from .tables import build_tables
+    from euchresim.engine import solver as S
+    from euchresim.rules import FOUR_HAND
+    from euchresim.studies.solve import opening_positions
+    from euchresim.engine.tables import build_tables
     tab = build_tables(FOUR_HAND)
     pos = opening_positions(FOUR_HAND, deals, seed)
     res = np.zeros((deals, S.RES_SIZE), np.int64)
@@ -120,13 +120,13 @@ def pimc_positions(n: int, seed: int = 1):
     """
     import numpy as np
 
-    from .engine.bits import seed_state
-    from .engine.deal import deal
-    from .engine.hand import apply_legal, legal_actions, start_hand
-    from .engine.layout import AWAY, CFG_NPACK, HAND, NPLAYS, PH_PLAY, PHASE, PRIV_SIZE, ST_SIZE, T_PACK, TO_ACT
-    from .policies.heuristic import HEURISTIC_DEFAULTS, heuristic_decide
-    from .rules import FOUR_HAND
-    from .tables import build_tables
+    from euchresim.engine.bits import seed_state
+    from euchresim.engine.deal import deal
+    from euchresim.engine.hand import apply_legal, legal_actions, start_hand
+    from euchresim.engine.layout import (AWAY, CFG_NPACK, HAND, NPLAYS, PH_PLAY, PHASE, PRIV_SIZE, ST_SIZE, T_PACK, TO_ACT)
+    from euchresim.policies.heuristic import HEURISTIC_DEFAULTS, heuristic_decide
+    from euchresim.rules import FOUR_HAND
+    from euchresim.engine.tables import build_tables
     tab = build_tables(FOUR_HAND)
     drng = seed_state(np.random.SeedSequence(seed))
     pick = np.random.default_rng(seed)
@@ -160,10 +160,10 @@ def measure_pimc(decisions: int, worlds: int = 50, repeat: int = 3, seed: int = 
     """
     import numpy as np
 
-    from .engine.bits import seed_state
-    from .policies.dispatch import new_workspace
-    from .policies.pimc import decide_many
-    from .policies.search import P_WORLDS, pimc_defaults
+    from euchresim.engine.bits import seed_state
+    from euchresim.policies.dispatch import new_workspace
+    from euchresim.policies.pimc import decide_many
+    from euchresim.policies.search import P_WORLDS, pimc_defaults
     tab, sts, privs = pimc_positions(decisions, seed)
     params = pimc_defaults()
     params[P_WORLDS] = worlds

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from .engine.features import FEATURES, MEASURES, NMEAS, RADIX
+from euchresim.engine.features import FEATURES, MEASURES, NMEAS, RADIX
 
 MAX_CELLS = 1 << 16     # per grouping: every chunk's counts carry every cell, as JSON
 

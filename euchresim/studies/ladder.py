@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from .duel import Z95, DuelSpec, duel
+from euchresim.studies.duel import Z95, DuelSpec, duel
 
 ELO = 400 / math.log(10)        # one rating unit in Elo points: a 400-point gap is 10:1 odds
 VIRTUAL_TIE = 1.0               # games per pair added as half a win each way: keeps a sweep's rating finite
@@ -70,7 +70,7 @@ def ladder(rules, policies: list[str], seed: int, deals: int, chunk_size: int = 
     ``on_progress(games done, games in all)`` counts over every duel.  One
     worker pool serves all the duels (one start-up).
     """
-    from .sim import worker_pool
+    from euchresim.run.runner import worker_pool
     specs = [DuelSpec(rules, policies[i], policies[j], seed=seed, deals=deals, chunk_size=chunk_size,
                       first_deal=p * deals) for p, (i, j) in enumerate(pairs(len(policies)))]
     total = sum(s.games for s in specs)

@@ -33,7 +33,7 @@ import socket
 import time
 from collections import deque
 
-from . import MAX_TRIES, ChunkFailed
+from euchresim.run.backends import MAX_TRIES, ChunkFailed
 
 IN_FLIGHT = 2            # tasks out per CPU: one playing, one waiting, so no CPU idles between tasks
 TASK_SECONDS = 0.25      # what a batch of chunks aims to last
@@ -132,19 +132,19 @@ def _import_ray():
     try:
         import ray
     except ImportError:
-        from ..sim import SimError
+        from euchresim.run.errors import SimError
         raise SimError("--backend ray needs Ray, which is not installed: pip install 'euchresim[ray]'") from None
     return ray
 
 
 def _kernels_cached() -> bool:
-    from ..engine import kernels_cached
+    from euchresim.engine import kernels_cached
     return kernels_cached()
 
 
 def _connect(ray, workers: int, address: str | None) -> int:
     """Start or reach the Ray instance; returns how many CPUs play chunks at once."""
-    from ..sim import SimError
+    from euchresim.run.errors import SimError
     if ray.is_initialized():
         if not _OURS or (address is None and _OURS["cpus"] == workers):
             return _slots(ray, workers, address)
@@ -180,7 +180,7 @@ def _slots(ray, workers: int, address: str | None) -> int:
 
 def _check_reachable(address: str) -> None:
     """Ray waits minutes for an address nobody answers at; a plain connect says so in seconds."""
-    from ..sim import SimError
+    from euchresim.run.errors import SimError
     if address == "auto":
         return
     hostport = address.split("://", 1)[-1].rstrip("/")

@@ -1,20 +1,15 @@
 """Replaying hand records in the kernels: every step checked by the state machine that simulates.
 
-Apart from driver.py because the hot loops and this replay share nothing
+Apart from loops/hands.py because the hot loops and this replay share nothing
 but the state machine (engine/hand.py), and together they made one module
 past the size the project keeps.
 """
 from numba import njit
 
-from .engine.bits import lowbit
-from .engine.hand import apply_action, start_hand
-from .engine.layout import (
-    ALONE, BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA,
-    ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA,
-    ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, HAND, JOKER_SUIT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND,
-    PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PHASE, TO_ACT,
-)
-from .driver import _new_state
+from euchresim.engine.bits import lowbit
+from euchresim.engine.hand import apply_action, start_hand
+from euchresim.engine.layout import (ALONE, BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, HAND, JOKER_SUIT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PHASE, TO_ACT)
+from euchresim.loops.hands import _new_state
 
 
 @njit(cache=True)

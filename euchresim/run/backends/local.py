@@ -14,7 +14,7 @@ import signal
 from collections import deque
 from multiprocessing.connection import wait
 
-from . import MAX_TRIES, ChunkFailed
+from euchresim.run.backends import MAX_TRIES, ChunkFailed
 
 
 def _serve(conn):

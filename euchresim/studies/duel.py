@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 
-from .rules import Rules
+from euchresim.rules import Rules
 
 Z95 = 1.959964          # the two-sided 95% normal quantile
 MAX_BATCH = 4           # pairing units per worker job: a slow policy's progress still moves (jobs cost ~0.1 ms)
@@ -84,7 +84,7 @@ class DuelSpec:
 
     def run_spec(self, k: int):
         """The sim run of arrangement k: its chunk i is deal sequence i of every arrangement."""
-        from .sim import RunSpec
+        from euchresim.run.runner import RunSpec
         names = tuple(self.a if c == "A" else self.b for c in self.seatings[k])
         return RunSpec(rules=self.rules, policies=names, seed=self.seed, mode="games",
                        count=(self.first_deal + self.deals) * self.chunk_size, chunk_size=self.chunk_size)
@@ -98,14 +98,14 @@ def deals_for(games: int, players: int, chunk_size: int = 1) -> int:
 
 def canonical(policy: str, players: int) -> str:
     """The policy's canonical name; a PolicyError (one line) for an unknown name, parameter or module."""
-    from .policies import resolve
+    from euchresim.policies import resolve
     return resolve([policy], players)[2][0]
 
 
 # ---------------------------------------------------------------- playing
 def play_unit(spec: DuelSpec, unit: int) -> list:
     """The ChunkResult of every arrangement of one deal sequence (``unit`` counts from ``first_deal``)."""
-    from .sim import play_chunk
+    from euchresim.run.runner import play_chunk
     return [play_chunk(spec.run_spec(k), spec.first_deal + unit) for k in range(len(spec.seatings))]
 
 
@@ -151,9 +151,9 @@ def play_rows(spec: DuelSpec, workers: int = 1, pool=None,
     that dies is replaced and its job replayed, and Ctrl-C stops them all.
     ``on_progress(games done, games in all)`` after each job.
     """
-    from .backends import ChunkFailed
-    from .backends.local import map_chunks
-    from .sim import SimError
+    from euchresim.run.backends import ChunkFailed
+    from euchresim.run.backends.local import map_chunks
+    from euchresim.run.runner import SimError
     size = max(1, min(MAX_BATCH, -(-spec.deals // (8 * max(1, workers)))))
     jobs = [(spec, list(range(s, min(s + size, spec.deals)))) for s in range(0, spec.deals, size)]
     parts, done = [], 0

@@ -1,4 +1,4 @@
-"""Paired counterfactuals of one decision, chunk by chunk (driver_forced does the playing).
+"""Paired counterfactuals of one decision, chunk by chunk (loops.forced does the playing).
 
 ``run(spec, "bid1", position=1)`` plays every deal of ``spec`` (a run of
 hands) as ``sim.run`` would, and at the first round-one call of the seat
@@ -20,8 +20,8 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from .engine.layout import PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_JOKER, PHASE_NAMES
-from .sim import RunSpec, SimError, chunk_states
+from euchresim.engine.layout import PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_JOKER, PHASE_NAMES
+from euchresim.run.runner import RunSpec, SimError, chunk_states
 
 # the decisions that can be forced, by name (PHASE_NAMES), with a few plain aliases
 DECISIONS = {
@@ -139,11 +139,10 @@ def summarize(d: np.ndarray, z: float = Z95) -> dict:
 
 def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None) -> Counterfactuals:
     """The counterfactuals of one chunk of ``spec`` (a run of hands)."""
-    from .driver_forced import MAX_OPTIONS, NINFO, run_forced
-    from .driver_forced import (F_BASE, F_CHOSEN, F_CHOSEN_K, F_DEALER, F_DUMMY, F_HAND, F_KITTY, F_LEGAL,
-                                F_NOPT, F_POS, F_REDEAL, F_SEAT, F_STATUS, F_UPCARD)
-    from .policies import functions, resolve
-    from .tables import build_tables
+    from euchresim.loops.forced import MAX_OPTIONS, NINFO, run_forced
+    from euchresim.loops.forced import (F_BASE, F_CHOSEN, F_CHOSEN_K, F_DEALER, F_DUMMY, F_HAND, F_KITTY, F_LEGAL, F_NOPT, F_POS, F_REDEAL, F_SEAT, F_STATUS, F_UPCARD)
+    from euchresim.policies import functions, resolve
+    from euchresim.engine.tables import build_tables
 
     if spec.mode != "hands":
         raise SimError(f"counterfactuals are of independent hands, not {spec.mode}")

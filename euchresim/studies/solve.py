@@ -24,15 +24,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import JOKER, SUITS, card_str
-from .engine import solver as S
-from .engine.layout import (
-    ALONE, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_JOKER_UNUSED, ERR_SCRIPT_SHORT,
-    JOKER_SUIT, MAKER, MAKER_TRICKS, NCALLS, NINTRICK, NPLAYS, OUT, PH_DONE, PH_PLAY, PLAY_SEAT, PLAYS,
-    ROUND, TO_ACT, TRICK, TRICK_WINNER, TRUMP,
-)
-from .records import FINDING_FIELDS, OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, parse_record
-from .replay import _OUTCOME_SLOTS, _ended_rule, _message, _tables, _written, check_file, replay_states
+from euchresim.cards import JOKER, SUITS, card_str
+from euchresim.engine import solver as S
+from euchresim.engine.layout import (ALONE, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_JOKER_UNUSED, ERR_SCRIPT_SHORT, JOKER_SUIT, MAKER, MAKER_TRICKS, NCALLS, NINTRICK, NPLAYS, OUT, PH_DONE, PH_PLAY, PLAY_SEAT, PLAYS, ROUND, TO_ACT, TRICK, TRICK_WINNER, TRUMP)
+from euchresim.records.format import (FINDING_FIELDS, OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, parse_record)
+from euchresim.loops.records import _OUTCOME_SLOTS, _ended_rule, _message, _tables, _written, replay_states
+from euchresim.studies.replay import check_file
 
 BATCH = 1024          # records per batch: a progress bar's step, about a second of solving from the lead
 
@@ -152,7 +149,7 @@ def _uses_dummy(rec: Record, st: list) -> bool:
 def _left_over(rec: Record, st: list) -> str | None:
     """What the replay kernel checks only at a hand's end, for a record cut inside the play.
 
-    Same order and messages as ``driver_replay.replay_hand``: a call after
+    Same order and messages as ``loops.replay.replay_hand``: a call after
     the bidding, a discard or a keep the hand had no use for, a joker suit
     the rules did not ask for.  Lone hands were checked on the way.
     """
@@ -230,7 +227,7 @@ def opening_positions(rules, n: int, seed: int):
     What the solver's benchmark solves (``euchresim bench``, scripts/bench_solver.py):
     plausible trump, every variant's exchange and dummy applied.
     """
-    from . import sim
+    from euchresim.run import runner as sim
     rows = []
     chunk = 0
     size = max(2 * n, 1000)

@@ -1,0 +1,3 @@
+from euchresim.cli.app import main
+
+main()

@@ -1,0 +1,210 @@
+"""``euchresim duel`` and ``euchresim ladder``: click only, the work is in studies/duel.py and studies/ladder.py.
+
+The group (cli/app.py) adds them; this module imports only cli/options.py,
+so nothing here can form a cycle.
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+
+import click
+
+from euchresim.cli.options import InputError, rules_options
+
+MAX_GAMES = 10 ** 12
+
+
+def _pct(x):
+    return "-" if x is None or math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _signed(x, digits=3):
+    return "-" if x is None or math.isnan(x) else f"{x:+.{digits}f}"
+
+
+def _rules_line(rules) -> str:
+    changed = rules.changed()
+    extra = ", ".join(f"{k}={v}" if k != "scoring" else "scoring=custom" for k, v in changed.items())
+    return f"players {rules.players}  deck {rules.deck}  game to {rules.game_to}" + (f"  ({extra})" if extra else "")
+
+
+def format_duel(o: dict) -> str:
+    """The duel as a reader wants it: who, how many, A's win rate and points per hand with intervals."""
+    lo, hi = o["a_win_rate_ci"]
+    plo, phi = o["points_per_hand_ci"]
+    return "\n".join([
+        f"A: {o['a']}",
+        f"B: {o['b']}",
+        f"seatings {' '.join(o['arrangements'])}  seed {o['seed']}",
+        f"deals {o['deals']:,}  games {o['games']:,}  hands {o['hands']:,}",
+        f"A game win rate    {_pct(o['a_win_rate']):>7}   95% CI {_pct(lo)} .. {_pct(hi)}",
+        f"A points per hand  {_signed(o['points_per_hand']):>7}   95% CI {_signed(plo)} .. {_signed(phi)}"
+        "   (A's points less B's)",
+    ] + (["note: every deal sequence gave the same win difference, so the normal interval has no width "
+          "(docs/duel.md)"] if o["a_win_rate_se"] == 0 else []))
+
+
+def format_ladder(o: dict) -> str:
+    """The rating table, best first, then who beat whom."""
+    names = o["policies"]
+    w = max([6] + [len(n) for n in names])
+    lines = [f"{'rank':<4}  {'policy':<{w}}  {'elo':>6}  {'95% CI':>15}  {'games':>7}"]
+    for r in o["ratings"]:
+        lo, hi = r["elo_ci"]
+        lines.append(f"{r['rank']:<4}  {r['policy']:<{w}}  {r['elo']:>+6.0f}  {lo:>+7.0f} .. {hi:<+6.0f}  "
+                     f"{r['games']:>7,}")
+    lines += ["", "game win rate of the row against the column"]
+    order = [names.index(r["policy"]) for r in o["ratings"]]      # best first, as the table above
+    lines.append(" " * (w + 6) + "".join(f"{'#' + str(k + 1):>8}" for k in range(len(order))))
+    for k, i in enumerate(order):
+        cells = "".join(f"{'':>8}" if i == j else f"{_pct(o['win_rate'][i][j]):>8}" for j in order)
+        lines.append(f"{'#' + str(k + 1):<4}  {names[i]:<{w}}{cells}".rstrip())
+    return "\n".join(lines)
+
+
+class _Bar:
+    """A games bar on a terminal; nothing elsewhere."""
+
+    def __init__(self, total, quiet):
+        from euchresim.cli.options import progress_bar as _bar
+        self.bar = _bar(total, "game", quiet)
+
+    def __call__(self, done, total):
+        if self.bar is not None:
+            self.bar.update(done - self.bar.n)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _canonical(policies, players, labels):
+    """Canonical names; a bad one is one line that says which argument (A, B, policy 3...)."""
+    from euchresim.studies.duel import canonical
+    from euchresim.policies import PolicyError
+    out = []
+    for p, label in zip(policies, labels):
+        try:
+            out.append(canonical(p, players))
+        except PolicyError as e:
+            raise InputError(str(e).replace("--policy (seat 0)", label, 1)) from None
+    return out
+
+
+def _play(fn, total, quiet, as_json):
+    """Run ``fn(on_progress)`` with a bar; a run's own failures as one line."""
+    from euchresim.cli.options import say_if_compiling as _say_if_compiling
+    from euchresim.policies import PolicyError
+    from euchresim.run.runner import SimError
+    quiet = quiet or as_json
+    _say_if_compiling(quiet)
+    bar = _Bar(total, quiet)
+    started = time.monotonic()
+    try:
+        out = fn(bar)
+    except (SimError, PolicyError, ValueError) as e:
+        raise InputError(str(e)) from None
+    finally:
+        bar.close()
+    return out, time.monotonic() - started
+
+
+def _common(f):
+    """The options duel and ladder share, after the rules'."""
+    f = click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing line.")(f)
+    f = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
+    f = click.option("--workers", type=click.IntRange(min=1, max=256), help="Processes [default: all cores].")(f)
+    f = click.option("--chunk-size", type=click.IntRange(min=1, max=1 << 15), default=1, show_default=True,
+                     help="Games per deal sequence, the pairing unit. Only a sequence's first game is dealt "
+                          "alike in every seating, so 1 pairs best; more cuts the overhead per sequence "
+                          "(about 0.5 ms) for fast policies. Part of what a seed means.")(f)
+    f = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="One seed (a whole number >= 0) fixes every number.")(f)
+    return f
+
+
+@click.command()
+@rules_options
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=2000, show_default=True,
+              help="Games in all, over every seating; rounded up to whole deal sequences.")
+@_common
+def duel(rules, a, b, games, seed, chunk_size, workers, as_json, quiet):
+    """Policy A against policy B, duplicate: the same deals with the seats exchanged.
+
+    A and B are policies as --policy takes them (random, baseline,
+    heuristic:order_2=4.5, pimc:worlds=20, MODULE:FUNCTION...). Every
+    deal sequence is played once per seating: 4 players A,B,A,B then
+    B,A,B,A; 2 players A,B then B,A; 3 players all six mixes. Card luck
+    cancels from the differences, so fewer games tell the two apart.
+    Prints A's game win rate and A's points less B's per hand, each
+    with a 95% interval from the paired differences (docs/duel.md).
+
+    \b
+    Examples:
+        euchresim duel baseline random --games 2000
+        euchresim duel baseline random --players 3 --game-to 5 --games 600 --json
+    """
+    from euchresim.studies import duel as d
+    from euchresim.analysis import json_ready
+    from euchresim.run.runner import default_workers
+    pa, pb = _canonical([a, b], rules.players, ["A", "B"])
+    spec = d.DuelSpec(rules, pa, pb, seed=seed, deals=d.deals_for(games, rules.players, chunk_size),
+                      chunk_size=chunk_size)
+    n = workers or default_workers()
+    out, took = _play(lambda bar: d.duel(spec, n, on_progress=bar), spec.games, quiet, as_json)
+    if as_json:
+        click.echo(json.dumps(json_ready(out), allow_nan=False))
+    else:
+        click.echo(f"duel  {_rules_line(rules)}")
+        click.echo(format_duel(out))
+    if not (quiet or as_json):
+        click.echo(f"done: {out['games']:,} games in {took:.1f} s", err=True)
+
+@click.command()
+@rules_options
+@click.argument("policies", metavar="POLICY...", nargs=-1, required=True)
+@click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=2000, show_default=True,
+              help="Games per pair, over every seating; rounded up to whole deal sequences.")
+@_common
+def ladder(rules, policies, games, seed, chunk_size, workers, as_json, quiet):
+    """Every pair of the policies dueled, then a rating each (Bradley-Terry, Elo scale).
+
+    Each pair plays a duel as `euchresim duel` does (its own deals of
+    the one seed); the ratings are fitted to all the game results, mean
+    0, with 95% intervals, and the table of pairwise win rates follows
+    (docs/duel.md).
+
+    \b
+    Example:
+        euchresim ladder random baseline baseline:order=6 --games 400
+    """
+    from euchresim.studies import duel as d
+    from euchresim.analysis import json_ready
+    from euchresim.studies.ladder import ladder as run_ladder, pairs
+    from euchresim.run.runner import default_workers
+    if len(policies) < 2:
+        raise InputError("a ladder needs at least two policies")
+    names = _canonical(policies, rules.players, [f"policy {k + 1}" for k in range(len(policies))])
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise InputError(f"give each policy once: {', '.join(twice)} is named twice")
+    deals = d.deals_for(games, rules.players, chunk_size)
+    total = len(pairs(len(names))) * deals * len(d.arrangements(rules.players)) * chunk_size
+    n = workers or default_workers()
+    out, took = _play(lambda bar: run_ladder(rules, names, seed, deals, chunk_size, n, on_progress=bar),
+                      total, quiet, as_json)
+    if as_json:
+        click.echo(json.dumps(json_ready(out), allow_nan=False))
+    else:
+        click.echo(f"ladder  {_rules_line(rules)}  seed {seed}  games {out['games']:,} "
+                   f"({out['duels'][0]['games']:,} a pair)")
+        click.echo(format_ladder(out))
+    if not (quiet or as_json):
+        click.echo(f"done: {out['games']:,} games in {took:.1f} s", err=True)
+
+__all__ = ["duel", "ladder", "format_duel", "format_ladder"]

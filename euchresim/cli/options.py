@@ -1,0 +1,112 @@
+"""What every command shares: the rule flags, the policy names, one-line errors, bars, output checks.
+
+Kept apart from the commands so each command module imports this one and
+nothing imports a command: no cycles (docs/layout.md).
+"""
+from __future__ import annotations
+
+import functools
+import sys
+
+import click
+
+from euchresim.rules import (BOTH_ALONE_LEAD_CHOICES, CUTTHROAT_TIE_CHOICES, JOKER_UPCARD_CHOICES, Rules, RulesError,
+                             ScoringTable)
+
+MAX_COUNT = 10 ** 15     # hands, games or rubbers in one run: far past any machine, inside int64
+
+
+class InputError(click.ClickException):
+    """One line, exit status 1 (2 is click's own usage errors)."""
+
+
+def rules_options(f):
+    """Every rule option of docs/rules.md as a flag; builds a ``Rules`` value."""
+    @click.option("--players", type=click.Choice(["2", "3", "4"]), default="4", show_default=True,
+                  help="2-hand, 3-hand Cutthroat (with dummy) or 4-hand partnership (R3).")
+    @click.option("--deck", type=click.Choice(["24", "25", "32", "33"]), default="24", show_default=True,
+                  help="Pack: 24 (9-A), 25 (+joker), 32 (7-A), 33 (+joker) (R1).")
+    @click.option("--stick-the-dealer/--no-stick-the-dealer", default=False,
+                  help="The dealer may not pass in round two (R6).")
+    @click.option("--defend-alone/--no-defend-alone", default=False,
+                  help="After a loner one defender may go alone too; 4 players only (R8).")
+    @click.option("--joker-upcard", type=click.Choice(JOKER_UPCARD_CHOICES, case_sensitive=False),
+                  default="dealer-names", show_default=True, help="What a joker upcard means (R7).")
+    @click.option("--both-alone-lead", type=click.Choice(BOTH_ALONE_LEAD_CHOICES, case_sensitive=False), default="defender",
+                  show_default=True, help="Cutthroat: who leads when maker and a defender are alone (R10).")
+    @click.option("--game-to", type=click.Choice(["5", "7", "10"]), default="10", show_default=True,
+                  help="Game target (R12).")
+    @click.option("--cutthroat-tie", type=click.Choice(CUTTHROAT_TIE_CHOICES, case_sensitive=False), default="maker",
+                  show_default=True, help="Cutthroat: who wins when two reach the target at once (R12).")
+    @click.option("--scoring", "scoring_file", metavar="FILE",
+                  help="JSON file of R11 scoring-table overrides (docs/rules.md).")
+    @functools.wraps(f)
+    def wrapper(*args, players, deck, stick_the_dealer, defend_alone, joker_upcard, both_alone_lead,
+                game_to, cutthroat_tie, scoring_file, **kw):
+        try:
+            scoring = ScoringTable.from_json_file(scoring_file) if scoring_file else ScoringTable()
+            rules = Rules(players=int(players), deck=int(deck), stick_the_dealer=stick_the_dealer,
+                          defend_alone=defend_alone, joker_upcard=joker_upcard,
+                          both_alone_lead=both_alone_lead, game_to=int(game_to),
+                          cutthroat_tie=cutthroat_tie, scoring=scoring)
+        except RulesError as e:
+            raise InputError(str(e)) from None
+        return f(*args, rules=rules, **kw)
+    return wrapper
+
+
+# the strongest policy that plays a default run (a million hands) in minutes on a laptop
+# (docs/policies.md, "Which is stronger"); pimc is stronger, at thousands of decisions a second
+DEFAULT_POLICY = "heuristic"
+
+
+def policy_names(values) -> list[str]:
+    names: list[str] = []
+    for v in values or (DEFAULT_POLICY,):
+        names.extend(p.strip() for p in v.split(","))
+    return names
+
+
+def terminate(signum, frame):
+    """SIGTERM stops a run as Ctrl-C does: finished chunks kept, nothing half-written counted."""
+    raise KeyboardInterrupt
+
+
+def os_error(e: OSError) -> str:
+    where = e.filename or ""
+    return f"{where}: {e.strerror}" if where else str(e.strerror or e)
+
+
+def check_outputs(outputs, force):
+    """Every output named on the command line, checked before anything runs (run/files.py)."""
+    from euchresim.run.files import OutputPathError, check_distinct, check_output
+    try:
+        for option, path, suffixes, what, dash_ok, *folder in outputs:
+            if path is not None:
+                check_output(path, option, suffixes, what, force, dash_ok, *folder)
+        check_distinct([(option, path) for option, path, *_ in outputs])
+    except OutputPathError as e:
+        raise InputError(str(e)) from None
+
+
+def say_if_compiling(quiet):
+    from euchresim.engine import kernels_cached
+    if not quiet and not kernels_cached() and sys.stderr.isatty():
+        click.echo("compiling kernels, first run only (about 20-30 s)...", err=True)
+
+
+def progress_bar(total, unit, quiet):
+    """A tqdm bar on a terminal (rate, time left when the total is known), else None."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True, leave=False)
+
+
+def count_lines(path):
+    """Lines of a file, for a bar's total: a fast pass over the bytes, None if unreadable."""
+    try:
+        with open(path, "rb") as fh:
+            return sum(block.count(b"\n") for block in iter(lambda: fh.read(1 << 20), b""))
+    except OSError:
+        return None

@@ -1,0 +1,101 @@
+"""``euchresim replay`` and ``euchresim solve``: a file of hand records in, the same records out, checked or solved."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from euchresim.cli.options import InputError, check_outputs, count_lines, progress_bar
+from euchresim.run.files import JSONL
+
+
+@click.command()
+@click.argument("src", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", "dst", default="-", show_default=True,
+              help="Where to write the checked records: FILE.jsonl, or - for standard output.")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar (as when not on a terminal).")
+def replay(src, dst, force, quiet):
+    """Check every hand record in SRC and write it back with its outcome.
+
+    Each record is played through the rules step by step. A broken record
+    is written back with an `error` naming the step and the rule id; a
+    record whose stated outcome (maker, trump, tricks, points...) differs
+    from the replay's gets the replay's outcome and a `mismatch` object;
+    the others go on. Exit status 1 if any record was broken or differed.
+    See docs/hand-record.md.
+
+    \b
+    Example:
+        euchresim replay hands.jsonl -o checked.jsonl
+    """
+    from euchresim.studies.replay import replay_file
+    found, more = _records_command(src, dst, force, quiet, replay_file)
+    click.echo(f"{found.records} records replayed: {found.broken} broken, {found.differ} whose outcome "
+               f"differs from the record{more(found.broken)}", err=True)
+    if found.broken or found.differ:
+        sys.exit(1)
+
+
+def _records_command(src, dst, force, quiet, file_fn):
+    """What ``replay`` and ``solve`` share: the paths checked, the file run with a bar, the findings shown.
+
+    Returns the file's summary and ``more(errors)``: the summary line's
+    note that only the first findings of each kind were shown.
+    """
+    if src != "-":
+        from euchresim.run.files import OutputPathError, check_distinct
+        try:
+            check_distinct([("SRC", src), ("-o", dst)])
+        except OutputPathError as e:
+            raise InputError(str(e).replace("one would be lost", "reading and writing it at once would lose it"))
+    check_outputs([("-o", dst, JSONL, "hand records", True)], force)
+    from euchresim.records.format import RecordError
+    from euchresim.studies.replay import SHOWN
+    source = getattr(sys.stdin, "buffer", sys.stdin) if src == "-" else src   # bytes, so binary is told apart
+    name = "<stdin>" if src == "-" else src
+    bar = progress_bar(None if src == "-" else count_lines(src), "record", quiet)
+    try:
+        found = file_fn(source, sys.stdout if dst == "-" else dst, name,
+                        on_batch=(lambda n: bar.update(n - bar.n)) if bar else None)
+    except RecordError as e:
+        raise InputError(str(e)) from None
+    finally:
+        if bar:
+            bar.close()
+    for line in found.lines:
+        click.echo(f"{name}: {line}", err=True)
+
+    def more(errors):
+        return " (the first %d of each kind shown)" % SHOWN if max(errors, found.differ) > SHOWN else ""
+    return found, more
+
+
+@click.command()
+@click.argument("src", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", "dst", default="-", show_default=True,
+              help="Where to write the solved records: FILE.jsonl, or - for standard output.")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar (as when not on a terminal).")
+def solve(src, dst, force, quiet):
+    """Write every hand record in SRC back with its double-dummy values.
+
+    Each record is replayed as `replay` does it, to where its plays stop
+    (a record cut inside the play is a hand in progress), and solved with
+    every card seen and every seat playing perfectly: `dd_tricks` is the
+    makers' tricks, `dd_card_values` each legal card of the seat to play
+    and the makers' tricks after it. A record that fixes no trump or
+    breaks a rule gets an `error`; the others go on. Exit status 1 if any
+    record had an error or stated an outcome that differs. See
+    docs/hand-record.md.
+
+    \b
+    Example:
+        euchresim solve hands.jsonl -o solved.jsonl
+    """
+    from euchresim.studies.solve import solve_file
+    found, more = _records_command(src, dst, force, quiet, solve_file)
+    click.echo(f"{found.records} records: {found.solved} solved, {found.failed} with an error, {found.differ} "
+               f"whose outcome differs from the record{more(found.failed)}", err=True)
+    if found.failed or found.differ:
+        sys.exit(1)

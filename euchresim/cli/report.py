@@ -1,0 +1,124 @@
+"""``euchresim report``: the click command that makes the strategy reports (euchresim/report/)."""
+from __future__ import annotations
+
+import importlib
+import os
+import shlex
+import sys
+import time
+
+import click
+
+from euchresim.cli.options import DEFAULT_POLICY, InputError, rules_options
+
+KINDS = {
+    "order-up": "order_up",
+    "loner": "loner",
+    "euchre-rates": "euchre_rates",
+    "decks": "decks",
+    "win-probability": "win_probability",
+}
+
+
+class _Bars:
+    """One tqdm bar per piece of work on a terminal; silent anywhere else (or with --quiet)."""
+
+    def __init__(self, quiet):
+        self.on = not quiet and sys.stderr.isatty()
+        self.bars = {}
+
+    def __call__(self, label, done, total):
+        if not self.on:
+            return
+        from tqdm import tqdm
+        bar = self.bars.get(label)
+        if bar is None:
+            bar = self.bars[label] = tqdm(total=total, desc=label, unit="chunk", file=sys.stderr,
+                                          dynamic_ncols=True, leave=False)
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
+
+    def close(self):
+        for bar in self.bars.values():
+            bar.close()
+
+
+def _check_out(out, resume, force):
+    parent = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(parent):
+        raise InputError(f"--out {out}: the folder {parent} does not exist")
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise InputError(f"--out {out}: exists and is not a folder")
+    if os.path.isdir(out) and os.listdir(out) and not (resume or force):
+        raise InputError(f"--out {out}: exists and is not empty; --resume goes on with its kept work, "
+                         f"--force makes the report afresh")
+
+
+@click.command()
+@click.argument("kind", type=click.Choice(list(KINDS) + ["all"], case_sensitive=False))
+@rules_options
+@click.option("--hands", type=click.IntRange(min=1000), default=200_000, show_default=True,
+              help="Hands for the first play model (per variant in decks).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="One seed fixes every number.")
+@click.option("--policy", "policies", multiple=True, metavar="NAME",
+              help="A play model (repeat for several, the first the main one) [default: heuristic; "
+                   "order-up and loner: heuristic, pimc, dd].")
+@click.option("--model-hands", type=click.IntRange(min=100), multiple=True,
+              help="Hands for each further play model, in --policy order [default: hands/100 for pimc, "
+                   "hands/10 for others].")
+@click.option("--out", required=True, help="The report's folder (its parent must exist).")
+@click.option("--workers", type=click.IntRange(min=1, max=256), help="Processes [default: all cores].")
+@click.option("--resume", is_flag=True, help="Go on with the work kept in --out.")
+@click.option("--force", is_flag=True, help="Make the report afresh where --out holds another.")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume, force, quiet):
+    """A strategy report: findings in words, CSV tables, PNG charts and meta.json in --out.
+
+    \b
+    Kinds: order-up (when calling beats passing), loner (going alone,
+    defending alone), euchre-rates (euchre and march rates by seat and
+    round), decks (24/25/32/33 cards and 2/3/4 players side by side),
+    win-probability (P(win) by score), all (each in its own folder).
+    \b
+    Example:
+        euchresim report euchre-rates --hands 20000 --seed 1 --out rates
+    """
+    from euchresim.run import runner as sim
+    from euchresim.policies import PolicyError, resolve
+    from euchresim.report import ReportContext, ReportError, write_section
+    kind = kind.lower()
+    _check_out(out, resume, force)
+    kinds = list(KINDS) if kind == "all" else [kind]
+    bars = _Bars(quiet)
+    argv = (click.get_current_context().obj or {}).get("argv")     # as typed (cli.main keeps it)
+    command = ("euchresim " + " ".join(shlex.quote(a) for a in argv) if argv
+               else f"euchresim report {kind} --hands {hands} --seed {seed} --out {out}")
+    try:
+        for k in kinds:
+            pols = tuple(policies) or ((DEFAULT_POLICY, "pimc", "dd") if k in ("order-up", "loner")
+                                      else (DEFAULT_POLICY,))
+            for p in pols:
+                resolve([p], rules.players)
+            mh = tuple(model_hands) or tuple(
+                max(1000, hands // (100 if p.split(":")[0].lower() == "pimc" else 10)) for p in pols[1:])
+            if len(mh) != len(pols) - 1:
+                raise InputError(f"--model-hands: give one count for each --policy after the first "
+                                 f"({len(pols) - 1}), not {len(mh)}")
+            ctx = ReportContext(kind=k, out=os.path.join(out, k) if kind == "all" else out, hands=hands,
+                                seed=seed, rules=rules, policies=pols, model_hands=mh,
+                                workers=workers or sim.default_workers(), resume=resume, force=force,
+                                progress=bars, command=command)
+            os.makedirs(ctx.out, exist_ok=True)
+            started = time.time()
+            module = importlib.import_module(f"euchresim.report.{KINDS[k]}")
+            section = module.build(ctx)
+            write_section(ctx, section, started)
+            click.echo(f"{k}: {ctx.out}/README.md")
+        if kind == "all":
+            with open(os.path.join(out, "README.md"), "w", encoding="utf-8") as fh:
+                fh.write("# Strategy reports\n\n" + "".join(f"- [{k}]({k}/README.md)\n" for k in kinds))
+    except (ReportError, PolicyError, sim.SimError) as e:
+        raise InputError(str(e)) from None
+    finally:
+        bars.close()

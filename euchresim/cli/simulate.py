@@ -1,0 +1,195 @@
+"""``euchresim simulate``: play many hands, games or rubbers and print how they went."""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import signal
+import sys
+import time
+
+import click
+from click.core import ParameterSource
+
+from euchresim.cli.options import (MAX_COUNT, InputError, check_outputs, os_error, policy_names, progress_bar,
+                                   rules_options, say_if_compiling, terminate)
+from euchresim.run.files import JSONL, PARQUET
+
+
+@click.command()
+@rules_options
+@click.option("--hands", type=click.IntRange(min=1, max=MAX_COUNT), help="Play N independent hands [default: 1000000].")
+@click.option("--games", type=click.IntRange(min=1, max=MAX_COUNT), help="Play N whole games to the target (R12).")
+@click.option("--rubbers", type=click.IntRange(min=1, max=MAX_COUNT),
+              help="Play N rubbers, best of three games (R13, 4 players).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="One seed (a whole number >= 0) fixes every number.")
+@click.option("--policy", "policy", multiple=True, metavar="NAME[,NAME...]",
+              help="random, baseline, heuristic (default), pimc, dd (sees every hand: cheats), "
+                   "NAME:KEY=VALUE[:KEY=VALUE], NAME:FILE.json, or your MODULE:FUNCTION (docs/policies.md); "
+                   "one for all seats, or one per seat (repeat or comma-separate).")
+@click.option("--workers", type=click.IntRange(min=1, max=256), help="Processes [default: all cores].")
+@click.option("--chunk-size", type=click.IntRange(min=1),
+              help="Hands (games, rubbers) per chunk; part of what a seed means.")
+@click.option("--out", help="Write one row per hand to NAME.parquet, a folder of one Parquet file per chunk "
+                            "that pandas.read_parquet reads as one table (docs/schema.md).")
+@click.option("--records", help="Write every hand as a hand record to FILE.jsonl, or - for standard output "
+                                "(docs/hand-record.md).")
+@click.option("--checkpoint", metavar="DIR", help="Keep each finished chunk's tally in DIR, so a run that writes "
+                                                  "no rows can be resumed too.")
+@click.option("--resume", is_flag=True, help="Continue a stopped run that wrote --out/--records/--checkpoint.")
+@click.option("--force", is_flag=True, help="Overwrite existing output files (and an unfinished run's parts).")
+@click.option("--group", "groups", multiple=True, metavar="FEATURE[,FEATURE...]",
+              help="Also tally the hands by these features and print a table a cell (repeat for more tables; "
+                   "features in docs/aggregates.md), e.g. --group maker_pos,maker_trumps.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing line (as when not on a terminal).")
+@click.option("--backend", type=click.Choice(["local", "ray"], case_sensitive=False), default="local",
+              show_default=True, help="Where chunks run: this machine's processes, or a Ray cluster "
+                                      "(pip install 'euchresim[ray]'; docs/scaling.md).")
+@click.option("--address", help="--backend ray: the cluster's address [default: a local Ray instance].")
+def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, out, records, checkpoint, resume,
+             force, groups, as_json, quiet, backend, address):
+    """Play many hands (or games, or rubbers) and print how they went.
+
+    The summary table is explained row by row in docs/summary.md.  With
+    --records - the records go to standard output and the summary to
+    standard error.
+
+    \b
+    Examples:
+        euchresim simulate --hands 1000000
+        euchresim simulate --players 3 --deck 25 --policy baseline --hands 200000 --json
+        euchresim simulate --games 10000 --game-to 5 --policy baseline,random,baseline,random --out games.parquet
+        euchresim simulate --hands 100 --records - --json
+    """
+    given = [(m, v) for m, v in (("hands", hands), ("games", games), ("rubbers", rubbers)) if v]
+    if len(given) > 1:
+        raise InputError("give only one of --hands, --games, --rubbers")
+    mode, count = given[0] if given else ("hands", 1_000_000)
+    _warn_unused(mode, rules, resume, out or records or checkpoint)
+    check_outputs([("--out", out, PARQUET, "a Parquet dataset", False, True),
+                    ("--records", records, JSONL, "hand records", True, False),
+                    ("--checkpoint", checkpoint, (), "a checkpoint", False, True)], force)
+    if resume and records == "-":
+        raise InputError("--resume cannot continue records sent to standard output; write them to a file")
+    if checkpoint and (out or (records and records != "-")):
+        raise InputError("--checkpoint is for runs that write no files; --out and --records keep their own")
+    if address and backend != "ray":
+        raise InputError("--address names a Ray cluster; add --backend ray")
+    for path in (out, checkpoint):
+        if path and force and os.path.isfile(path):
+            os.remove(path)          # --force: a file where the folder goes is replaced
+
+    from euchresim.run import runner as sim
+    from euchresim.analysis import format_summary, summary_frame
+    from euchresim.policies import PolicyError, resolve
+    try:
+        _, _, names = resolve(policy_names(policy), rules.players)
+        spec = sim.RunSpec(rules=rules, policies=tuple(names), seed=seed, mode=mode, count=count,
+                           chunk_size=chunk_size or 0, groups=tuple(groups))
+    except (PolicyError, sim.SimError, ValueError) as e:
+        raise InputError(str(e)) from None
+    outputs = sim.Outputs(parquet=out, records=records, checkpoint=checkpoint)   # one run folder holds all
+    echo = functools.partial(click.echo, err=records == "-")
+    quiet = quiet or as_json
+    say_if_compiling(quiet)
+    progress = _Progress(spec, quiet)
+    previous = signal.signal(signal.SIGTERM, terminate)
+    started = time.monotonic()
+    try:
+        counts = sim.run(spec, workers=workers, outputs=outputs, resume=resume, force=force, on_chunk=progress,
+                         stdout=sys.stdout, backend=backend.lower(), address=address)
+    except sim.SimError as e:
+        raise InputError(str(e)) from None
+    except OSError as e:
+        kept = f"; the finished chunks are kept in {outputs.parts_dir}: rerun with --resume" \
+            if outputs.parts_dir and os.path.isdir(outputs.parts_dir) else ""
+        raise InputError(os_error(e) + kept) from None
+    except sim.RunStopped as e:
+        progress.close()
+        _stopped(spec, outputs, e, as_json, echo)
+        sys.exit(130)
+    finally:
+        progress.close()
+        signal.signal(signal.SIGTERM, previous)
+    _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs, echo)
+    if not quiet:
+        wrote = [p for p in (outputs.parquet, outputs.records_file) if p]
+        click.echo(f"done: {counts.get(spec.mode, 0):,} {spec.mode} in {time.monotonic() - started:.1f} s"
+                   + (f"; wrote {' and '.join(wrote)}" if wrote else ""), err=True)
+
+
+def _warn_unused(mode, rules, resume, writes):
+    """An option given on the command line that cannot change this run: say so, once."""
+    ctx = click.get_current_context()
+    given = lambda name: ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE   # noqa: E731
+    if mode == "hands":
+        for name in ("game_to", "cutthroat_tie"):
+            if given(name):
+                flag = "--" + name.replace("_", "-")
+                click.echo(f"warning: {flag} has no effect with --hands (independent hands are not played "
+                           "to a target); use --games or --rubbers", err=True)
+    if resume and not writes:
+        click.echo("warning: --resume has no effect without --out, --records or --checkpoint (nothing was kept "
+                   "to resume)", err=True)
+
+
+class _Progress:
+    """A bar on a terminal (hands, games or rubbers a second, time left); silent anywhere else."""
+
+    def __init__(self, spec, quiet):
+        self.spec, self.bar = spec, progress_bar(spec.count, spec.mode[:-1], quiet)
+
+    def __call__(self, done, total):
+        if self.bar is not None:       # chunks are the same size but the last: near enough until the end
+            self.bar.update(min(done * self.spec.chunk_size, self.spec.count) - self.bar.n)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs, echo, partial=False):
+    from euchresim.analysis import json_ready
+    m = spec.meta()
+    df = summary_frame(counts, spec.rules.players, m["policies"],
+                       lone_defenders=spec.rules.players == 3 or spec.rules.defend_alone)
+    tables = []
+    if spec.groups:
+        from euchresim.analysis.aggregates import format_group_frame, group_frame
+        tables = [(g, group_frame(counts, g, spec.rules.players)) for g in spec.groups]
+    if as_json:
+        out = {"meta": m, "partial": partial, "counts": {k: v for k, v in counts.items() if k != "groups"},
+               "summary": df.to_dict(orient="records")}
+        if tables:
+            out["groups"] = [{"grouping": list(g), "cells": t.astype({f: str for f in g}).to_dict(orient="records")}
+                             for g, t in tables]
+        echo(json.dumps(json_ready(out), allow_nan=False))
+        return
+    played = counts.get(spec.mode, 0)
+    echo(f"euchresim {m['euchresim']} (engine {m['engine_version']})  players {spec.rules.players}  "
+         f"deck {spec.rules.deck}  {spec.mode} {played}  seed {spec.seed}  "
+         f"policies {','.join(m['policies'])}")
+    changed = spec.rules.changed()
+    if changed:
+        echo("rules: " + ", ".join(f"{k}={v}" if k != "scoring" else "scoring=custom" for k, v in changed.items()))
+    echo(format_summary(df))
+    for g, t in tables:
+        echo(f"\nby {', '.join(g)} ({spec.mode} {played})")
+        echo(format_group_frame(t, g))
+    if outputs.parquet and not partial:
+        echo(f"wrote {outputs.parquet}")
+    if outputs.records_file and not partial:
+        echo(f"wrote {outputs.records_file}")
+
+
+def _stopped(spec, outputs, stop, as_json, echo):
+    from euchresim.analysis import format_summary, summary_frame
+    where = ""
+    if stop.parts_dir:
+        where = f", kept in {stop.parts_dir}; rerun the same command with --resume to finish"
+    click.echo(f"stopped: {stop.done} of {stop.total} chunks finished{where}", err=True)
+    if stop.partial:
+        _print_summary(spec, stop.partial, as_json, summary_frame, format_summary, outputs, echo, partial=True)

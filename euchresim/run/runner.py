@@ -1,0 +1,499 @@
+"""Chunks, seeds and workers: the only place Python objects meet kernels.
+
+A run is cut into fixed-size chunks.  Chunk ``i`` gets two generators,
+``SeedSequence(seed, spawn_key=(i, 0))`` for the deal and ``(i, 1)`` for the
+policies, so its output depends only on the seed, the chunk size and ``i``:
+never on the number of workers, and the deals never on the policies.
+
+Workers run whole chunks and hand back per-chunk tallies (integer counts
+that merge exactly); when a run writes Parquet or hand records, each chunk's
+files go to the run folder as they finish (run/folder.py).  A stopped run keeps
+them and ``resume`` picks up from them.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from euchresim import ENGINE_VERSION, __version__
+from euchresim.run.backends import ChunkFailed
+from euchresim.run.errors import SimError
+from euchresim.engine.bits import seed_state
+from euchresim.engine.layout import GAME_DTYPE, HAND_DTYPE, RUBBER_DTYPE, TALLY_POS, TALLY_SIZE
+from euchresim.rules import Rules
+
+DEFAULT_CHUNK = {"hands": 1 << 16, "games": 2048, "rubbers": 512}
+MAX_CHUNK = {"hands": 1 << 20, "games": 1 << 15, "rubbers": 1 << 13}   # about 150 MB of rows at most
+ROW_RING = 1 << 11     # rows a run that keeps none writes round (play_chunk): 280 KB, in a core's cache
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What a run plays; with the seed it fixes every number the run gives."""
+    rules: Rules
+    policies: tuple = ("random",)
+    seed: int = 0
+    mode: str = "hands"            # hands | games | rubbers
+    count: int = 1_000_000
+    chunk_size: int = 0            # 0: DEFAULT_CHUNK[mode]
+    groups: tuple = ()             # groupings to tally as the hands are played (euchresim.groups)
+
+    def __post_init__(self):
+        if self.mode not in DEFAULT_CHUNK:
+            raise ValueError(f"mode must be hands, games or rubbers, not {self.mode!r}")
+        if self.mode == "rubbers" and self.rules.players != 4:
+            raise SimError(f"rubbers are a 4-player rule, not for {self.rules.players} players (R13)")
+        if self.count < 1:
+            raise ValueError("count must be at least 1")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
+            raise SimError(f"seed must be a whole number >= 0, not {self.seed!r}")
+        if self.chunk_size == 0:
+            object.__setattr__(self, "chunk_size", DEFAULT_CHUNK[self.mode])
+        if not 1 <= self.chunk_size <= MAX_CHUNK[self.mode]:
+            raise SimError(f"chunk size must be 1..{MAX_CHUNK[self.mode]} {self.mode} (a chunk's rows are held "
+                           f"in memory), not {self.chunk_size}")
+        if not isinstance(self.policies, tuple):
+            object.__setattr__(self, "policies", tuple(self.policies))
+        if self.groups:
+            from euchresim.run.groups import parse_groups   # a GroupingError (ValueError) names an unknown feature
+            object.__setattr__(self, "groups", parse_groups(self.groups))
+        elif not isinstance(self.groups, tuple):
+            object.__setattr__(self, "groups", ())
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.count // self.chunk_size)
+
+    def chunk_count(self, i: int) -> int:
+        return min(self.chunk_size, self.count - i * self.chunk_size)
+
+    def meta(self) -> dict:
+        """What a result file carries so it can be traced and resumed."""
+        from euchresim.policies import resolve
+        _, _, names = resolve(list(self.policies), self.rules.players)
+        return {
+            "euchresim": __version__, "engine_version": ENGINE_VERSION,
+            "rules": self.rules.to_dict(), "policies": names, "seed": self.seed,
+            "mode": self.mode, "count": self.count, "chunk_size": self.chunk_size,
+            # only when asked: the meta of a run without groupings stays what it was (resume)
+            **({"groups": [list(g) for g in self.groups]} if self.groups else {}),
+        }
+
+
+def chunk_states(seed: int, chunk: int):
+    """(deal, policy) generator states of one chunk."""
+    deal = seed_state(np.random.SeedSequence(seed, spawn_key=(chunk, 0)))
+    pol = seed_state(np.random.SeedSequence(seed, spawn_key=(chunk, 1)))
+    return deal, pol
+
+
+@dataclass
+class ChunkResult:
+    chunk: int
+    hands: np.ndarray                 # HAND_DTYPE rows
+    plays: np.ndarray                 # int8[n, 20]
+    games: np.ndarray = field(default_factory=lambda: np.zeros(0, GAME_DTYPE))
+    rubbers: np.ndarray = field(default_factory=lambda: np.zeros(0, RUBBER_DTYPE))
+    counts: np.ndarray | None = None  # the hands' tally, when the kernel kept it (loops.tally.tally_row)
+    groups: dict | None = None        # the cells of spec.groups (groups.Plan.counts), when asked for
+
+
+def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows: bool = True) -> ChunkResult:
+    """Play one chunk in this process.
+
+    ``scratch`` (a dict the caller keeps) lends row buffers from one chunk to
+    the next, which spares the page faults of fresh memory; the result then
+    lives in those buffers and is only good until the next call.
+
+    ``keep_rows=False`` (a run of hands that writes no file) plays every
+    hand and writes every row, but into a small ring (``loops.hands.run_hands``)
+    that stays in the core's cache; the result then has only its
+    ``counts``, and no ``hands`` or ``plays`` rows.
+
+    ``spec.groups``: the chunk's cells of each grouping (euchresim.groups)
+    come back as the result's ``groups`` attribute, for ``tally``.  Kept
+    rows are tallied after the kernel; rows round the ring, block by block
+    as they are played (``loops.hands.run_hands_grouped``).
+    """
+    from euchresim.loops.hands import run_games, run_hands, run_hands_grouped
+    from euchresim.engine.features import tally_groups
+    from euchresim.policies import functions, resolve
+    from euchresim.engine.tables import build_tables
+
+    tab = build_tables(spec.rules)
+    pids, params, _ = resolve(list(spec.policies), spec.rules.players)
+    fns = functions(list(spec.policies), spec.rules.players)
+    n = spec.chunk_count(chunk)
+    plan = gcounts = None
+    if spec.groups:
+        from euchresim.run.groups import Plan
+        plan = Plan(spec.groups)
+        gcounts = plan.zeros()
+    if spec.mode == "hands":
+        drng, prng = chunk_states(spec.seed, chunk)
+        ring = not keep_rows and n > ROW_RING
+        rows, plays = _buffers(scratch, ROW_RING if ring else n, "ring" if ring else "rows")
+        counts = np.zeros(TALLY_SIZE, np.int64)
+        if ring and plan is not None:
+            err, at = run_hands_grouped(tab, n, drng, prng, pids, params, fns, rows, plays, chunk, counts,
+                                        *plan.args(), gcounts)
+        else:
+            err, at = run_hands(tab, n, drng, prng, pids, params, fns, rows, plays, chunk, counts)
+        if err:
+            raise SimError(_policy_error(spec, chunk, int(at), rows[int(at) & (len(rows) - 1 if ring else -1)],
+                                         plays[int(at) & (len(rows) - 1 if ring else -1)]))
+        used = 0 if ring else n
+        games = np.zeros(0, GAME_DTYPE)
+        rubbers = np.zeros(0, RUBBER_DTYPE)
+    else:
+        ngames = n if spec.mode == "games" else 0
+        nrub = n if spec.mode == "rubbers" else 0
+        cap_games = ngames if ngames else 3 * nrub
+        cap = 32 * cap_games
+        while True:
+            drng, prng = chunk_states(spec.seed, chunk)   # a retry replays the same chunk
+            rows = np.zeros(cap, HAND_DTYPE)
+            plays = np.zeros((cap, 20), np.int8)
+            games = np.zeros(cap_games, GAME_DTYPE)
+            rubbers = np.zeros(nrub, RUBBER_DTYPE)
+            used = run_games(tab, ngames, nrub, drng, prng, pids, params, fns, rows, plays, games, rubbers, chunk)
+            if used != -1:
+                break
+            cap *= 2
+        if used < -1:
+            at = (-2 - used) // 64           # run_games: -2 - (code + 64 * failing row)
+            raise SimError(_policy_error(spec, chunk, at, rows[at], plays[at]))
+        ng = int((games["hands"] > 0).sum())
+        games = games[:ng]
+        games["chunk"] = chunk
+        rubbers["chunk"] = chunk
+        # run-wide numbers: games (or rubbers) count on from chunk to chunk
+        offset = chunk * spec.chunk_size
+        if spec.mode == "games":
+            rows["game"][:used] += offset
+            games["game"] += offset
+        else:
+            rows["rubber"][:used] += offset
+            games["rubber"] += offset
+            rubbers["rubber"] += offset
+        counts = None
+    rows = rows[:used]          # the kernel wrote chunk and index
+    res = ChunkResult(chunk, rows, plays[:used], games, rubbers, counts)
+    if plan is not None:
+        if used:               # rows round the ring were tallied as they were played
+            tally_groups(rows, tab, *plan.args(), gcounts)
+        res.groups = plan.counts(gcounts)
+    return res
+
+
+def _buffers(scratch, n, name="rows"):
+    """Row and play buffers for n hands; every field is written by the kernel."""
+    if scratch is None:
+        return np.zeros(n, HAND_DTYPE), np.zeros((n, 20), np.int8)
+    if name not in scratch or len(scratch[name][0]) < n:
+        scratch[name] = (np.zeros(n, HAND_DTYPE), np.zeros((n, 20), np.int8))
+    rows, plays = scratch[name]
+    return rows[:n], plays[:n]
+
+
+def _policy_error(spec, chunk, at, row, plays) -> str:
+    """One line: whose policy, at which decision, in which hand (the hand record up to it).
+
+    The row holds the hand up to the refused action, so replaying it
+    stops at that very decision: its state names the seat and the phase.
+    """
+    from euchresim.engine.layout import PHASE, PHASE_NAMES, TO_ACT
+    from euchresim.records.rows import row_record
+    from euchresim.policies import resolve
+    from euchresim.records.format import format_record
+    from euchresim.loops.records import replay_record, replay_states
+    from euchresim.engine.tables import build_tables
+    _, _, names = resolve(list(spec.policies), spec.rules.players)
+    rec, _ = row_record(spec.rules, row, plays)
+    _, states = replay_states([rec], build_tables(spec.rules))
+    seat, phase = int(states[0][TO_ACT]), PHASE_NAMES[int(states[0][PHASE])]
+    who = f"seat {seat}'s policy {names[seat]!r}" if 0 <= seat < len(names) else f"a policy ({', '.join(names)})"
+    obj = format_record(rec)
+    where = replay_record(obj).get("error", "")          # the replay's own words for where the hand stands
+    return (f"chunk {chunk}, hand {at}: {who} made an illegal move at its {phase!r} decision ({where}); "
+            f"the hand so far: " + json.dumps(obj, separators=(",", ":")))
+
+
+# ---------------------------------------------------------------- tallies
+def tally(res: ChunkResult, players: int) -> dict:
+    """Integer counts of one chunk; they add up exactly across chunks."""
+    from euchresim.loops.tally import tally_hands
+    out = res.counts
+    if out is None:
+        out = np.zeros(TALLY_SIZE, np.int64)
+        tally_hands(res.hands, players, out)
+    c = {name: int(out[i]) for i, name in enumerate(tally_names(players)) if name}
+    if res.groups:                     # play_chunk's cells of spec.groups: lists that merge elementwise
+        c["groups"] = res.groups
+    g = res.games
+    if len(g):
+        c["games"] = len(g)
+        _sum_and_squares(c, "game_hands", g["hands"])
+        c["bridge"] = int(g["bridge"].sum())
+        shared = np.array([bin(int(w)).count("1") for w in g["winners"]])
+        c["shared_wins"] = int((shared > 1).sum()) if players == 3 else 0
+        first = g["first_dealer"].astype(np.int64)
+        for p in range(players):
+            seat = (first + p) % players
+            c[f"wins_pos{p}"] = int(((g["winners"].astype(np.int64) >> seat) & 1).sum())
+    r = res.rubbers
+    if len(r):
+        c["rubbers"] = len(r)
+        _sum_and_squares(c, "rubber_margin", r["margin"])
+        c["rubber_games"] = int(r["games"].sum())
+        c["rubber_side0"] = int((r["winner_side"] == 0).sum())
+    return c
+
+
+def _sum_and_squares(c: dict, name: str, values) -> None:
+    """``name`` and ``name_sq``: what analysis needs for a mean and its interval."""
+    v = values.astype(np.int64)
+    c[name] = int(v.sum())
+    c[name + "_sq"] = int((v * v).sum())
+
+
+_TALLY_FIXED = ("hands", "thrown_in", "redeal", "made", "made_ok", "euchred", "march", "maker_alone",
+                "defender_alone", "alone_made_ok", "alone_march", "alone_euchred",
+                "maker_points", "maker_points_sq", "defender_points", "defender_points_sq",
+                "dealer_edge", "dealer_edge_sq", "side_diff", "side_diff_sq")
+_TALLY_POS = ("made_r1_pos", "made_r2_pos", "made_ok_pos", "made_pos", "points_pos", "points_sq_pos")
+_TALLY_SEAT = ("made_seat", "made_ok_seat", "euchred_seat", "march_seat", "alone_seat",
+               "points_seat", "points_sq_seat")
+
+
+def tally_names(players: int) -> list[str]:
+    """Names of ``loops.tally.tally_row``'s slots ('' for slots unused with this many players).
+
+    ``dealer_edge`` is, per hand, ``players`` times the dealer's points less
+    all seats' points: the dealer's side's edge over the other side (with 3
+    players over the mean opponent), once with 2 players and twice with 3
+    or 4; ``side_diff``
+    seat 0's points less seat 1's (2 and 4 players); ``maker_points`` and
+    ``defender_points`` are per made hand.
+    """
+    names = list(_TALLY_FIXED) + [""] * (TALLY_POS - len(_TALLY_FIXED))
+    if players == 3:
+        names[names.index("side_diff")] = names[names.index("side_diff_sq")] = ""
+    for p in range(4):
+        names += [f"{n}{p}" if p < players else "" for n in _TALLY_POS] + ["", ""]
+    for s in range(4):
+        names += [f"{n}{s}" if s < players else "" for n in _TALLY_SEAT] + [""]
+    assert len(names) == TALLY_SIZE
+    return names
+
+
+def merge(total: dict, part: dict) -> dict:
+    """Add ``part`` into ``total``: numbers add, dicts merge key by key, lists (cells) elementwise.
+
+    ``total`` never shares a list or dict with ``part``, so merging a chunk
+    twice, or the same part into two totals, cannot change either part.
+    """
+    for k, v in part.items():
+        if isinstance(v, dict):
+            merge(total.setdefault(k, {}), v)
+        elif isinstance(v, list):
+            have = total.get(k)
+            if have is None:
+                total[k] = list(v)
+            elif len(have) != len(v):
+                raise SimError(f"cannot merge tallies of {k!r}: {len(have)} cells against {len(v)}")
+            else:
+                total[k] = [a + b for a, b in zip(have, v)]
+        else:
+            total[k] = total.get(k, 0) + v
+    return total
+
+
+# ---------------------------------------------------------------- running
+@dataclass
+class Outputs:
+    """Where a run writes; all optional.
+
+    ``parquet`` is a folder: a partitioned dataset, one file per chunk
+    (run/folder.py).  ``records`` may be ``"-"``: standard output.
+    ``checkpoint`` keeps only the chunks' tallies, so a run that writes no
+    rows can still be stopped and resumed.
+    """
+    parquet: str | None = None
+    records: str | None = None
+    checkpoint: str | None = None
+
+    @property
+    def records_file(self) -> str | None:
+        return None if self.records in (None, "-") else self.records
+
+    @property
+    def parts_dir(self) -> str | None:
+        """The run folder: the dataset itself, else the records' parts, else the checkpoint."""
+        if self.parquet:
+            return self.parquet
+        if self.records_file:
+            return self.records_file + ".parts"
+        return self.checkpoint
+
+    @property
+    def keeps_rows(self) -> bool:
+        return self.parquet is not None or self.records is not None
+
+
+_SCRATCH: dict = {}   # this process's reusable row buffers (see play_chunk)
+
+
+def chunk_payload(spec: RunSpec, chunk: int, outputs: Outputs):
+    """Play one chunk: (chunk, tally, records text for stdout or None, {file kind: bytes})."""
+    from euchresim.records.rows import parquet_bytes, records_lines
+    res = play_chunk(spec, chunk, _SCRATCH, keep_rows=outputs.keeps_rows)
+    counts = tally(res, spec.rules.players)
+    text = None
+    files = {}
+    if outputs.records is not None:
+        text = "".join(line + "\n" for line in records_lines(spec.rules, res))
+        if outputs.records_file:
+            files["records"], text = text.encode(), None
+    if outputs.parquet:
+        files["parquet"] = parquet_bytes(res, spec.meta())
+    return chunk, counts, text, files
+
+
+def _chunk_job(args):
+    """A local worker writes its chunk's files itself, and hands back only their checksums."""
+    from euchresim.run import folder as parts
+    spec, chunk, outputs = args
+    chunk, counts, text, files = chunk_payload(spec, chunk, outputs)
+    return chunk, counts, text, parts.store_chunk(outputs.parts_dir, chunk, files) if files else {}
+
+
+def remote_chunk_job(args):
+    """A cluster worker may share no disk with the run: it hands back the files' bytes instead."""
+    spec, chunk, outputs = args
+    return chunk_payload(spec, chunk, outputs)
+
+
+def default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+class RunStopped(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (or SIGTERM): what was finished, and where it is kept."""
+
+    def __init__(self, partial: dict, done: int, total: int, parts_dir: str | None):
+        super().__init__(f"stopped: {done} of {total} chunks finished")
+        self.partial, self.done, self.total, self.parts_dir = partial, done, total, parts_dir
+
+
+def run(spec: RunSpec, workers: int | None = None, outputs: Outputs | None = None,
+        resume: bool = False, on_chunk: Callable[[int, int], None] | None = None,
+        pool=None, force: bool = False, stdout=None, backend: str = "local", address: str | None = None) -> dict:
+    """Play every chunk and return the merged tallies.
+
+    ``backend`` "local" plays chunks in this machine's processes (``pool``,
+    from :func:`worker_pool`, reuses them across runs; one worker: this
+    process); "ray" on a Ray cluster at ``address`` (a local one if None).
+    The numbers are the same either way.
+
+    ``on_chunk(done, total)`` is called as chunks finish.  On Ctrl-C the
+    workers are stopped at once (a chunk in play is dropped, never half
+    kept), the finished chunks stay in the run folder (if any), and
+    :class:`RunStopped` carries their merged ``partial`` tally and how many
+    are ``done``.  ``force`` starts over where the folder of another run is
+    in the way.  Records for standard output (``outputs.records == "-"``)
+    go to ``stdout`` in chunk order.
+    """
+    from euchresim.run import folder as parts
+    outputs = outputs or Outputs()
+    workers = workers or default_workers()
+    d = outputs.parts_dir
+    done = {}
+    if d:
+        header = dict(spec.meta(), outputs={"parquet": outputs.parquet, "records": outputs.records_file})
+        try:
+            done = parts.prepare(d, header, spec.n_chunks, resume, force)
+        except parts.PartsError as e:
+            raise SimError(str(e)) from None
+    # One running total, not every chunk's tally: memory stays flat however many chunks there are
+    # (the sums are of integers, so the order chunks finish in cannot change them).
+    total = _merged(done)
+    n_done = len(done)
+    todo = [i for i in range(spec.n_chunks) if i not in done]
+    done = None
+    writer = _InOrder(stdout or sys.stdout, todo) if outputs.records == "-" else None
+    try:
+        for chunk, counts, text, files in _map_chunks(spec, todo, outputs, workers, pool, backend, address):
+            if d:
+                entries = files if backend == "local" else parts.store_chunk(d, chunk, files)
+                parts.log_chunk(d, chunk, counts, entries)
+            merge(total, counts)
+            n_done += 1
+            if writer:
+                writer.add(chunk, text)
+            if on_chunk:
+                on_chunk(n_done, spec.n_chunks)
+    except KeyboardInterrupt:
+        if d:    # the log is the truth: a stop between its line and our bookkeeping must not miscount
+            finished = parts.finished(d, spec.n_chunks)
+            total, n_done = _merged(finished), len(finished)
+        raise RunStopped(total, n_done, spec.n_chunks, d) from None
+    except ChunkFailed as e:
+        kept = f"; the finished chunks are kept in {d}: rerun with --resume" if d else ""
+        raise SimError(f"{e}{kept}") from None
+    if d:
+        parts.finish(d, spec.n_chunks, outputs.records_file, keep_folder=outputs.parquet is not None
+                     or outputs.checkpoint is not None)
+    return total
+
+
+class _InOrder:
+    """Writes each chunk's text once every chunk before it has been written."""
+
+    def __init__(self, fh, todo):
+        self.fh, self.pending, self.order, self.next = fh, {}, list(todo), 0
+
+    def add(self, chunk, text):
+        self.pending[chunk] = text
+        while self.next < len(self.order) and self.order[self.next] in self.pending:
+            self.fh.write(self.pending.pop(self.order[self.next]))
+            self.next += 1
+        self.fh.flush()
+
+
+def _merged(counts_by_chunk: dict) -> dict:
+    total: dict = {}
+    for i in sorted(counts_by_chunk):
+        merge(total, counts_by_chunk[i])
+    return total
+
+
+def worker_pool(workers: int):
+    """Worker processes for ``run(pool=...)``: several runs, one start-up (forked, so they
+    inherit the kernels the parent already loaded)."""
+    from euchresim.run.backends.local import WorkerPool
+    return WorkerPool(workers)
+
+
+def _map_chunks(spec, todo, outputs, workers, pool=None, backend="local", address=None):
+    jobs = [(spec, i, outputs) for i in todo]
+    if backend == "ray":
+        from euchresim.run.backends.ray import map_chunks as ray_map
+        yield from ray_map(remote_chunk_job, jobs, workers, address=address, label=_chunk_of)
+        return
+    if backend != "local":
+        raise SimError(f"backend must be local or ray, not {backend!r}")
+    from euchresim.run.backends.local import map_chunks
+    yield from map_chunks(_chunk_job, jobs, workers, pool, label=_chunk_of)
+
+
+def _chunk_of(job) -> int:
+    return job[1]

@@ -1,0 +1,210 @@
+"""The staircase of docs/layout.md, checked on the source: every import points down.
+
+Each folder of ``euchresim/`` is a layer; a module may import its own
+folder and the layers below, never above, and no two modules import each
+other even through a chain (lazy imports inside functions included: they
+are arrows too). The test reads the source with ``ast``, so it needs no
+import of the package and fails on a wrong arrow before anything runs.
+"""
+import ast
+import os
+from collections import defaultdict
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PKG = os.path.join(ROOT, "euchresim")
+
+# lowest first; a module's layer is that of its first dotted part below euchresim
+LAYERS = [
+    {"", "cards", "rules", "stats", "records"},   # the vocabulary: pure data, no numba
+    {"engine"},                                   # numba kernels and their tables
+    {"policies"},                                 # bots: kernels too
+    {"loops"},                                    # the jitted loops, and where Python meets them
+    {"run"},                                      # chunks, seeds, workers, backends, run folders
+    {"studies", "interop"},                       # jobs on the runner; OpenSpiel's bridge
+    {"analysis"},                                 # pandas
+    {"plots"},                                    # matplotlib
+    {"report"},
+    {"cli"},
+]
+# Deprecated names kept importable for one release (docs/layout.md): they point up on purpose.
+SHIMS = {"euchresim.sim", "euchresim.driver"}
+# Worked examples are user code: they may import anything a user may.
+OUTSIDE = ("euchresim.examples",)
+
+
+def _modules():
+    for dirpath, _, files in os.walk(PKG):
+        for f in files:
+            if f.endswith(".py"):
+                path = os.path.join(dirpath, f)
+                rel = os.path.relpath(path, ROOT)[:-3].replace(os.sep, ".")
+                yield (rel[: -len(".__init__")] if rel.endswith(".__init__") else rel), path
+
+
+def _imports(mod, path):
+    """Every euchresim module that ``mod`` imports, anywhere in its body."""
+    is_pkg = path.endswith("__init__.py")
+    with open(path, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read(), path)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "euchresim")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = mod.split(".") if is_pkg else mod.split(".")[:-1]
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "euchresim":
+                continue
+            found.add(target)
+            for a in node.names:        # `from euchresim.x import y` where y is a module
+                found.add(f"{target}.{a.name}")
+    return found
+
+
+def _existing(name, modules):
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def layer_of(mod):
+    part = mod.split(".")[1] if mod.count(".") else ""
+    for i, names in enumerate(LAYERS):
+        if part in names:
+            return i
+    raise AssertionError(f"{mod}: in no layer of docs/layout.md")
+
+
+def _graph():
+    modules = dict(_modules())
+    graph = defaultdict(set)
+    for mod, path in modules.items():
+        for target in _imports(mod, path):
+            t = _existing(target, modules)
+            if t and t != mod:
+                graph[mod].add(t)
+    return modules, graph
+
+
+def wrong_arrows(graph):
+    bad = []
+    for mod, targets in graph.items():
+        if mod in SHIMS or mod.startswith(OUTSIDE):
+            continue
+        for t in targets:
+            if t in SHIMS:
+                bad.append(f"{mod} -> {t} (deprecated name)")
+            elif layer_of(t) > layer_of(mod):
+                bad.append(f"{mod} -> {t}")
+            elif layer_of(t) == layer_of(mod) and t.split(".")[:2] != mod.split(".")[:2] and layer_of(t):
+                bad.append(f"{mod} -> {t} (another folder of the same layer)")
+    return sorted(bad)
+
+
+def cycles(graph):
+    """Strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_every_import_points_down_the_staircase():
+    _, graph = _graph()
+    assert wrong_arrows(graph) == []
+
+
+def test_no_import_cycles():
+    _, graph = _graph()
+    real = {m: {t for t in ts if t not in SHIMS} for m, ts in graph.items() if m not in SHIMS}
+    # a package's __init__ importing its own modules is no cycle of design: drop package -> child
+    real = {m: {t for t in ts if not t.startswith(m + ".")} for m, ts in real.items()}
+    assert cycles(real) == []
+
+
+def test_the_checker_catches_a_wrong_arrow_and_a_cycle():
+    graph = {"euchresim.engine.hand": {"euchresim.run.runner"}, "euchresim.run.runner": {"euchresim.engine.hand"},
+             "euchresim.studies.duel": {"euchresim.interop.openspiel"}}
+    assert wrong_arrows(graph) == ["euchresim.engine.hand -> euchresim.run.runner",
+                                   "euchresim.studies.duel -> euchresim.interop.openspiel (another folder of the "
+                                   "same layer)"]
+    assert cycles(graph) == [["euchresim.engine.hand", "euchresim.run.runner"]]
+
+
+def test_no_module_at_the_top_but_the_vocabulary_and_the_deprecated_names():
+    top = sorted(f[:-3] for f in os.listdir(PKG) if f.endswith(".py"))
+    assert top == ["__init__", "cards", "driver", "rules", "sim", "stats"]
+
+
+@pytest.mark.parametrize("mod,path", sorted(_modules()))
+def test_no_module_is_over_about_500_lines(mod, path):
+    with open(path, encoding="utf-8") as fh:
+        n = sum(1 for _ in fh)
+    assert n <= 520, f"{mod}: {n} lines"
+
+
+FORBIDDEN = {   # layers that must not load a heavy library even lazily: the kernels stay pure
+    "engine": ("pandas", "pyarrow", "matplotlib", "click", "ray"),
+    "policies": ("pandas", "pyarrow", "matplotlib", "click", "ray"),
+    "loops": ("pandas", "pyarrow", "matplotlib", "click", "ray"),
+    "records": ("numba", "matplotlib", "click", "ray"),
+}
+
+
+def test_kernel_layers_import_no_io_libraries():
+    bad = []
+    for mod, path in _modules():
+        part = mod.split(".")[1] if mod.count(".") else ""
+        if part not in FORBIDDEN:
+            continue
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read(), path)
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            bad += [f"{mod} imports {n}" for n in names if n.split(".")[0] in FORBIDDEN[part]]
+    assert bad == []
+
+
+def test_the_old_names_still_import_for_one_release():
+    """docs/layout.md promises sim, driver and records keep working; they are the same objects."""
+    import euchresim.driver as driver
+    import euchresim.records as records
+    import euchresim.sim as sim
+    from euchresim.loops import hands
+    from euchresim.records import format as record_format
+    from euchresim.records import jsonl
+    from euchresim.run import runner
+
+    assert sim.RunSpec is runner.RunSpec and sim.run is runner.run and sim.SimError is runner.SimError
+    assert driver.run_hands is hands.run_hands and driver.play_out is hands.play_out
+    assert records.parse_record is record_format.parse_record and records.iter_jsonl is jsonl.iter_jsonl
