@@ -89,10 +89,20 @@ def check_outputs(outputs, force):
         raise InputError(str(e)) from None
 
 
+COMPILING = "compiling kernels (first run only; a minute or more on a busy machine)..."
+
+
 def say_if_compiling(quiet):
+    """Say on standard error, terminal or not, that the kernels are about to compile, when they are.
+
+    Only when the cache lacks them (engine.kernels_cached), and never with ``quiet``: how long a
+    compile takes depends on the machine and its load, so no time is promised.
+    """
+    if quiet:
+        return
     from euchresim.engine import kernels_cached
-    if not quiet and not kernels_cached() and sys.stderr.isatty():
-        click.echo("compiling kernels, first run only (about 20-30 s)...", err=True)
+    if not kernels_cached():
+        click.echo(COMPILING, err=True)
 
 
 def progress_bar(total, unit, quiet):

@@ -9,17 +9,25 @@ keeps the default and calls the others.
 
 numba's on-disk cache notices when a kernel's own file changes, but not when
 a function it calls (and inlined) changes in another file, and then it loads
-stale machine code.  So the cache lives in a folder named after a hash of
-every kernel source: any edit gives a fresh folder.  This must run before
-any ``@njit(cache=True)`` decorator, which is why it sits here, in the
-package every kernel module imports first.
+stale machine code.  So euchresim's kernels are cached in a folder named
+after a hash of every kernel source: any edit gives a fresh folder.  Only
+euchresim's own functions go there: a cache locator (numba's hook for where
+a function's cache lives) claims the functions whose source file is inside
+this package, and numba's own settings (``numba.config.CACHE_DIR``) and every
+other function's cache are left as they were.  The locator must be in place
+before any ``@njit(cache=True)`` function is first compiled or loaded, which
+is why it is registered here, in the package every kernel module imports
+first.
 """
+import functools
 import hashlib
 import os
 
 import numba
+from numba.core import caching as _caching
 
 _PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_PKG_REAL = os.path.realpath(_PKG)
 _KERNEL_SOURCES = ("engine", "policies", "loops")
 
 
@@ -35,10 +43,17 @@ def _kernel_source_hash() -> str:
     return h.hexdigest()[:16]
 
 
-def _cache_dir() -> str:
+@functools.lru_cache(maxsize=None)
+def cache_dir() -> str:
+    """The folder euchresim's kernels are cached in: ``numba-<hash of the kernel sources>``.
+
+    Under ``$NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/euchresim`` (``~/.cache/euchresim``);
+    the temporary folder where that cannot be written.
+    """
+    name = "numba-" + _kernel_source_hash()
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "euchresim")
-    path = os.path.join(base, "numba-" + _kernel_source_hash())
+    path = os.path.join(base, name)
     try:
         os.makedirs(path, exist_ok=True)
         if os.access(path, os.W_OK):
@@ -46,16 +61,61 @@ def _cache_dir() -> str:
     except OSError:
         pass
     import tempfile   # a read-only home: cache in the temp folder instead
-    return os.path.join(tempfile.gettempdir(), f"euchresim-{os.getuid() if hasattr(os, 'getuid') else 0}",
-                        "numba-" + _kernel_source_hash())
+    return os.path.join(tempfile.gettempdir(), f"euchresim-{os.getuid() if hasattr(os, 'getuid') else 0}", name)
 
 
-numba.config.CACHE_DIR = _cache_dir()
+def _in_package(py_file: str) -> bool:
+    try:
+        return os.path.commonpath([_PKG_REAL, os.path.realpath(py_file)]) == _PKG_REAL
+    except ValueError:      # another drive (Windows)
+        return False
+
+
+class _EuchresimCacheLocator(_caching._SourceFileBackedLocatorMixin, _caching._CacheLocator):
+    """Caches a function defined in a euchresim source file under :func:`cache_dir`, by subfolder.
+
+    ``euchresim/loops/hands.py`` goes to ``cache_dir()/loops``; numba names the
+    files in it after the module and the function (``hands.run_hands-229.py311.nbi``).
+    Any other function is not claimed (``from_function`` gives None) and numba's
+    own locators place it as they always would.
+    """
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        rel = os.path.relpath(os.path.dirname(os.path.realpath(py_file)), _PKG_REAL)
+        self._cache_path = os.path.join(cache_dir(), *(() if rel == os.curdir else rel.split(os.sep)))
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not _in_package(py_file):
+            return None
+        return super().from_function(py_func, py_file)
+
+
+def _register_locator() -> None:
+    impl = getattr(_caching, "CacheImpl", None) or _caching._CacheImpl     # _CacheImpl before numba 0.61
+    classes = impl._locator_classes
+    if not any(getattr(c, "__qualname__", None) == _EuchresimCacheLocator.__qualname__
+               and getattr(c, "__module__", None) == __name__ for c in classes):
+        classes.insert(0, _EuchresimCacheLocator)    # before numba's: it claims euchresim's functions only
+
+
+_register_locator()
+
+# the folder kernels_cached() looks in, and the index numba writes there for the hot loop's entry point
+# (loops/hands.py, run_hands): "<module>.<function>-<first line>.py<version>.nbi"
+_HOT_LOOP_FOLDER = "loops"
+_HOT_LOOP_INDEX = "hands.run_hands-"
 
 
 def kernels_cached() -> bool:
-    """Whether the hot loop's machine code is in the cache (else the first call compiles it, ~20-30 s)."""
+    """Whether the hot loop's machine code is in the cache (else its first call compiles it: minutes)."""
     try:
-        return any(name.startswith("hands.") and name.endswith(".nbi") for name in os.listdir(numba.config.CACHE_DIR))
+        names = os.listdir(os.path.join(cache_dir(), _HOT_LOOP_FOLDER))
     except OSError:
         return False
+    return any(name.startswith(_HOT_LOOP_INDEX) and name.endswith(".nbi") for name in names)

@@ -45,7 +45,7 @@ def _host_has_bmi2():
     try:
         import llvmlite.binding as llvm
         return "+bmi2" in llvm.get_host_cpu_features().flatten().split(",")
-    except Exception:         # pragma: no cover - llvmlite without the query
+    except (ImportError, AttributeError, RuntimeError):   # pragma: no cover - llvmlite without the query
         return False
 
 

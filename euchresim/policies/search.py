@@ -76,7 +76,8 @@ def dd_defaults():
     return row
 
 
-assert NPARAMS > P_BID_WORLDS
+if not NPARAMS > P_BID_WORLDS:
+    raise RuntimeError(f"the policy parameter row has {NPARAMS} slots; the search needs slot {P_BID_WORLDS}")
 
 
 @njit(cache=True, _nrt=False, inline='always')

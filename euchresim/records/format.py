@@ -294,7 +294,8 @@ def parse_record(obj) -> Record:
         kitty = deal.cards(kitty_in, "kitty")
         # Every field has its size, no card repeats and all are in the pack, so
         # the deal holds every card of the pack exactly once (R1, R4).
-        assert deal.mask == _PACK[deck]
+        if deal.mask != _PACK[deck]:
+            raise RecordError(f"the deal does not hold each card of the {deck}-card pack exactly once (R1, R4)")
 
     joker_suit = _parse_joker_suit(obj.get("joker_suit"), upcard, rules)
 

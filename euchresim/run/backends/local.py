@@ -95,10 +95,14 @@ class WorkerPool:
         job = w.job
         key = label(job)
         deaths[key] = deaths.get(key, 0) + 1
+        # Its pipe closes as it exits, a moment before it can be reaped: wait for the exit status.
+        w.proc.join(timeout=60)
+        if w.proc.exitcode is None:        # the pipe closed yet it still runs: stop it
+            w.proc.kill()
+            w.proc.join()
         code = w.proc.exitcode
         why = f"its worker was killed by signal {-code}" if code is not None and code < 0 else \
             f"its worker exited with status {code}"
-        w.proc.join(timeout=1)
         w.conn.close()
         self._workers[self._workers.index(w)] = _Worker(self._ctx)
         if deaths[key] >= tries:
