@@ -48,8 +48,8 @@ LABELS = {
     "outcome": ("euchred", "made", "march", _NONE),
     "maker_tricks": _TRICKS,
 }
-assert tuple(LABELS) == FEATURES and all(
-    callable(v) or len(v) == r for v, r in zip(LABELS.values(), RADIX))
+if tuple(LABELS) != FEATURES or not all(callable(v) or len(v) == r for v, r in zip(LABELS.values(), RADIX)):
+    raise RuntimeError("run/groups.py: LABELS must name every feature of FEATURES, in order, one label per value")
 
 _ID = {name: i for i, name in enumerate(FEATURES)}
 _RADIX = np.array(RADIX, np.int64)
