@@ -7,35 +7,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from euchresim.cli.app import cli, main
+from euchresim.cli.app import cli
+from tests.helpers import one_error_line, run
 
 
-def run(args, cwd=None):
-    """Through main(), so errors are formatted as users see them."""
-    runner = CliRunner()
-
-    class _Main:
-        name = "euchresim"
-
-        def main(self, args=None, prog_name=None, **kw):
-            main(list(args))
-            raise SystemExit(0)
-    if cwd is None:
-        return runner.invoke(_Main(), args)
-    import os
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return runner.invoke(_Main(), args)
-    finally:
-        os.chdir(old)
-
-
-def _one_error_line(r):
-    lines = [ln for ln in r.output.splitlines() if ln.strip()]
-    assert r.exit_code != 0, r.output
-    assert len(lines) == 1 and "Traceback" not in r.output, r.output
-    return lines[0]
+_one_error_line = one_error_line
 
 
 # ---------------------------------------------------------------- --help examples
@@ -226,7 +202,6 @@ def test_choices_are_case_blind_alike():
 @pytest.mark.parametrize("args,warned", [
     (["--hands", "100", "--game-to", "5"], "--game-to has no effect with --hands"),
     (["--hands", "100", "--players", "3", "--cutthroat-tie", "shared"], "--cutthroat-tie has no effect"),
-    (["--hands", "100", "--resume"], "--resume has no effect without --out"),
     (["--games", "10", "--game-to", "5"], None),
 ])
 def test_an_option_that_cannot_take_effect_is_warned_about(args, warned):
@@ -236,6 +211,26 @@ def test_an_option_that_cannot_take_effect_is_warned_about(args, warned):
         assert warned in r.stderr
     else:
         assert "warning" not in r.stderr
+
+
+def test_resume_with_nothing_kept_is_refused_not_played_afresh(tmp_path):
+    """--resume without a run folder, or naming a folder no run left, would silently play everything again."""
+    r = run(["simulate", "--hands", "100", "--workers", "1", "--resume"])
+    assert r.exit_code != 0 and "--resume has nothing to continue" in r.output
+    r = run(["simulate", "--hands", "100", "--workers", "1", "--resume", "--records", str(tmp_path / "x.jsonl")])
+    assert r.exit_code != 0 and "no stopped run" in r.output, r.output
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_the_library_refuses_what_would_lose_chunks():
+    from euchresim.rules import FOUR_HAND
+    from euchresim.run import runner as sim
+    spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), count=100, chunk_size=100)
+    for outputs, resume, why in [(sim.Outputs(records="-"), True, "standard output"),
+                                 (sim.Outputs(records="a.jsonl", checkpoint="c"), False, "--checkpoint is for"),
+                                 (sim.Outputs(), True, "nothing to continue")]:
+        with pytest.raises(sim.SimError, match=why):
+            sim.run(spec, workers=1, outputs=outputs, resume=resume)
 
 
 # ---------------------------------------------------------------- the summary by side and by seat

@@ -1,9 +1,10 @@
 """The report command's own checks: where it writes, what it is asked to play, one line each."""
 import json
+import os
 
 import pytest
 
-from tests.test_cli_inputs import _one_error_line, run
+from tests.helpers import one_error_line as _one_error_line, run
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -36,3 +37,41 @@ def test_meta_states_the_command_as_typed(tmp_path):
     again = run(args, cwd=tmp_path)           # a second run into the same folder needs --resume or --force
     assert again.exit_code != 0 and "--resume" in again.output
     assert run(args + ["--resume"], cwd=tmp_path).exit_code == 0
+
+
+def test_resume_with_another_seed_is_refused_naming_it(tmp_path):
+    args = ["report", "euchre-rates", "--hands", "2000", "--out", "r", "--workers", "1", "--quiet"]
+    assert run(args + ["--seed", "4"], cwd=tmp_path).exit_code == 0
+    line = _one_error_line(run(args + ["--seed", "5", "--resume"], cwd=tmp_path))
+    assert "other seed (seed 4)" in line and "--force" in line
+    assert run(args + ["--seed", "5", "--force"], cwd=tmp_path).exit_code == 0
+    assert json.loads((tmp_path / "r" / "meta.json").read_text())["seed"] == 5
+
+
+def test_an_unwritable_out_is_one_line(tmp_path, monkeypatch):
+    """A read-only --out (root ignores chmod, so the refusal is the operating system's, simulated)."""
+    import euchresim.report as report
+    real = report.write_atomic
+
+    def refuse(path, data):
+        if "r" in os.path.relpath(path, tmp_path).split(os.sep)[0]:
+            raise PermissionError(13, "Permission denied", path)
+        return real(path, data)
+    monkeypatch.setattr(report, "write_atomic", refuse)
+    line = _one_error_line(run(["report", "euchre-rates", "--hands", "1000", "--out", "r", "--workers", "1",
+                                "--quiet"], cwd=tmp_path))
+    assert "--out r: cannot write" in line and "Permission denied" in line
+
+
+def test_an_unwritable_out_folder_really_read_only(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    os.chmod(ro, 0o555)
+    try:
+        if os.access(ro, os.W_OK):
+            pytest.skip("this user (root) may write to a read-only folder")
+        line = _one_error_line(run(["report", "euchre-rates", "--hands", "1000", "--out", str(ro / "r"),
+                                    "--workers", "1", "--quiet"], cwd=tmp_path))
+        assert "cannot" in line
+    finally:
+        os.chmod(ro, 0o755)

@@ -86,7 +86,7 @@ def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume
     """
     from euchresim.run import runner as sim
     from euchresim.policies import PolicyError, resolve
-    from euchresim.report import ReportContext, ReportError, write_section
+    from euchresim.report import ReportContext, ReportError, claim, write_atomic, write_section
     kind = kind.lower()
     _check_out(out, resume, force)
     kinds = list(KINDS) if kind == "all" else [kind]
@@ -110,15 +110,19 @@ def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume
                                 workers=workers or sim.default_workers(), resume=resume, force=force,
                                 progress=bars, command=command)
             os.makedirs(ctx.out, exist_ok=True)
+            claim(ctx)
             started = time.time()
             module = importlib.import_module(f"euchresim.report.{KINDS[k]}")
             section = module.build(ctx)
             write_section(ctx, section, started)
             click.echo(f"{k}: {ctx.out}/README.md")
         if kind == "all":
-            with open(os.path.join(out, "README.md"), "w", encoding="utf-8") as fh:
-                fh.write("# Strategy reports\n\n" + "".join(f"- [{k}]({k}/README.md)\n" for k in kinds))
+            write_atomic(os.path.join(out, "README.md"),
+                         ("# Strategy reports\n\n" + "".join(f"- [{k}]({k}/README.md)\n" for k in kinds)).encode())
     except (ReportError, PolicyError, sim.SimError) as e:
         raise InputError(str(e)) from None
+    except OSError as e:          # a read-only or full --out: the file and the reason, one line
+        where = e.filename or out
+        raise InputError(f"--out {out}: cannot write {where} ({e.strerror or e})") from None
     finally:
         bars.close()

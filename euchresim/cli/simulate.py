@@ -67,21 +67,22 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
     if len(given) > 1:
         raise InputError("give only one of --hands, --games, --rubbers")
     mode, count = given[0] if given else ("hands", 1_000_000)
-    _warn_unused(mode, rules, resume, out or records or checkpoint)
+    _warn_unused(mode)
     check_outputs([("--out", out, PARQUET, "a Parquet dataset", False, True),
                     ("--records", records, JSONL, "hand records", True, False),
                     ("--checkpoint", checkpoint, (), "a checkpoint", False, True)], force)
-    if resume and records == "-":
-        raise InputError("--resume cannot continue records sent to standard output; write them to a file")
-    if checkpoint and (out or (records and records != "-")):
-        raise InputError("--checkpoint is for runs that write no files; --out and --records keep their own")
+    from euchresim.run import runner as sim
+    outputs = sim.Outputs(parquet=out, records=records, checkpoint=checkpoint)   # one run folder holds all
+    try:
+        outputs.check(resume)       # the library's own checks: a caller of sim.run gets the same
+    except sim.SimError as e:
+        raise InputError(str(e)) from None
     if address and backend != "ray":
         raise InputError("--address names a Ray cluster; add --backend ray")
     for path in (out, checkpoint):
         if path and force and os.path.isfile(path):
             os.remove(path)          # --force: a file where the folder goes is replaced
 
-    from euchresim.run import runner as sim
     from euchresim.analysis import format_summary, summary_frame
     from euchresim.policies import PolicyError, resolve
     try:
@@ -90,7 +91,6 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
                            chunk_size=chunk_size or 0, groups=tuple(groups))
     except (PolicyError, sim.SimError, ValueError) as e:
         raise InputError(str(e)) from None
-    outputs = sim.Outputs(parquet=out, records=records, checkpoint=checkpoint)   # one run folder holds all
     echo = functools.partial(click.echo, err=records == "-")
     quiet = quiet or as_json
     say_if_compiling(quiet)
@@ -120,7 +120,7 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
                    + (f"; wrote {' and '.join(wrote)}" if wrote else ""), err=True)
 
 
-def _warn_unused(mode, rules, resume, writes):
+def _warn_unused(mode):
     """An option given on the command line that cannot change this run: say so, once."""
     ctx = click.get_current_context()
     given = lambda name: ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE   # noqa: E731
@@ -130,9 +130,6 @@ def _warn_unused(mode, rules, resume, writes):
                 flag = "--" + name.replace("_", "-")
                 click.echo(f"warning: {flag} has no effect with --hands (independent hands are not played "
                            "to a target); use --games or --rubbers", err=True)
-    if resume and not writes:
-        click.echo("warning: --resume has no effect without --out, --records or --checkpoint (nothing was kept "
-                   "to resume)", err=True)
 
 
 class _Progress:

@@ -132,7 +132,9 @@ def save(fig: Figure, path, dpi: int = DPI):
     p = Path(os.fspath(path))
     if p.parent and not p.parent.exists():
         p.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(p, dpi=dpi, format="png")
+    tmp = p.with_name(f"{p.name}.{os.getpid()}.tmp")
+    fig.savefig(tmp, dpi=dpi, format="png")       # under a temporary name: a stop leaves no half PNG
+    os.replace(tmp, p)
     fig.clear()
     return path
 

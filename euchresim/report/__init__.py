@@ -9,13 +9,15 @@ what they show, every number with its interval and hand count.  This
 layer composes the two below it; it computes no statistic itself.
 
 The work a report asks for is cut into chunks that depend only on the
-seed and the chunk's index (as ``sim`` chunks do); each finished chunk is
-kept in ``OUT/_work/KEY/`` (written under a temporary name, then renamed),
-so a stopped run resumes, with ``--resume``, to identical results.
+seed and the chunk's index (as ``simulate``'s chunks do), and runs on the one
+runner (run/jobs.py): each finished chunk is kept in the run folder
+``OUT/_work/KEY/`` with its checksum, so a stopped run resumes, with
+``--resume``, to identical results.
 """
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import platform
@@ -27,6 +29,8 @@ import numpy as np
 
 from euchresim import ENGINE_VERSION, __version__
 from euchresim.rules import Rules
+from euchresim.run.errors import SimError
+from euchresim.run.jobs import Job, Played
 
 
 class ReportError(ValueError):
@@ -76,66 +80,77 @@ class Section:
 
 def chunked(ctx: ReportContext, key: str, spec: dict, n_chunks: int, job: Callable[[int], dict],
             label: str = "") -> list[dict]:
-    """``job(i)`` for every chunk i (dicts of numpy arrays), each kept on disk once finished.
+    """``job(i)`` for every chunk i (dicts of numpy arrays), each kept in a run folder once finished.
 
-    ``spec`` (JSON-able) says what the chunks are; a resumed run must ask
-    for the same, or it is an error (``--force`` starts the work afresh).
-    Chunks run on ``ctx.workers`` processes; the result is in chunk order,
-    whatever order they finish in.
+    The work runs on the one runner (run/jobs.py): ``OUT/_work/KEY`` is a
+    run folder whose manifest is ``spec`` (JSON-able, what the chunks are),
+    every chunk's arrays are kept with their checksum, and ``--resume``
+    plays only the missing or damaged ones; a resumed run must ask for the
+    same ``spec`` or it is an error (``--force`` starts the work afresh).
+    The result is in chunk order, whatever order the chunks finish in.
     """
-    from euchresim.run.backends.local import map_chunks
-    d = ctx.path("_work", key)
-    os.makedirs(d, exist_ok=True)
-    spec_file = os.path.join(d, "spec.json")
-    want = json.dumps(spec, sort_keys=True)
-    if os.path.exists(spec_file):
-        have = open(spec_file, encoding="utf-8").read()
-        if have != want and not ctx.force:
-            raise ReportError(f"{d}: kept work of another run (its spec.json differs); use --force to redo it")
-        if have != want or not ctx.resume:
-            for f in os.listdir(d):
-                if f.startswith("chunk-"):
-                    os.remove(os.path.join(d, f))
-    elif any(f.startswith("chunk-") for f in os.listdir(d)):
-        raise ReportError(f"{d}: chunk files without a spec.json; remove the folder or use --force")
-    _atomic_write(spec_file, want.encode())
-    results: dict[int, dict] = {}
-    for i in range(n_chunks):
-        f = os.path.join(d, f"chunk-{i:06d}.npz")
-        if os.path.exists(f):
-            try:
-                with np.load(f) as z:
-                    results[i] = {k: z[k] for k in z.files}
-            except (OSError, ValueError):      # a damaged file is played again
-                os.remove(f)
-    todo = [i for i in range(n_chunks) if i not in results]
-    done = len(results)
-    if ctx.progress:
-        ctx.progress(label or key, done, n_chunks)
-    for i, res in map_chunks(_Job(job), todo, ctx.workers):
-        f = os.path.join(d, f"chunk-{i:06d}.npz")
-        tmp = f + ".tmp.npz"
-        np.savez(tmp, **res)
-        os.replace(tmp, f)
-        results[i] = res
-        done += 1
-        if ctx.progress:
-            ctx.progress(label or key, done, n_chunks)
-    return [results[i] for i in range(n_chunks)]
+    from euchresim.run.jobs import run_job
+    folder = ctx.path("_work", key)
+    progress = (lambda done, total: ctx.progress(label or key, done, total)) if ctx.progress else None
+    if progress:
+        progress(0, n_chunks)
+    try:
+        out = run_job(_ArraysJob(job, spec, n_chunks), workers=ctx.workers, folder=folder,
+                      resume=ctx.resume and os.path.isdir(folder), force=ctx.force, on_chunk=progress,
+                      collect=("result",))
+    except SimError as e:
+        raise ReportError(str(e)) from None
+    results = []
+    for data in out.files["result"]:
+        with np.load(io.BytesIO(data)) as z:
+            results.append({k: z[k] for k in z.files})
+    return results
 
 
-class _Job:
-    """A picklable wrapper that hands back the chunk index with its result."""
+class _ArraysJob(Job):
+    """A report's piece of work as a job of the one runner: each chunk's arrays as one .npz file."""
 
-    def __init__(self, fn):
-        self.fn = fn
+    def __init__(self, fn, spec: dict, n_chunks: int):
+        self.fn, self.spec, self.n_chunks = fn, spec, n_chunks
+        self.stop_label = "report chunk"
 
-    def __call__(self, i):
-        return i, self.fn(i)
+    def header(self) -> dict:
+        return {"report_work": self.spec}
+
+    def play(self, chunk: int) -> Played:
+        buf = io.BytesIO()
+        np.savez(buf, **self.fn(chunk))
+        return Played({}, {"result": buf.getvalue()})
 
 
-def _atomic_write(path: str, data: bytes) -> None:
-    tmp = path + ".tmp"
+def claim(ctx: ReportContext) -> None:
+    """Say what this report is made from in ``OUT/_work/report.json``; a --resume must match it.
+
+    Each piece of work is kept under a key of its own settings, so a resume
+    with another seed (or hands, policies, rules) would find no kept work
+    and silently start afresh: refused here, naming what differs.
+    """
+    want = {"kind": ctx.kind, "seed": ctx.seed, "hands": ctx.hands, "policies": list(ctx.policies),
+            "model_hands": list(ctx.model_hands), "rules": ctx.rules.to_dict(), "chunk_size": ctx.chunk_size}
+    path = ctx.path("_work", "report.json")
+    if ctx.resume and not ctx.force and os.path.exists(path):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                have = json.load(fh)
+        except (OSError, ValueError) as e:
+            raise ReportError(f"{path}: cannot read what the kept work was made from ({e}); use --force")
+        diff = sorted(k for k in set(have) | set(want) if have.get(k) != want.get(k))
+        if diff:
+            raise ReportError(f"{ctx.out}: the kept work was made with other {', '.join(diff)} "
+                              f"({', '.join(f'{k} {have.get(k)}' for k in diff)}); --resume needs the same, "
+                              "--force makes the report afresh")
+    write_atomic(path, json.dumps(want, indent=1).encode())
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """Under a temporary name, then renamed: a stop never leaves half a file under the real name."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
     with open(tmp, "wb") as fh:
         fh.write(data)
     os.replace(tmp, path)
@@ -166,7 +181,7 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
     """README.md, the CSV tables and meta.json in ``ctx.out``; the charts are already there."""
     os.makedirs(ctx.out, exist_ok=True)
     for name, df in section.tables.items():
-        df.to_csv(ctx.path(f"{name}.csv"), index=False)
+        write_atomic(ctx.path(f"{name}.csv"), df.to_csv(index=False).encode())
     meta = {
         "report": ctx.kind, "command": ctx.command, "seed": ctx.seed, "hands": ctx.hands,
         "model_hands": list(ctx.model_hands), "policies": list(ctx.policies), "rules": ctx.rules.to_dict(),
@@ -176,15 +191,12 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
         "tables": sorted(f"{n}.csv" for n in section.tables),
         "charts": sorted(os.path.relpath(p, ctx.out) for p in section.charts.values()),
     }
-    with open(ctx.path("meta.json"), "w", encoding="utf-8") as fh:
-        json.dump(meta, fh, indent=2)
-        fh.write("\n")
+    write_atomic(ctx.path("meta.json"), (json.dumps(meta, indent=2) + "\n").encode())
     head = (f"# {section.title}\n\n"
             f"Made by `{ctx.command}` (euchresim {__version__}, engine {ENGINE_VERSION}; seed {ctx.seed}; "
             f"{ctx.hands:,} hands for {ctx.policies[0]}"
             + "".join(f", {ctx.hands_for(k):,} for {p}" for k, p in enumerate(ctx.policies) if k)
             + f"; {meta['run_seconds']} s). Every figure names the policy that played its hands and "
               "carries a 95% interval.\n\n")
-    with open(ctx.path("README.md"), "w", encoding="utf-8") as fh:
-        fh.write(head + section.text.rstrip() + "\n")
+    write_atomic(ctx.path("README.md"), (head + section.text.rstrip() + "\n").encode())
     return meta

@@ -20,7 +20,7 @@ and plays a damaged or missing one again.  At the end the lines are
 folded into the manifest (``complete: true``).  Names starting ``_`` are
 skipped by Parquet readers, so the dataset reads cleanly with them in it.
 
-Part of the ``sim`` layer; ``sim.run`` drives it.
+Every job of the package runs on it through ``run.jobs.run_job``.
 """
 from __future__ import annotations
 
@@ -31,7 +31,10 @@ import shutil
 
 MANIFEST = "_manifest.json"
 LOG = "_chunks.jsonl"
-FILES = {"parquet": "chunk-{:06d}.parquet", "records": os.path.join("_records", "chunk-{:06d}.jsonl")}
+# Every kind of file a chunk can leave, and where; names starting "_" are skipped by Parquet readers.
+# "result" is any job's own per-chunk bytes (a report's arrays, a duel's rows: run/jobs.py ``collect``).
+FILES = {"parquet": "chunk-{:06d}.parquet", "records": os.path.join("_records", "chunk-{:06d}.jsonl"),
+         "result": os.path.join("_results", "chunk-{:06d}.bin")}
 
 
 class PartsError(RuntimeError):
@@ -156,6 +159,9 @@ def prepare(folder: str, header: dict, n_chunks: int, resume: bool, force: bool 
             return _reopen(folder, old, n_chunks)
     elif os.path.exists(folder):
         raise PartsError(f"{folder}: exists and is not a folder; remove it or choose another name")
+    elif resume:       # never start afresh under --resume: the stopped run's chunks may be elsewhere
+        raise PartsError(f"{folder}: no stopped run to resume here; give the same --out, --records and "
+                         "--checkpoint the stopped run was given, or drop --resume to start afresh")
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as e:
@@ -184,20 +190,44 @@ def _reopen(folder: str, manifest: dict, n_chunks: int) -> dict[int, dict]:
     return done
 
 
-def finish(folder: str, n_chunks: int, records: str | None, keep_folder: bool) -> None:
-    """Join the records in chunk order, fold the log into the manifest, tidy up."""
+def read_kind(folder: str, kind: str, n_chunks: int) -> list[bytes]:
+    """Every chunk's file of ``kind``, in chunk order, each checked against the checksum its log line gave."""
+    m = _manifest(folder) or {}
+    entries = {int(k): v for k, v in m.get("chunks", {}).items()} if m.get("complete") else _read_log(folder, n_chunks)
+    out = []
+    for i in range(n_chunks):
+        path = chunk_path(folder, kind, i)
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as e:
+            raise PartsError(f"{path}: cannot read a finished chunk's file ({e.strerror}); rerun with --resume")
+        want = entries.get(i, {}).get("files", {}).get(kind)
+        if want is not None and _digest(data) != want:
+            raise PartsError(f"{path}: does not match its checksum; rerun with --resume to play it again")
+        out.append(data)
+    return out
+
+
+def finish(folder: str, n_chunks: int, joins: dict[str, str], keep_folder: bool) -> None:
+    """Join the kinds named in ``joins`` (kind -> file) in chunk order, fold the log into the manifest, tidy up.
+
+    A joined file is written under a temporary name and renamed when whole.
+    """
     if (_manifest(folder) or {}).get("complete"):
         return                    # a resume of a finished run: nothing was played, nothing to do
     entries = _read_log(folder, n_chunks)
-    if records:
-        tmp = f"{records}.{os.getpid()}.tmp"
+    for kind, target in joins.items():
+        if not target:
+            continue
+        tmp = f"{target}.{os.getpid()}.tmp"
         with open(tmp, "wb") as out:
             for i in range(n_chunks):
-                with open(chunk_path(folder, "records", i), "rb") as fh:
+                with open(chunk_path(folder, kind, i), "rb") as fh:
                     shutil.copyfileobj(fh, out)
-        os.replace(tmp, records)
+        os.replace(tmp, target)
         for e in entries.values():
-            e["files"].pop("records", None)
+            e["files"].pop(kind, None)
     if not keep_folder:
         shutil.rmtree(folder)
         return
@@ -205,4 +235,5 @@ def finish(folder: str, n_chunks: int, records: str | None, keep_folder: bool) -
     m.update(complete=True, chunks={str(i): entries[i] for i in sorted(entries)})
     _write_atomic(os.path.join(folder, MANIFEST), json.dumps(m, indent=1).encode())
     os.remove(os.path.join(folder, LOG))
-    shutil.rmtree(os.path.join(folder, "_records"), ignore_errors=True)
+    for kind in joins:
+        shutil.rmtree(os.path.dirname(chunk_path(folder, kind, 0)), ignore_errors=True)

@@ -14,17 +14,17 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
 from euchresim import ENGINE_VERSION, __version__
-from euchresim.run.backends import ChunkFailed
 from euchresim.run.errors import SimError
+from euchresim.run.jobs import Job, Played, RunStopped, merge, merged as _merged, run_job  # noqa: F401
 from euchresim.engine.bits import seed_state
-from euchresim.engine.layout import GAME_DTYPE, HAND_DTYPE, RUBBER_DTYPE, TALLY_POS, TALLY_SIZE
+from euchresim.engine.layout import (GAME_DTYPE, HAND_DTYPE, RUBBER_DTYPE, TALLY_FIXED, TALLY_FIXED_SLOTS, TALLY_POS,
+                                     TALLY_POS_SLOTS, TALLY_SEAT, TALLY_SEAT_SLOTS, TALLY_SIZE)
 from euchresim.rules import Rules
 
 DEFAULT_CHUNK = {"hands": 1 << 16, "games": 2048, "rubbers": 512}
@@ -220,8 +220,11 @@ def _policy_error(spec, chunk, at, row, plays) -> str:
     who = f"seat {seat}'s policy {names[seat]!r}" if 0 <= seat < len(names) else f"a policy ({', '.join(names)})"
     obj = format_record(rec)
     where = replay_record(obj).get("error", "")          # the replay's own words for where the hand stands
-    return (f"chunk {chunk}, hand {at}: {who} made an illegal move at its {phase!r} decision ({where}); "
-            f"the hand so far: " + json.dumps(obj, separators=(",", ":")))
+    from euchresim.run import blame                      # the chunk played again: what the policy returned or raised
+    who, did, detail = blame.line(blame.failing_decision(spec, chunk, at, row), names) or (
+        who, "made an illegal move", "")
+    return (f"chunk {chunk}, hand {at}: {who} {did} at its {phase!r} decision{': ' + detail if detail else ''} "
+            f"({where}); the hand so far: " + json.dumps(obj, separators=(",", ":")))
 
 
 # ---------------------------------------------------------------- tallies
@@ -262,60 +265,29 @@ def _sum_and_squares(c: dict, name: str, values) -> None:
     c[name + "_sq"] = int((v * v).sum())
 
 
-_TALLY_FIXED = ("hands", "thrown_in", "redeal", "made", "made_ok", "euchred", "march", "maker_alone",
-                "defender_alone", "alone_made_ok", "alone_march", "alone_euchred",
-                "maker_points", "maker_points_sq", "defender_points", "defender_points_sq",
-                "dealer_edge", "dealer_edge_sq", "side_diff", "side_diff_sq")
-_TALLY_POS = ("made_r1_pos", "made_r2_pos", "made_ok_pos", "made_pos", "points_pos", "points_sq_pos")
-_TALLY_SEAT = ("made_seat", "made_ok_seat", "euchred_seat", "march_seat", "alone_seat",
-               "points_seat", "points_sq_seat")
-
-
 def tally_names(players: int) -> list[str]:
     """Names of ``loops.tally.tally_row``'s slots ('' for slots unused with this many players).
 
-    ``dealer_edge`` is, per hand, ``players`` times the dealer's points less
-    all seats' points: the dealer's side's edge over the other side (with 3
-    players over the mean opponent), once with 2 players and twice with 3
-    or 4; ``side_diff``
-    seat 0's points less seat 1's (2 and 4 players); ``maker_points`` and
-    ``defender_points`` are per made hand.
+    Read from the declaration the kernel writes by (engine.layout.TALLY and
+    its blocks).  ``dealer_edge`` is, per hand, ``players`` times the
+    dealer's points less all seats' points: the dealer's side's edge over the
+    other side (with 3 players over the mean opponent), once with 2 players
+    and twice with 3 or 4; ``side_diff`` seat 0's points less seat 1's (2 and
+    4 players); ``maker_points`` and ``defender_points`` are per made hand.
     """
-    names = list(_TALLY_FIXED) + [""] * (TALLY_POS - len(_TALLY_FIXED))
-    if players == 3:
-        names[names.index("side_diff")] = names[names.index("side_diff_sq")] = ""
-    for p in range(4):
-        names += [f"{n}{p}" if p < players else "" for n in _TALLY_POS] + ["", ""]
-    for s in range(4):
-        names += [f"{n}{s}" if s < players else "" for n in _TALLY_SEAT] + [""]
-    assert len(names) == TALLY_SIZE
+    names = [""] * TALLY_SIZE
+    for name, at in TALLY_FIXED_SLOTS.offsets().items():
+        if not (players == 3 and name.startswith("side_diff")):
+            names[TALLY_FIXED + at] = name
+    for block, start in ((TALLY_POS_SLOTS, TALLY_POS), (TALLY_SEAT_SLOTS, TALLY_SEAT)):
+        for p in range(players):          # a position or a seat past ``players``: no name
+            for name, at in block.offsets().items():
+                names[start + block.size * p + at] = f"{name}{p}"
     return names
 
 
-def merge(total: dict, part: dict) -> dict:
-    """Add ``part`` into ``total``: numbers add, dicts merge key by key, lists (cells) elementwise.
-
-    ``total`` never shares a list or dict with ``part``, so merging a chunk
-    twice, or the same part into two totals, cannot change either part.
-    """
-    for k, v in part.items():
-        if isinstance(v, dict):
-            merge(total.setdefault(k, {}), v)
-        elif isinstance(v, list):
-            have = total.get(k)
-            if have is None:
-                total[k] = list(v)
-            elif len(have) != len(v):
-                raise SimError(f"cannot merge tallies of {k!r}: {len(have)} cells against {len(v)}")
-            else:
-                total[k] = [a + b for a, b in zip(have, v)]
-        else:
-            total[k] = total.get(k, 0) + v
-    return total
-
-
 # ---------------------------------------------------------------- running
-@dataclass
+@dataclass(frozen=True)
 class Outputs:
     """Where a run writes; all optional.
 
@@ -345,6 +317,16 @@ class Outputs:
     def keeps_rows(self) -> bool:
         return self.parquet is not None or self.records is not None
 
+    def check(self, resume: bool) -> None:
+        """The combinations that would lose chunks, refused here so that a library caller gets them too."""
+        if resume and self.records == "-":
+            raise SimError("--resume cannot continue records sent to standard output; write them to a file")
+        if self.checkpoint and (self.parquet or self.records_file):
+            raise SimError("--checkpoint is for runs that write no files; --out and --records keep their own")
+        if resume and not self.parts_dir:
+            raise SimError("--resume has nothing to continue: give the --out, --records or --checkpoint "
+                           "the stopped run was given")
+
 
 _SCRATCH: dict = {}   # this process's reusable row buffers (see play_chunk)
 
@@ -365,18 +347,22 @@ def chunk_payload(spec: RunSpec, chunk: int, outputs: Outputs):
     return chunk, counts, text, files
 
 
-def _chunk_job(args):
-    """A local worker writes its chunk's files itself, and hands back only their checksums."""
-    from euchresim.run import folder as parts
-    spec, chunk, outputs = args
-    chunk, counts, text, files = chunk_payload(spec, chunk, outputs)
-    return chunk, counts, text, parts.store_chunk(outputs.parts_dir, chunk, files) if files else {}
+@dataclass(frozen=True)
+class SimulateJob(Job):
+    """``simulate`` as a job of the one runner (run/jobs.py): a chunk's tally, rows and records."""
+    spec: RunSpec
+    outputs: Outputs
 
+    @property
+    def n_chunks(self) -> int:
+        return self.spec.n_chunks
 
-def remote_chunk_job(args):
-    """A cluster worker may share no disk with the run: it hands back the files' bytes instead."""
-    spec, chunk, outputs = args
-    return chunk_payload(spec, chunk, outputs)
+    def header(self) -> dict:
+        return dict(self.spec.meta(), outputs={"parquet": self.outputs.parquet, "records": self.outputs.records_file})
+
+    def play(self, chunk: int) -> Played:
+        _, counts, text, files = chunk_payload(self.spec, chunk, self.outputs)
+        return Played(counts, files, text)
 
 
 def default_workers() -> int:
@@ -384,14 +370,6 @@ def default_workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
-
-
-class RunStopped(KeyboardInterrupt):
-    """A run stopped by Ctrl-C (or SIGTERM): what was finished, and where it is kept."""
-
-    def __init__(self, partial: dict, done: int, total: int, parts_dir: str | None):
-        super().__init__(f"stopped: {done} of {total} chunks finished")
-        self.partial, self.done, self.total, self.parts_dir = partial, done, total, parts_dir
 
 
 def run(spec: RunSpec, workers: int | None = None, outputs: Outputs | None = None,
@@ -412,68 +390,13 @@ def run(spec: RunSpec, workers: int | None = None, outputs: Outputs | None = Non
     in the way.  Records for standard output (``outputs.records == "-"``)
     go to ``stdout`` in chunk order.
     """
-    from euchresim.run import folder as parts
     outputs = outputs or Outputs()
-    workers = workers or default_workers()
-    d = outputs.parts_dir
-    done = {}
-    if d:
-        header = dict(spec.meta(), outputs={"parquet": outputs.parquet, "records": outputs.records_file})
-        try:
-            done = parts.prepare(d, header, spec.n_chunks, resume, force)
-        except parts.PartsError as e:
-            raise SimError(str(e)) from None
-    # One running total, not every chunk's tally: memory stays flat however many chunks there are
-    # (the sums are of integers, so the order chunks finish in cannot change them).
-    total = _merged(done)
-    n_done = len(done)
-    todo = [i for i in range(spec.n_chunks) if i not in done]
-    done = None
-    writer = _InOrder(stdout or sys.stdout, todo) if outputs.records == "-" else None
-    try:
-        for chunk, counts, text, files in _map_chunks(spec, todo, outputs, workers, pool, backend, address):
-            if d:
-                entries = files if backend == "local" else parts.store_chunk(d, chunk, files)
-                parts.log_chunk(d, chunk, counts, entries)
-            merge(total, counts)
-            n_done += 1
-            if writer:
-                writer.add(chunk, text)
-            if on_chunk:
-                on_chunk(n_done, spec.n_chunks)
-    except KeyboardInterrupt:
-        if d:    # the log is the truth: a stop between its line and our bookkeeping must not miscount
-            finished = parts.finished(d, spec.n_chunks)
-            total, n_done = _merged(finished), len(finished)
-        raise RunStopped(total, n_done, spec.n_chunks, d) from None
-    except ChunkFailed as e:
-        kept = f"; the finished chunks are kept in {d}: rerun with --resume" if d else ""
-        raise SimError(f"{e}{kept}") from None
-    if d:
-        parts.finish(d, spec.n_chunks, outputs.records_file, keep_folder=outputs.parquet is not None
-                     or outputs.checkpoint is not None)
-    return total
-
-
-class _InOrder:
-    """Writes each chunk's text once every chunk before it has been written."""
-
-    def __init__(self, fh, todo):
-        self.fh, self.pending, self.order, self.next = fh, {}, list(todo), 0
-
-    def add(self, chunk, text):
-        self.pending[chunk] = text
-        while self.next < len(self.order) and self.order[self.next] in self.pending:
-            self.fh.write(self.pending.pop(self.order[self.next]))
-            self.next += 1
-        self.fh.flush()
-
-
-def _merged(counts_by_chunk: dict) -> dict:
-    total: dict = {}
-    for i in sorted(counts_by_chunk):
-        merge(total, counts_by_chunk[i])
-    return total
+    outputs.check(resume)
+    out = run_job(SimulateJob(spec, outputs), workers=workers or default_workers(), folder=outputs.parts_dir,
+                  resume=resume, force=force, backend=backend, address=address, pool=pool, on_chunk=on_chunk,
+                  stdout=stdout, joins={"records": outputs.records_file},
+                  keep_folder=outputs.parquet is not None or outputs.checkpoint is not None)
+    return out.counts
 
 
 def worker_pool(workers: int):
@@ -481,19 +404,3 @@ def worker_pool(workers: int):
     inherit the kernels the parent already loaded)."""
     from euchresim.run.backends.local import WorkerPool
     return WorkerPool(workers)
-
-
-def _map_chunks(spec, todo, outputs, workers, pool=None, backend="local", address=None):
-    jobs = [(spec, i, outputs) for i in todo]
-    if backend == "ray":
-        from euchresim.run.backends.ray import map_chunks as ray_map
-        yield from ray_map(remote_chunk_job, jobs, workers, address=address, label=_chunk_of)
-        return
-    if backend != "local":
-        raise SimError(f"backend must be local or ray, not {backend!r}")
-    from euchresim.run.backends.local import map_chunks
-    yield from map_chunks(_chunk_job, jobs, workers, pool, label=_chunk_of)
-
-
-def _chunk_of(job) -> int:
-    return job[1]

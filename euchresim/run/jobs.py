@@ -1,0 +1,203 @@
+"""One way to run any job: its chunks on local workers or Ray, kept in a run folder, resumable.
+
+Every job the package runs (simulate, report, counterfactual, duel,
+ladder) is a :class:`Job`: a number of chunks, a header that says what the
+chunks are, and ``play(chunk)``, which depends only on the job and the
+chunk's number.  :func:`run_job` plays the chunks and gives every job the
+same guarantees, so none has to build them again:
+
+- the same numbers whatever the number of workers or the backend (chunks
+  merge in chunk order, tallies are integers);
+- a worker that dies has its chunk played again, ``MAX_TRIES`` times at most
+  (run/backends);
+- Ctrl-C (or SIGTERM, as the CLI maps it) stops the workers at once and
+  raises :class:`RunStopped` with the finished chunks' merged tally;
+- with a ``folder`` (run/folder.py), every finished chunk's files are kept
+  with their checksums, and ``resume`` plays only the missing or damaged
+  ones, to results identical to a run never stopped;
+- ``on_chunk(done, total)`` for a progress bar.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+from euchresim.run.backends import ChunkFailed
+from euchresim.run.errors import SimError
+
+
+@dataclass
+class Played:
+    """What one chunk gave: tallies that add up across chunks, files (kind -> bytes), text for stdout."""
+    counts: dict
+    files: dict
+    text: str | None = None
+
+
+class Job:
+    """A job cut into chunks.  Subclasses are picklable (they travel to workers) and set:
+
+    ``n_chunks``; ``header()``, JSON-able, what a resume must match;
+    ``play(chunk) -> Played``.  ``stop_label`` names a chunk in messages.
+    """
+    n_chunks: int = 0
+    stop_label: str = "chunk"
+
+    def header(self) -> dict:
+        raise NotImplementedError
+
+    def play(self, chunk: int) -> Played:
+        raise NotImplementedError
+
+
+class RunStopped(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (or SIGTERM): what was finished, and where it is kept."""
+
+    def __init__(self, partial: dict, done: int, total: int, parts_dir: str | None):
+        super().__init__(f"stopped: {done} of {total} chunks finished")
+        self.partial, self.done, self.total, self.parts_dir = partial, done, total, parts_dir
+
+
+@dataclass
+class Outcome:
+    """A finished run: the merged tallies, and each chunk's files of the kinds asked for, in chunk order."""
+    counts: dict
+    files: dict            # kind -> [bytes of chunk 0, chunk 1, ...]
+
+
+def merge(total: dict, part: dict) -> dict:
+    """Add ``part`` into ``total``: numbers add, dicts merge key by key, lists (cells) elementwise.
+
+    The sums are of integers, so the order chunks finish in cannot change them.
+    """
+    for k, v in part.items():
+        if isinstance(v, dict):
+            merge(total.setdefault(k, {}), v)
+        elif isinstance(v, list):
+            have = total.get(k)
+            if have is None:
+                total[k] = list(v)
+            elif len(have) != len(v):
+                raise SimError(f"cannot merge tallies of {k!r}: {len(have)} cells against {len(v)}")
+            else:
+                total[k] = [a + b for a, b in zip(have, v)]
+        else:
+            total[k] = total.get(k, 0) + v
+    return total
+
+
+def merged(counts_by_chunk: dict) -> dict:
+    total: dict = {}
+    for i in sorted(counts_by_chunk):
+        merge(total, counts_by_chunk[i])
+    return total
+
+
+def _local_job(args):
+    """A local worker writes its chunk's files itself and hands back only their checksums."""
+    from euchresim.run import folder as parts
+    job, chunk, folder = args
+    out = job.play(chunk)
+    if folder and out.files:
+        return chunk, out.counts, out.text, parts.store_chunk(folder, chunk, out.files), None
+    return chunk, out.counts, out.text, {}, out.files
+
+
+def remote_job(args):
+    """A cluster worker may share no disk with the run: it hands back the files' bytes instead."""
+    job, chunk, _ = args
+    out = job.play(chunk)
+    return chunk, out.counts, out.text, None, out.files
+
+
+def _chunk_of(args) -> int:
+    return args[1]
+
+
+def run_job(job: Job, workers: int = 1, folder: str | None = None, resume: bool = False, force: bool = False,
+            backend: str = "local", address: str | None = None, pool=None,
+            on_chunk: Callable[[int, int], None] | None = None, stdout=None, collect: tuple = (),
+            joins: dict | None = None, keep_folder: bool = True) -> Outcome:
+    """Play every chunk of ``job`` not yet finished in ``folder``; the merged tallies and collected files.
+
+    ``collect`` names file kinds whose bytes the caller wants back, in chunk
+    order (a report's arrays, a duel's rows): read back from the folder
+    (checked against their checksums) when there is one, else kept in
+    memory.  ``joins`` maps a file kind to a file that its chunks are joined
+    into, in chunk order, once all are finished (hand records).  Text a
+    chunk hands back goes to ``stdout`` in chunk order.  ``keep_folder``
+    False removes the folder once the run is complete.
+    """
+    from euchresim.run import folder as parts
+    if folder is None and resume:
+        raise SimError("resume needs the run folder the stopped run kept; none was named")
+    done: dict = {}
+    if folder:
+        try:
+            done = parts.prepare(folder, job.header(), job.n_chunks, resume, force)
+        except parts.PartsError as e:
+            raise SimError(str(e)) from None
+    # one running total, not every chunk's tally: memory stays flat however many chunks there are
+    total = merged(done)
+    n_done = len(done)
+    todo = [i for i in range(job.n_chunks) if i not in done]
+    done = None
+    kept: dict = {k: {} for k in collect} if not folder else {}
+    writer = _InOrder(stdout or sys.stdout, todo)
+    try:
+        for chunk, counts, text, entries, files in _map(job, todo, folder, workers, pool, backend, address):
+            if folder:
+                if entries is None:                 # a remote worker's bytes: stored here
+                    entries = parts.store_chunk(folder, chunk, files)
+                parts.log_chunk(folder, chunk, counts, entries)
+            else:
+                for k in collect:
+                    kept[k][chunk] = files[k]
+            merge(total, counts)
+            n_done += 1
+            if text is not None:
+                writer.add(chunk, text)
+            if on_chunk:
+                on_chunk(n_done, job.n_chunks)
+    except KeyboardInterrupt:
+        if folder:    # the log is the truth: a stop between its line and our bookkeeping must not miscount
+            finished = parts.finished(folder, job.n_chunks)
+            total, n_done = merged(finished), len(finished)
+        raise RunStopped(total, n_done, job.n_chunks, folder) from None
+    except ChunkFailed as e:
+        kept_in = f"; the finished chunks are kept in {folder}: rerun with --resume" if folder else ""
+        raise SimError(f"{str(e).replace('chunk', job.stop_label, 1)}{kept_in}") from None
+    out = {}
+    if folder:
+        out = {k: parts.read_kind(folder, k, job.n_chunks) for k in collect}
+        parts.finish(folder, job.n_chunks, joins or {}, keep_folder=keep_folder)
+    else:
+        out = {k: [kept[k][i] for i in range(job.n_chunks)] for k in collect}
+    return Outcome(total, out)
+
+
+class _InOrder:
+    """Writes each chunk's text once every chunk before it has been written."""
+
+    def __init__(self, fh, todo):
+        self.fh, self.pending, self.order, self.next = fh, {}, list(todo), 0
+
+    def add(self, chunk, text):
+        self.pending[chunk] = text
+        while self.next < len(self.order) and self.order[self.next] in self.pending:
+            self.fh.write(self.pending.pop(self.order[self.next]))
+            self.next += 1
+        self.fh.flush()
+
+
+def _map(job, todo, folder, workers, pool, backend, address):
+    jobs = [(job, i, folder) for i in todo]
+    if backend == "ray":
+        from euchresim.run.backends.ray import map_chunks as ray_map
+        yield from ray_map(remote_job, jobs, workers, address=address, label=_chunk_of)
+        return
+    if backend != "local":
+        raise SimError(f"backend must be local or ray, not {backend!r}")
+    from euchresim.run.backends.local import map_chunks
+    yield from map_chunks(_local_job, jobs, workers, pool, label=_chunk_of)

@@ -1,0 +1,102 @@
+"""The one runner (run/jobs.py): any job gets workers, a run folder, checksums, resume and a clean stop."""
+import json
+import os
+
+import pytest
+
+from euchresim.run import folder as parts
+from euchresim.run.errors import SimError
+from euchresim.run.jobs import Job, Played, RunStopped, run_job
+
+
+class Squares(Job):
+    """A job whose chunk i tallies i and keeps i*i as bytes; ``stop_at`` raises Ctrl-C in that chunk."""
+
+    def __init__(self, n, stop_at=None, tag="a"):
+        self.n_chunks, self.stop_at, self.tag = n, stop_at, tag
+
+    def header(self):
+        return {"job": "squares", "n": self.n_chunks, "tag": self.tag}
+
+    def play(self, chunk):
+        if chunk == self.stop_at:
+            raise KeyboardInterrupt
+        return Played({"sum": chunk, "chunks": 1}, {"result": str(chunk * chunk).encode()})
+
+
+def _results(out):
+    return [int(b) for b in out.files["result"]]
+
+
+def test_the_numbers_do_not_depend_on_workers_or_a_folder(tmp_path):
+    one = run_job(Squares(7), workers=1, collect=("result",))
+    two = run_job(Squares(7), workers=2, collect=("result",))
+    kept = run_job(Squares(7), workers=2, folder=str(tmp_path / "run"), collect=("result",))
+    for out in (one, two, kept):
+        assert out.counts == {"sum": 21, "chunks": 7}
+        assert _results(out) == [i * i for i in range(7)]
+
+
+def test_a_stop_keeps_finished_chunks_and_resume_plays_only_the_rest(tmp_path):
+    d = str(tmp_path / "run")
+    with pytest.raises(RunStopped) as e:
+        run_job(Squares(6, stop_at=4), workers=1, folder=d, collect=("result",))
+    assert (e.value.done, e.value.total, e.value.partial) == (4, 6, {"sum": 6, "chunks": 4})
+    assert sorted(parts.finished(d, 6)) == [0, 1, 2, 3]
+    played = []
+
+    class Counting(Squares):
+        def play(self, chunk):
+            played.append(chunk)
+            return super().play(chunk)
+
+    out = run_job(Counting(6), workers=1, folder=d, resume=True, collect=("result",))
+    assert played == [4, 5]
+    assert out.counts == {"sum": 15, "chunks": 6} and _results(out) == [i * i for i in range(6)]
+
+
+def test_a_damaged_chunk_is_found_by_its_checksum_and_played_again(tmp_path):
+    d = str(tmp_path / "run")
+    with pytest.raises(RunStopped):
+        run_job(Squares(4, stop_at=3), workers=1, folder=d)
+    with open(parts.chunk_path(d, "result", 1), "wb") as fh:
+        fh.write(b"999")                       # the same size, other bytes
+    out = run_job(Squares(4), workers=1, folder=d, resume=True, collect=("result",))
+    assert _results(out) == [0, 1, 4, 9]
+
+
+def test_resume_refuses_another_job_and_a_folder_no_run_left(tmp_path):
+    d = str(tmp_path / "run")
+    with pytest.raises(RunStopped):
+        run_job(Squares(4, stop_at=2), workers=1, folder=d)
+    with pytest.raises(SimError, match="differs in tag"):
+        run_job(Squares(4, tag="b"), workers=1, folder=d, resume=True)
+    with pytest.raises(SimError, match="no stopped run to resume here"):
+        run_job(Squares(4), workers=1, folder=str(tmp_path / "elsewhere"), resume=True)
+    with pytest.raises(SimError, match="needs the run folder"):
+        run_job(Squares(4), workers=1, resume=True)
+
+
+def test_joined_files_appear_whole_or_not_at_all(tmp_path):
+    d, target = str(tmp_path / "run"), str(tmp_path / "all.txt")
+
+    class Lines(Squares):
+        def play(self, chunk):
+            out = super().play(chunk)
+            return Played(out.counts, {"records": f"{chunk}\n".encode()})
+
+    with pytest.raises(RunStopped):
+        run_job(Lines(3, stop_at=2), workers=1, folder=d, joins={"records": target})
+    assert not os.path.exists(target)
+    run_job(Lines(3), workers=1, folder=d, resume=True, joins={"records": target}, keep_folder=False)
+    assert open(target).read() == "0\n1\n2\n" and not os.path.exists(d)
+
+
+def test_read_kind_refuses_a_file_that_changed_after_it_was_logged(tmp_path):
+    d = str(tmp_path / "run")
+    run_job(Squares(3), workers=1, folder=d)
+    with open(parts.chunk_path(d, "result", 2), "wb") as fh:
+        fh.write(b"5")
+    with pytest.raises(parts.PartsError, match="does not match its checksum"):
+        parts.read_kind(d, "result", 3)
+    assert json.load(open(os.path.join(d, parts.MANIFEST)))["complete"] is True
