@@ -16,40 +16,16 @@ A policy is named on the command line as
 from __future__ import annotations
 
 import functools
-import importlib
-import importlib.util
-import json
-import os
-import sys
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from euchresim.policies.builtin import BASELINE_DEFAULTS, NPARAMS, RANDOM_DEFAULTS
-from euchresim.policies.dispatch import (BASELINE, DD, HEURISTIC, NFNS, PIMC, POLICY_SIG, RANDOM, SEARCH_SIG, USER, no_policy, no_search)
+from euchresim.policies.builtin import BASELINE_DEFAULTS, RANDOM_DEFAULTS
+from euchresim.policies.dispatch import (BASELINE, DD, HEURISTIC, NFNS, PIMC, POLICY_SIG, RANDOM, SEARCH_SIG, USER, PolicySlots, SearchSlots, no_policy, no_search)
 from euchresim.policies.heuristic import HEURISTIC_DEFAULTS, HEURISTIC_PARAMS
+from euchresim.policies.params import NPARAMS, Param, PolicyError, apply_settings, defaults_row, param
 from euchresim.policies.search import SEARCH_PARAMS, dd_defaults, pimc_defaults
-
-
-# the user policies' tuple of first-class functions is the feature numba calls experimental; it
-# is held to the built-in path by tests/test_user_policy.py, so the warning says nothing to a user
-warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
-
-
-class PolicyError(ValueError):
-    """An unknown policy or parameter, a value out of range, a module that does not load."""
-
-
-@dataclass(frozen=True)
-class Param:
-    name: str
-    slot: int
-    default: float
-    lo: float
-    hi: float
-    doc: str
+from euchresim.policies.user import CHECK, declared_params, load_function, split_spec, user_policy
 
 
 @dataclass(frozen=True)
@@ -94,94 +70,10 @@ def known() -> str:
     return ", ".join(POLICIES)
 
 
-def _number(text: str, where: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise PolicyError(f"{where}: {text!r} is not a number") from None
-    if not np.isfinite(v):
-        raise PolicyError(f"{where}: {text!r} is not a finite number")
-    return v
-
-
-def _set(info: PolicyInfo, row: np.ndarray, key: str, value, where: str) -> None:
-    p = info.param(key)
-    if p is None:
-        names = ", ".join(q.name for q in info.params) or "none"
-        raise PolicyError(f"{where}: {info.name} has no parameter {key!r}; its parameters: {names}")
-    v = _number(str(value), f"{where}: {key}") if not isinstance(value, (int, float)) or isinstance(value, bool) \
-        else float(value)
-    if not (p.lo <= v <= p.hi):
-        raise PolicyError(f"{where}: {key}={v:g} is out of range {p.lo:g}..{p.hi:g}")
-    row[p.slot] = v
-
-
 def _builtin(info: PolicyInfo, rest: list[str], where: str):
     row = info.defaults.astype(np.float64).copy()
-    canon = [info.name]
-    for part in rest:
-        part = part.strip()
-        if "=" in part:
-            key, _, val = part.partition("=")
-            key = key.strip().lower()
-            _set(info, row, key, val.strip(), where)
-            canon.append(f"{key}={row[info.param(key).slot]:g}")
-        elif part.lower().endswith(".json"):
-            try:
-                with open(part, encoding="utf-8-sig") as fh:
-                    obj = json.load(fh)
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-                raise PolicyError(f"{where}: cannot read parameters from {part}: {e}") from None
-            if not isinstance(obj, dict):
-                raise PolicyError(f"{where}: {part} must hold a JSON object of parameter: value")
-            for key, val in obj.items():
-                if isinstance(val, bool) or not isinstance(val, (int, float, str)):
-                    raise PolicyError(f"{where}: {part}: {key} must be a number")
-                _set(info, row, str(key).lower(), val, f"{where} ({part})")
-                canon.append(f"{str(key).lower()}={row[info.param(str(key).lower()).slot]:g}")
-        else:
-            raise PolicyError(f"{where}: {part!r} is neither KEY=VALUE nor a .json file of parameters")
+    canon = [info.name] + apply_settings(info.name, info.params, row, rest, where)
     return row, ":".join(canon)
-
-
-def load_function(spec: str, where: str):
-    """The jitted function ``module:function`` names, compiled for POLICY_SIG."""
-    mod_name, _, fn_name = spec.rpartition(":")
-    if not mod_name or not fn_name:
-        raise PolicyError(f"{where}: unknown policy {spec!r}; known: {known()}, or MODULE:FUNCTION")
-    try:
-        if mod_name.endswith(".py"):
-            if not os.path.isfile(mod_name):
-                raise FileNotFoundError(f"no file {mod_name}")
-            name = "euchresim_user_" + os.path.splitext(os.path.basename(mod_name))[0]
-            module = sys.modules.get(name)
-            if module is None or getattr(module, "__file__", None) != os.path.abspath(mod_name):
-                s = importlib.util.spec_from_file_location(name, os.path.abspath(mod_name))
-                module = importlib.util.module_from_spec(s)
-                sys.modules[name] = module
-                s.loader.exec_module(module)
-        else:
-            if "" not in sys.path and os.getcwd() not in sys.path:
-                sys.path.insert(0, os.getcwd())     # as `python -m` does: modules next to the user
-            module = importlib.import_module(mod_name)
-    except Exception as e:        # any failure of the user's module is one line, not a traceback
-        msg = str(e).splitlines()[0] if str(e) else ""
-        raise PolicyError(f"{where}: cannot load module {mod_name!r}: {type(e).__name__}: {msg}") from None
-    fn = getattr(module, fn_name, None)
-    if fn is None:
-        raise PolicyError(f"{where}: module {mod_name!r} has no {fn_name!r}")
-    if not hasattr(fn, "compile") or not hasattr(fn, "py_func"):
-        raise PolicyError(f"{where}: {spec} is not a numba @njit function (docs/policies.md, 'Your own policy')")
-    try:
-        if POLICY_SIG.args not in fn.overloads:      # @user_policy compiled it already
-            fn.compile(POLICY_SIG.args)
-    except Exception as e:
-        first = next((ln for ln in str(e).splitlines() if ln.strip()), type(e).__name__)
-        raise PolicyError(f"{where}: {spec} does not compile for the policy signature: {first.strip()}") from None
-    ret = fn.overloads[POLICY_SIG.args].signature.return_type
-    if str(ret) != "int64":
-        raise PolicyError(f"{where}: {spec} must return an int64 action, not {ret}")
-    return fn
 
 
 def _one(spec: str, seat: int):
@@ -197,7 +89,14 @@ def _one(spec: str, seat: int):
         return info.pid, row, canon, None
     if ":" not in spec:
         raise PolicyError(f"{where}: unknown policy {spec!r}; known: {known()}, or MODULE:FUNCTION")
-    return USER, np.zeros(NPARAMS), spec, load_function(spec, where)
+    name, rest = split_spec(spec)
+    checked = any(part.strip().lower() == CHECK for part in rest)
+    rest = [part for part in rest if part.strip().lower() != CHECK]
+    fn = load_function(name, where, checked)
+    declared = declared_params(fn)
+    row = defaults_row(declared)
+    canon = [name] + apply_settings(name, declared, row, rest, where) + ([CHECK] if checked else [])
+    return USER, row, ":".join(canon), fn
 
 
 def _split(names, players):
@@ -255,14 +154,8 @@ def functions(names, players):
             fns[s] = fn
         elif pid in (DD, PIMC) and search[pid - DD] is no_search:
             search[pid - DD] = _search_function(pid)
-    return tuple(fns), tuple(search)
+    return PolicySlots(fns), SearchSlots(search)
 
 
-def user_policy(fn):
-    """Decorator: compile ``fn`` as a policy function (``@njit`` with POLICY_SIG, cached)."""
-    from numba import njit
-    return njit(POLICY_SIG, cache=True)(fn)
-
-
-__all__ = ["POLICIES", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions", "user_policy",
-           "load_function"]
+__all__ = ["POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
+           "user_policy", "param", "load_function"]

@@ -31,7 +31,7 @@ P_ALONE = 2      # strength needed to go alone
 P_DEFEND = 3     # trumps needed to defend alone, one of them the joker or a bower
 P_PARTNER_UP = 4  # round one: + for the dealer's partner (the upcard joins the side), - for an opponent
 P_DEFEND_CUTTHROAT = 5  # as P_DEFEND, in Cutthroat (where the other defender, not a partner, sits out)
-NPARAMS = 32     # slots 0..27 the heuristic family's, 28..31 the search bots' own
+from euchresim.policies.params import NPARAMS  # noqa: E402  (slots 0..27 the heuristic family's, 28..31 the search bots')
 BASELINE_DEFAULTS = np.zeros(NPARAMS)
 BASELINE_DEFAULTS[:6] = (4.0, 4.0, 7.0, 2.0, 0.5, 3.0)
 RANDOM_DEFAULTS = np.zeros(NPARAMS)

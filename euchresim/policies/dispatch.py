@@ -19,6 +19,7 @@ and the sampler's scratch), made once per chunk by the driver.
 """
 import numpy as np
 from numba import njit, types
+from numba.extending import typeof_impl
 
 from euchresim.engine import solver as S
 from euchresim.engine.bits import U
@@ -32,6 +33,7 @@ DD = 3
 PIMC = 4
 USER = 8            # USER + k: the user function fns[k], k = 0..3 (one slot per seat)
 NFNS = 4
+RAISED = -(1 << 62)  # what act hands the engine when a user's function raised: refused as illegal (run/blame.py)
 
 # what a policy function takes and returns (docs/policies.md, "Your own policy")
 POLICY_SIG = types.int64(types.int64[::1], types.int64, types.int64, types.int64, types.int64,
@@ -59,6 +61,30 @@ def no_search(st, priv, seat, legal, params, rng, tab, ws):
     return -1
 
 
+class PolicySlots(tuple):
+    """The loop's user slots (``fns[0]``): the tuple numba would make of them, typed without asking it.
+
+    numba types a plain tuple of jitted functions by unifying them, and warns
+    each time that first-class functions are experimental.  Declaring the
+    type (the one that unification gives: tests/test_user_side_effects.py)
+    spares the user's process the warning without a global filter.
+    """
+
+
+class SearchSlots(tuple):
+    """The loop's search slots (``fns[1]``), typed as :class:`PolicySlots` is."""
+
+
+@typeof_impl.register(PolicySlots)
+def _typeof_policy_slots(val, c):
+    return types.UniTuple(types.FunctionType(POLICY_SIG), len(val))
+
+
+@typeof_impl.register(SearchSlots)
+def _typeof_search_slots(val, c):
+    return types.UniTuple(types.FunctionType(SEARCH_SIG), len(val))
+
+
 def new_workspace():
     return np.zeros((WS_ROWS, WS_COLS), dtype=np.int64)
 
@@ -77,4 +103,11 @@ def act(pid, st, priv, seat, legal, params, rng, tab, ws, fns):
         return heuristic_decide(st, hand, away, seat, legal, params, tab)
     if pid == DD or pid == PIMC:
         return fns[1][pid - DD](st, priv, seat, legal, params, rng, tab, ws)
-    return fns[0][pid - USER](st, hand, away, seat, legal, params, rng, tab)
+    # An exception cannot leave the loop and still say where it was raised: the engine refuses
+    # RAISED as an illegal move, and run/blame.py asks the function again from Python for its message.
+    a = np.int64(RAISED)
+    try:
+        a = fns[0][pid - USER](st, hand, away, seat, legal, params, rng, tab)
+    except Exception:
+        a = np.int64(RAISED)
+    return a

@@ -1,0 +1,120 @@
+"""A policy's named parameters, and the ``:KEY=VALUE`` / ``:FILE.json`` settings that fill its row.
+
+Built-in and users' policies share this, so ``heuristic:order_2=5`` and
+``mymod:my_bot:risk=0.2`` are read, checked and refused by the same code.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+NPARAMS = 32     # the width of every seat's params row (policies/builtin.py's kernels read it)
+
+
+class PolicyError(ValueError):
+    """An unknown policy or parameter, a value out of range, a module that does not load."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    slot: int
+    default: float
+    lo: float
+    hi: float
+    doc: str = ""
+
+
+def param(name: str, default: float, lo: float, hi: float, doc: str = "") -> Param:
+    """A user policy's parameter, for ``user_policy(params=...)``: its slot is its place in that tuple."""
+    return Param(name, -1, float(default), float(lo), float(hi), doc)
+
+
+def declare(params, owner: str) -> tuple:
+    """``params`` with slots 0, 1, ... in order, checked: unique names, defaults in range, at most NPARAMS."""
+    out = []
+    for k, p in enumerate(params):
+        if not isinstance(p, Param):
+            raise PolicyError(f"{owner}: parameter {k} must be made with euchresim.policies.param(...), not {p!r}")
+        out.append(Param(p.name, k, p.default, p.lo, p.hi, p.doc))
+    check_declared(out, owner)
+    return tuple(out)
+
+
+def check_declared(params, owner: str) -> None:
+    """Each name once, each slot below NPARAMS and once, each default within its range."""
+    names, slots = set(), set()
+    for p in params:
+        if not p.name or not p.name.isidentifier() or p.name != p.name.lower():
+            raise PolicyError(f"{owner}: parameter name {p.name!r} must be a lower-case identifier")
+        if p.name in names:
+            raise PolicyError(f"{owner}: parameter {p.name!r} is declared twice")
+        if not 0 <= p.slot < NPARAMS:
+            raise PolicyError(f"{owner}: parameter {p.name!r} has slot {p.slot}: a row has slots 0..{NPARAMS - 1}")
+        if p.slot in slots:
+            raise PolicyError(f"{owner}: parameters share slot {p.slot} ({p.name!r})")
+        if not (np.isfinite(p.lo) and np.isfinite(p.hi) and p.lo <= p.default <= p.hi):
+            raise PolicyError(f"{owner}: parameter {p.name!r}: default {p.default:g} is not in {p.lo:g}..{p.hi:g}")
+        names.add(p.name)
+        slots.add(p.slot)
+
+
+def defaults_row(params) -> np.ndarray:
+    """A params row of zeros with each declared default in its slot."""
+    row = np.zeros(NPARAMS, dtype=np.float64)
+    for p in params:
+        row[p.slot] = p.default
+    return row
+
+
+def _number(text: str, where: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise PolicyError(f"{where}: {text!r} is not a number") from None
+    if not np.isfinite(v):
+        raise PolicyError(f"{where}: {text!r} is not a finite number")
+    return v
+
+
+def _set(name: str, params, row: np.ndarray, key: str, value, where: str) -> Param:
+    p = next((q for q in params if q.name == key), None)
+    if p is None:
+        names = ", ".join(q.name for q in params) or "none"
+        raise PolicyError(f"{where}: {name} has no parameter {key!r}; its parameters: {names}")
+    v = _number(str(value), f"{where}: {key}") if not isinstance(value, (int, float)) or isinstance(value, bool) \
+        else float(value)
+    if not (p.lo <= v <= p.hi):
+        raise PolicyError(f"{where}: {key}={v:g} is out of range {p.lo:g}..{p.hi:g}")
+    row[p.slot] = v
+    return p
+
+
+def apply_settings(name: str, params, row: np.ndarray, parts, where: str) -> list[str]:
+    """Set ``row`` from ``KEY=VALUE`` and ``FILE.json`` parts, in order; the ``key=value`` canonical parts."""
+    canon = []
+    for part in parts:
+        part = part.strip()
+        if "=" in part:
+            key, _, val = part.partition("=")
+            key = key.strip().lower()
+            p = _set(name, params, row, key, val.strip(), where)
+            canon.append(f"{key}={row[p.slot]:g}")
+        elif part.lower().endswith(".json"):
+            try:
+                with open(part, encoding="utf-8-sig") as fh:
+                    obj = json.load(fh)
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+                raise PolicyError(f"{where}: cannot read parameters from {part}: {e}") from None
+            if not isinstance(obj, dict):
+                raise PolicyError(f"{where}: {part} must hold a JSON object of parameter: value")
+            for key, val in obj.items():
+                if isinstance(val, bool) or not isinstance(val, (int, float, str)):
+                    raise PolicyError(f"{where}: {part}: {key} must be a number")
+                p = _set(name, params, row, str(key).lower(), val, f"{where} ({part})")
+                canon.append(f"{str(key).lower()}={row[p.slot]:g}")
+        else:
+            raise PolicyError(f"{where}: {part!r} is neither KEY=VALUE nor a .json file of parameters")
+    return canon

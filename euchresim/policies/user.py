@@ -1,0 +1,141 @@
+"""Users' own policies: the decorator, loading a module by name or by path, the checked build.
+
+Two ways to name a policy file must give one module: numba caches a
+function's machine code per source file, and the cached code remembers the
+name of the module it was compiled in (it imports that name to load).  A
+file loaded as ``mymod`` one day and as some other name the next would
+find the other's cache entry and fail until the cache was deleted.  So
+``path/to/mymod.py`` is imported as ``mymod``, just as ``mymod`` is from
+its folder (a file inside a package as its dotted name, as ``python -m``
+names it), and never under a name of our own.
+
+Neither kind of import leaves the current folder, or the file's, on
+``sys.path``: the folder is searched for that one import only.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import sys
+
+from euchresim.policies.dispatch import POLICY_SIG
+from euchresim.policies.params import PolicyError, declare
+
+CHECK = "check"     # the setting (``mymod:fn:check``, or --check-policy) that builds the function with bounds checks
+
+
+def user_policy(fn=None, *, params=()):
+    """Decorator: compile ``fn`` as a policy function (``@njit`` with POLICY_SIG, cached).
+
+    ``@user_policy(params=(param("risk", 0.5, 0.0, 1.0, "..."), ...))``
+    declares the function's parameters: the k-th is ``params[k]`` in the
+    function, set on the command line as ``mymod:fn:risk=0.3``.
+    """
+    def build(f):
+        from numba import njit
+        owner = f"{f.__module__}:{f.__name__}"
+        declared = declare(params, owner)
+        disp = njit(POLICY_SIG, cache=True)(f)
+        disp.policy_params = declared
+        return disp
+    return build if fn is None else build(fn)
+
+
+def declared_params(fn) -> tuple:
+    """The parameters a user's function declared (none for a plain ``@njit`` function)."""
+    return getattr(fn, "policy_params", ())
+
+
+def _import(name: str, folder: str):
+    """``import name`` with ``folder`` searched first, for this import only."""
+    added = folder not in sys.path
+    if added:
+        sys.path.insert(0, folder)
+    try:
+        return importlib.import_module(name)
+    finally:
+        if added and folder in sys.path:
+            sys.path.remove(folder)
+
+
+def _module_name(path: str):
+    """(the module name a plain import gives the file at ``path``, the folder that import searches)."""
+    folder, base = os.path.split(os.path.abspath(path))
+    parts = [os.path.splitext(base)[0]]
+    while os.path.isfile(os.path.join(folder, "__init__.py")):      # a package: name it from above its top
+        folder, pkg = os.path.split(folder)
+        parts.insert(0, pkg)
+    return ".".join(parts), folder
+
+
+def _same_file(a, b) -> bool:
+    try:
+        return a is not None and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def load_module(mod_name: str, where: str):
+    """The module ``mod_name`` names: importable (the current folder searched too) or a ``.py`` path."""
+    try:
+        if mod_name.endswith(".py"):
+            if not os.path.isfile(mod_name):
+                raise FileNotFoundError(f"no file {mod_name}")
+            name, folder = _module_name(mod_name)
+            module = _import(name, folder)
+            if not _same_file(getattr(module, "__file__", None), mod_name):
+                raise ImportError(f"the name {name!r} is taken by {getattr(module, '__file__', None)}: rename one")
+            return module
+        return _import(mod_name, os.getcwd())
+    except PolicyError as e:      # a declaration the module makes as it loads (user_policy(params=...))
+        raise PolicyError(f"{where}: {e}") from None
+    except Exception as e:        # any failure of the user's module is one line, not a traceback
+        msg = str(e).splitlines()[0] if str(e) else ""
+        raise PolicyError(f"{where}: cannot load module {mod_name!r}: {type(e).__name__}: {msg}") from None
+
+
+def load_function(spec: str, where: str, checked: bool = False):
+    """The jitted function ``module:function`` names, compiled for POLICY_SIG (with bounds checks if ``checked``)."""
+    mod_name, _, fn_name = spec.rpartition(":")
+    if not mod_name or not fn_name:
+        raise PolicyError(f"{where}: {spec!r} is not MODULE:FUNCTION")
+    module = load_module(mod_name, where)
+    fn = getattr(module, fn_name, None)
+    if fn is None:
+        raise PolicyError(f"{where}: module {mod_name!r} has no {fn_name!r}")
+    if not hasattr(fn, "compile") or not hasattr(fn, "py_func"):
+        raise PolicyError(f"{where}: {spec} is not a numba @njit function (docs/policies.md, 'Your own policy')")
+    try:
+        if POLICY_SIG.args not in fn.overloads:      # @user_policy compiled it already
+            fn.compile(POLICY_SIG.args)
+    except Exception as e:
+        first = next((ln for ln in str(e).splitlines() if ln.strip()), type(e).__name__)
+        raise PolicyError(f"{where}: {spec} does not compile for the policy signature: {first.strip()}") from None
+    ret = fn.overloads[POLICY_SIG.args].signature.return_type
+    if str(ret) != "int64":
+        raise PolicyError(f"{where}: {spec} must return an int64 action, not {ret}")
+    return _checked(fn) if checked else fn
+
+
+@functools.lru_cache(maxsize=None)
+def _checked(fn):
+    """``fn`` built again with numba's bounds checks: an index out of range raises IndexError, not a crash.
+
+    Never cached on disk: numba's cache does not tell a checked build from
+    the plain one, so a checked entry could be loaded for the plain one
+    (and the other way round).  Only the user's own function is checked,
+    not the kernels it calls.
+    """
+    from numba import njit
+    disp = njit(POLICY_SIG, boundscheck=True)(fn.py_func)
+    disp.policy_params = declared_params(fn)
+    return disp
+
+
+def split_spec(spec: str):
+    """``MODULE:FUNCTION[:SETTING...]`` as (MODULE:FUNCTION, [SETTING...]); a Windows drive stays in MODULE."""
+    parts = spec.split(":")
+    if len(parts) > 2 and len(parts[0]) == 1 and parts[0].isalpha() and parts[1][:1] in ("\\", "/"):
+        parts = [parts[0] + ":" + parts[1]] + parts[2:]
+    return ":".join(parts[:2]), parts[2:]
