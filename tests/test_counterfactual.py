@@ -19,7 +19,7 @@ from euchresim.policies import functions, resolve
 from euchresim.rules import Rules
 from euchresim.run.runner import RunSpec, chunk_states, play_chunk
 from euchresim.engine.tables import build_tables
-from tests.util import bits
+from tests.helpers import bits
 
 MIX4 = ("random", "heuristic", "baseline", "random")
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from euchresim.cards import JOKER, RANK_J, card_index, cards_of, pack_mask
-from tests.util import rows_of
+from tests.helpers import rows_of
 
 ALPHA = 1e-6
 N = 60_000

@@ -11,7 +11,7 @@ import pytest
 
 from euchresim.records.rows import records_lines
 from tests.reference import replay as reference_replay
-from tests.util import VARIANTS, rows_of
+from tests.helpers import VARIANTS, rows_of
 
 OUTCOME = ("maker", "trump", "trick_winners", "tricks", "points")
 

@@ -13,7 +13,7 @@ from euchresim.engine.hand import start_hand
 from euchresim.engine.layout import PRIV_SIZE, PRIV_STATE, ST_SIZE
 from euchresim.policies import functions, resolve
 from euchresim.engine.tables import build_tables
-from tests.util import VARIANTS, rows_of
+from tests.helpers import VARIANTS, rows_of
 
 
 @pytest.mark.parametrize("players,deck", VARIANTS)

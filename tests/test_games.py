@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from tests.util import rows_of
+from tests.helpers import rows_of
 
 
 def games_with_hands(res):

@@ -13,8 +13,8 @@ from euchresim.analysis import position_names
 from euchresim.cards import JOKER, RANKS, SUITS
 from euchresim.engine.features import FEATURES, MEASURES, RADIX
 from euchresim.rules import Rules
-from tests.test_tables import slow_card_name, slow_is_trump
-from tests.util import VARIANTS, bits
+from tests.helpers import slow_card_name, slow_is_trump
+from tests.helpers import VARIANTS, bits
 
 NONE = {f: r - 1 for f, r in zip(FEATURES, RADIX)}
 # every feature in a grouping of its own, and four joint ones (mixed radix, several digits)

@@ -30,7 +30,6 @@ def enumerate_hands(deck, upcard, t, count):
         k = count(h, t)
         tally[k] = tally.get(k, 0) + 1
     n = math.comb(len(rest), 5)
-    assert sum(tally.values()) == n
     return {k: Fraction(v, n) for k, v in tally.items()}
 
 

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from euchresim.cards import JOKER, pack_mask
-from tests.test_tables import slow_beats, slow_card_name, slow_is_trump
-from tests.util import bits, rows_of
+from tests.helpers import slow_beats, slow_card_name, slow_is_trump
+from tests.helpers import bits, rows_of
 
 SUITS = "CDHS"
 

@@ -22,7 +22,7 @@ from euchresim.engine import solver as S
 from euchresim.rules import Rules
 from euchresim.engine.tables import build_tables
 from tests import reference as ref
-from tests.util import rows_of
+from tests.helpers import rows_of
 
 EXACT_CARDS = S.MODE_EXACT | S.MODE_CARDS
 CLASS_CARDS = S.MODE_CLASS | S.MODE_CARDS

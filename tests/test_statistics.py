@@ -23,7 +23,7 @@ import pytest
 from euchresim import analysis
 from euchresim.run import runner as sim
 from euchresim.engine.layout import GAME_DTYPE, HAND_DTYPE
-from tests.util import rows_of
+from tests.helpers import rows_of
 
 Z = 1.959963984540054          # the 97.5% point of the standard normal: a two-sided 95% interval
 

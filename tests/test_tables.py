@@ -6,50 +6,8 @@ from euchresim.engine.layout import T_EFF, T_ORDER, T_POWER, T_SUIT_OF
 from euchresim.rules import Rules
 from euchresim.engine.tables import build_tables
 
-RANKS = "789TJQKA"
-SUITS = "CDHS"
-TRUMP_ORDER_BELOW_BOWERS = "AKQT987"
-
-
-def slow_card_name(c):
-    return "JK" if c == JOKER else RANKS[c % 8] + SUITS[c // 8]
-
-
-def slow_is_trump(name, t):
-    """R2 written out: joker, right bower, left bower, the trump suit."""
-    if name == "JK":
-        return True
-    rank, suit = name[0], name[1]
-    if suit == SUITS[t]:
-        return True
-    same_colour = {"C": "S", "S": "C", "D": "H", "H": "D"}[SUITS[t]]
-    return rank == "J" and suit == same_colour
-
-
-def slow_rank_in_trump(name, t):
-    """Higher is stronger: joker 10, right 9, left 8, A..7 of trump 7..1."""
-    if name == "JK":
-        return 10
-    if name == "J" + SUITS[t]:
-        return 9
-    if name[0] == "J":
-        return 8
-    return 7 - TRUMP_ORDER_BELOW_BOWERS.index(name[0])
-
-
-def slow_beats(a, b, t, led):
-    """Does card a beat card b in a trick where `led` (a suit index) was led? (R10)"""
-    na, nb = slow_card_name(a), slow_card_name(b)
-    ta, tb = slow_is_trump(na, t), slow_is_trump(nb, t)
-    if ta and tb:
-        return slow_rank_in_trump(na, t) > slow_rank_in_trump(nb, t)
-    if ta != tb:
-        return ta
-    fa = na[1] == SUITS[led]
-    fb = nb[1] == SUITS[led]
-    if fa and fb:
-        return RANKS.index(na[0]) > RANKS.index(nb[0])
-    return fa and not fb
+from tests.helpers import (RANKS, SUITS, TRUMP_ORDER_BELOW_BOWERS, slow_beats, slow_card_name,  # noqa: F401
+                           slow_is_trump, slow_rank_in_trump)
 
 
 @pytest.mark.parametrize("deck,size", [(24, 24), (25, 25), (32, 32), (33, 33)])

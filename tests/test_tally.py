@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from euchresim.run import runner as sim
-from tests.util import VARIANTS, rows_of
+from tests.helpers import VARIANTS, rows_of
 
 
 def slow_tally(h, players):

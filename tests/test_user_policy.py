@@ -14,8 +14,8 @@ from euchresim.run import runner as sim
 from euchresim.policies import POLICIES, PolicyError, functions, resolve
 from euchresim.policies.dispatch import USER, no_policy, no_search
 from euchresim.rules import Rules
-from tests.test_cli_inputs import _one_error_line, run
-from tests.util import VARIANTS
+from tests.helpers import one_error_line as _one_error_line, run
+from tests.helpers import VARIANTS
 
 COPY = "tests.user_policies:copy_of_baseline"
 

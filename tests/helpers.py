@@ -1,0 +1,180 @@
+"""Helpers shared by the tests: no test lives here.
+
+- ``rows_of``: one chunk played through the runner; ``VARIANTS``: every (players, deck);
+- slow, obvious twins of the card tables (R1, R2, R10) and of the legal-action kernel;
+- ``run`` and ``one_error_line``: the command line through ``main()``, as a user sees it.
+"""
+import os
+
+from click.testing import CliRunner
+
+from euchresim.engine.layout import (BIDSUIT, BID2_PASS, DEALER, DUMMY, HAND, LED, NINTRICK, PH_ALONE, PH_BID1,
+                                     PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE,
+                                     TO_ACT, TRUMP, UPCARD)
+from euchresim.rules import Rules
+from euchresim.run.runner import RunSpec, play_chunk
+
+VARIANTS = [(p, d) for p in (2, 3, 4) for d in (24, 25, 32, 33)]
+
+RANKS = "789TJQKA"
+SUITS = "CDHS"
+TRUMP_ORDER_BELOW_BOWERS = "AKQT987"
+JOKER_INDEX = 32          # the joker's card index (bit = 8*suit + rank; the joker is bit 32, R1)
+
+
+def rows_of(players=4, deck=24, policy="random", seed=0, n=2000, mode="hands", **options):
+    """Play one chunk of ``n`` hands (games, rubbers) and return (rules, its ChunkResult)."""
+    rules = Rules(players=players, deck=deck, **options)
+    spec = RunSpec(rules=rules, policies=(policy,) if isinstance(policy, str) else tuple(policy),
+                   seed=seed, mode=mode, count=n, chunk_size=n)
+    return rules, play_chunk(spec, 0)
+
+
+def replay_by_reference(rules, res):
+    """Every hand of a ChunkResult as a hand record, replayed step by step by tests/reference.py (which shares
+    no code with the package): it raises on any move the rules forbid.  Returns how many hands, and fails
+    if a record's outcome is not the one the reference reaches."""
+    import json
+
+    from euchresim.records.rows import records_lines
+    from tests.reference import replay
+    n = 0
+    for line in records_lines(rules, res):
+        rec = json.loads(line)
+        ref = replay(rec)
+        for k in ("maker", "trump", "trick_winners", "tricks", "points"):
+            assert rec[k] == ref[k], (k, line)
+        n += 1
+    return n
+
+
+def bits(mask):
+    """The set bits of a board, lowest first."""
+    mask = int(mask)
+    return [i for i in range(64) if (mask >> i) & 1]
+
+
+# ------------------------------------------------------------------ cards, written out (R1, R2, R10)
+
+def slow_card_name(c):
+    return "JK" if c == JOKER_INDEX else RANKS[c % 8] + SUITS[c // 8]
+
+
+def slow_is_trump(name, t):
+    """R2 written out: joker, right bower, left bower, the trump suit."""
+    if name == "JK":
+        return True
+    rank, suit = name[0], name[1]
+    if suit == SUITS[t]:
+        return True
+    same_colour = {"C": "S", "S": "C", "D": "H", "H": "D"}[SUITS[t]]
+    return rank == "J" and suit == same_colour
+
+
+def slow_rank_in_trump(name, t):
+    """Higher is stronger: joker 10, right 9, left 8, A..7 of trump 7..1."""
+    if name == "JK":
+        return 10
+    if name == "J" + SUITS[t]:
+        return 9
+    if name[0] == "J":
+        return 8
+    return 7 - TRUMP_ORDER_BELOW_BOWERS.index(name[0])
+
+
+def slow_beats(a, b, t, led):
+    """Does card a beat card b in a trick where `led` (a suit index) was led? (R10)"""
+    na, nb = slow_card_name(a), slow_card_name(b)
+    ta, tb = slow_is_trump(na, t), slow_is_trump(nb, t)
+    if ta and tb:
+        return slow_rank_in_trump(na, t) > slow_rank_in_trump(nb, t)
+    if ta != tb:
+        return ta
+    fa = na[1] == SUITS[led]
+    fb = nb[1] == SUITS[led]
+    if fa and fb:
+        return RANKS.index(na[0]) > RANKS.index(nb[0])
+    return fa and not fb
+
+
+def slow_suit(c, t):
+    """The suit a card counts as with trump ``t`` (R2: the bowers and the joker are trump)."""
+    return t if slow_is_trump(slow_card_name(c), t) else c // 8
+
+
+def slow_legal(st, priv, stick_the_dealer):
+    """What the seat to act may do, from the rules alone: a set of action codes, or of card indexes.
+
+    The twin of ``engine.hand.legal_actions``, phase by phase (docs/rules.md):
+    R7 the dealer names any suit for a joker upcard; R5 pass or order; R6 any
+    suit but the one turned down, and pass unless the dealer is stuck; R8/R9
+    go alone (or defend alone) or not; R5 the dealer discards any card of hand
+    and upcard; R9 the maker keeps cards of hand and dummy; R10 follow the suit
+    led if able, else any card; a finished hand allows nothing.
+    """
+    ph = int(st[PHASE])
+    seat = int(st[TO_ACT])
+    if ph == PH_JOKER:
+        return {0, 1, 2, 3}
+    if ph == PH_BID1:
+        return {0, 1}                                   # pass, order
+    if ph == PH_BID2:
+        allowed = {s for s in range(4) if s != st[BIDSUIT]}
+        if not (stick_the_dealer and seat == st[DEALER]):
+            allowed.add(BID2_PASS)
+        return allowed
+    if ph in (PH_ALONE, PH_DEFEND):
+        return {0, 1}                                   # not alone, alone
+    if ph == PH_DISCARD:
+        return set(bits(priv[HAND + seat])) | {int(st[UPCARD])}    # the state holds the card index
+    if ph == PH_DUMMY:
+        return set(bits(priv[HAND + seat] | priv[DUMMY]))
+    if ph == PH_PLAY:
+        hand = bits(priv[HAND + seat])
+        if st[NINTRICK] == 0:
+            return set(hand)
+        follow = [c for c in hand if slow_suit(c, st[TRUMP]) == st[LED]]
+        return set(follow or hand)
+    if ph == PH_DONE:
+        return set()
+    raise ValueError(f"no such phase {ph}")
+
+
+def random_action(rng, st, legal):
+    """A random legal action: one code or card, or for the dummy five of the cards on offer."""
+    choices = bits(legal)
+    if st[PHASE] == PH_DUMMY:
+        return sum(1 << c for c in rng.choice(choices, 5, replace=False))
+    return int(rng.choice(choices))
+
+
+# ------------------------------------------------------------------ the command line
+
+def run(args, cwd=None):
+    """Through main(), so errors are formatted as users see them."""
+    from euchresim.cli.app import main
+    runner = CliRunner()
+
+    class _Main:
+        name = "euchresim"
+
+        def main(self, args=None, prog_name=None, **kw):
+            main(list(args))
+            raise SystemExit(0)
+    if cwd is None:
+        return runner.invoke(_Main(), args)
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return runner.invoke(_Main(), args)
+    finally:
+        os.chdir(old)
+
+
+def one_error_line(r):
+    """The one line a bad input prints; fails on a zero exit, more lines or a traceback."""
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert r.exit_code != 0, r.output
+    assert len(lines) == 1 and "Traceback" not in r.output, r.output
+    return lines[0]
+
