@@ -15,12 +15,16 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
 from euchresim.cards import DECKS, SUITS, has_joker
 
 JOKER_UPCARD_CHOICES = ("dealer-names", "redeal", "C", "D", "H", "S")
 BOTH_ALONE_LEAD_CHOICES = ("defender", "maker")
 CUTTHROAT_TIE_CHOICES = ("maker", "higher", "shared")
+# seat positions counted clockwise from the dealer (0), by players: what every table calls them
+POSITION_NAMES = MappingProxyType({4: ("dealer", "left", "partner", "right"), 3: ("dealer", "left", "right"),
+                                   2: ("dealer", "non-dealer")})
 GAME_TO_CHOICES = (5, 7, 10)
 
 # Scoring cases (R11): one row of the table each.  The kernels index by these.

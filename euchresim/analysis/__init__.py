@@ -1,9 +1,8 @@
 """Rates with confidence intervals from a run's merged tallies (pandas).
 
 Tallies are integer counts that add up across chunks (run.runner.tally), so a
-billion-hand run summarises in flat memory.  Proportions get Wilson score
-intervals (good near 0 and 1, where euchre and march rates live); means get
-a normal interval from the sum of squares.
+billion-hand run summarises in flat memory.  The intervals are euchresim.stats':
+Wilson for proportions, a normal interval from the sum of squares for means.
 """
 from __future__ import annotations
 
@@ -11,40 +10,13 @@ import math
 
 import pandas as pd
 
-Z95 = 1.959963984540054
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for k successes in n trials."""
-    if n == 0:
-        return (math.nan, math.nan)
-    p = k / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    # exactly 0 (1) when k is 0 (n): the formula gives it up to rounding
-    return (0.0 if k == 0 else max(0.0, centre - half), 1.0 if k == n else min(1.0, centre + half))
-
-
-def mean_ci(total: float, total_sq: float, n: int, z: float = Z95) -> tuple[float, float, float]:
-    """Mean and normal interval from a sum and a sum of squares (one value: no spread, no interval)."""
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    m = total / n
-    if n == 1:
-        return (m, math.nan, math.nan)
-    var = max(0.0, total_sq / n - m * m) * (n / (n - 1))
-    half = z * math.sqrt(var / n)
-    return (m, m - half, m + half)
+from euchresim.rules import POSITION_NAMES
+from euchresim.stats import Z95, mean_ci, wilson  # noqa: F401  (this module's names before stats.py)
 
 
 def position_names(players: int) -> list[str]:
-    """Seat positions relative to the dealer: 1 is the dealer's left."""
-    if players == 4:
-        return ["dealer", "left", "partner", "right"]
-    if players == 3:
-        return ["dealer", "left", "right"]
-    return ["dealer", "non-dealer"]
+    """Seat positions relative to the dealer: 1 is the dealer's left (rules.POSITION_NAMES)."""
+    return list(POSITION_NAMES[players])
 
 
 def side_names(players: int) -> tuple[str, str]:

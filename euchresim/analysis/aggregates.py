@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from euchresim.analysis import mean_ci, wilson
+from euchresim.stats import mean_ci, wilson
 from euchresim.run.groups import GroupingError, labels, parse_grouping, radices
 
 # rate name: (its count, its denominator)

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from euchresim.cards import JOKER, RANK_A, RANK_J, card_index, cards_of, pack_mask
-from euchresim.analysis import wilson
+from euchresim.stats import wilson
 
 HAND = 5
 WHATS = ("trumps", "bowers", "aces", "voids", "joker")

@@ -24,7 +24,9 @@ import itertools
 import numpy as np
 import pandas as pd
 
-TIES = ("maker", "higher", "shared")
+from euchresim.rules import CUTTHROAT_TIE_CHOICES
+
+TIES = CUTTHROAT_TIE_CHOICES        # R12's Cutthroat tie rules, by their option names
 
 
 def parties(players: int) -> int:

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import U, popcount
-from euchresim.engine.layout import (ALONE, ASKED, AWAY, BEST_POWER, BEST_SEAT, BID2_PASS, BIDSUIT, CALL_ORDER, CALL_PASS, CALL_SUIT0, CALLS, CFG_BOTH_LEAD, CFG_DEFEND, CFG_JOKER_MODE, CFG_PLAYERS, CFG_STICK, DEAL, DEAL_DUMMY, DEALER, DISCARD, DUMMY, DUMMY_KEEP, ERR, ERR_ARG, ERR_ILLEGAL, EXCHANGED, FIRST_LEADER, HAND, JOKER_DEALER_NAMES, JOKER_REDEAL, JOKER_SUIT, KITTY, LED, LEADER, MAKER, MAKER_TRICKS, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, POINTS, REDEAL, ROUND, SC_ALONE, SC_ALONE_VS_DEFENDER, SC_CUTTHROAT, SC_CUTTHROAT_DEFENDER, SC_PARTNERSHIP, SC_TWO_HAND, SCORE, T_EFF, T_NEXT, T_POWER, T_SCORE, T_SUIT_OF, THROWN_IN, TO_ACT, TRICK, TRICK_WINNER, TRICKS, TRUMP, UPCARD)
+from euchresim.engine.layout import (ALONE, ASKED, AWAY, BEST_POWER, BEST_SEAT, BID2_PASS, BIDSUIT, CALL_ORDER, CALL_PASS, CALL_SUIT0, CALLS, CALLS_END, CFG_BOTH_LEAD, CFG_DEFEND, CFG_JOKER_MODE, CFG_PLAYERS, CFG_STICK, DEAL, DEAL_DUMMY, DEALER, DISCARD, DUMMY, DUMMY_KEEP, ERR, ERR_ARG, ERR_ILLEGAL, EXCHANGED, FIRST_LEADER, HAND, JOKER_DEALER_NAMES, JOKER_REDEAL, JOKER_SUIT, KITTY, LED, LEADER, MAKER, MAKER_TRICKS, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAY_SEAT_END, PLAYS, PLAYS_END, POINTS, PRIV_STATE, REDEAL, ROUND, SC_ALONE, SC_ALONE_VS_DEFENDER, SC_CUTTHROAT, SC_CUTTHROAT_DEFENDER, SC_PARTNERSHIP, SC_TWO_HAND, ST_KEEP, ST_KEEP_END, ST_SIZE, T_EFF, T_NEXT, T_POWER, T_SCORE, T_SUIT_OF, THROWN_IN, TO_ACT, TRICK, TRICK_WINNER, TRICK_WINNER_END, TRICKS, TRUMP, UPCARD)
 
 JOKER = 32
 
@@ -26,12 +26,18 @@ def next_active(st, tab, seat):
 def start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty):
     """Lay a deal out and open the bidding (R4, R5, R7).
 
-    ``st[SCORE..]`` (the game score) is left as the caller set it.
+    Every slot of ``st`` and ``priv``'s state is reset, whatever
+    engine.layout declares, except the game score (``st[ST_KEEP:ST_KEEP_END]``),
+    which the caller sets.
     """
     players = tab[CFG_PLAYERS]
-    st[:SCORE] = 0          # the game-score slots after SCORE stay as the caller set them
-    st[CALLS:CALLS + 8] = -1
-    st[PLAYS:TRICK_WINNER + 5] = -1     # plays, who played them, trick winners
+    st[:ST_KEEP] = 0
+    st[ST_KEEP_END:ST_SIZE] = 0
+    st[CALLS:CALLS_END] = -1
+    st[PLAYS:PLAYS_END] = -1
+    st[PLAY_SEAT:PLAY_SEAT_END] = -1
+    st[TRICK_WINNER:TRICK_WINNER_END] = -1
+    priv[:PRIV_STATE] = 0
     st[DEALER] = dealer
     st[UPCARD] = upcard
     st[JOKER_SUIT] = -1
@@ -42,7 +48,6 @@ def start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty):
         h = hands[s] if s < players else np.int64(0)
         priv[U(HAND + s)] = h
         priv[DEAL + s] = h
-        priv[U(AWAY + s)] = 0
     priv[DUMMY] = dummy
     priv[DEAL_DUMMY] = dummy
     priv[KITTY] = kitty

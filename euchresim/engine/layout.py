@@ -15,7 +15,75 @@ these two arrays.
 Rule options and tables travel in one int64 array ``tab``, built once per run by
 ``euchresim.tables`` (kernels never read configuration from globals).
 """
+import keyword
+from dataclasses import dataclass
+
 import numpy as np
+
+
+@dataclass(frozen=True)
+class Layout:
+    """An int64 array's slots declared once: (name, size) pairs in order, offsets computed.
+
+    Writing offsets by hand let two slots overlap and let a slot escape the
+    code that resets them; here an offset is the sum of the sizes before
+    it.  A name ``""`` is a spare run of slots; a size 0 names a place (the
+    end of a part) without taking a slot.  ``size`` is the array's length:
+    the fields must fit in it.
+    """
+    array: str
+    size: int
+    fields: tuple
+
+    def __post_init__(self):
+        names = [n for n, _ in self.fields if n]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.array}: a name declared twice")
+        if any(k < 0 for _, k in self.fields) or self.used > self.size:
+            raise ValueError(f"{self.array}: {self.used} slots declared, the array has {self.size}")
+
+    @property
+    def used(self) -> int:
+        return sum(k for _, k in self.fields)
+
+    def offsets(self) -> dict:
+        """Each named field's first slot."""
+        out, at = {}, 0
+        for name, k in self.fields:
+            if name:
+                out[name] = at
+            at += k
+        return out
+
+    def span(self, name: str) -> tuple:
+        """The field's slots as (first, one past the last)."""
+        return self.offsets()[name], self.offsets()[name] + dict(self.fields)[name]
+
+    def slot_names(self) -> list:
+        """One entry per slot of the array: the field's name ('' for a spare slot or past the fields)."""
+        out = []
+        for name, k in self.fields:
+            out += [name] * k
+        return out + [""] * (self.size - len(out))
+
+    @staticmethod
+    def export(namespace: dict, *layouts, prefix: str = "") -> dict:
+        """Module-level names for the layouts' offsets: NAME, and NAME_END after a field of several slots.
+
+        Checked, since the names are made, not written: each is a new
+        identifier (none declared twice, none already in ``namespace``).
+        """
+        made: dict = {}
+        for lay in layouts:
+            for name, at in lay.offsets().items():
+                full = prefix + name.upper()
+                k = dict(lay.fields)[name]
+                entries = {full: at, **({full + "_END": at + k} if k > 1 else {})}
+                for key, v in entries.items():
+                    if not key.isidentifier() or keyword.iskeyword(key) or key in made or key in namespace:
+                        raise ValueError(f"{lay.array}: the name {key} is taken or not a name")
+                    made[key] = v
+        return made
 
 # ---- phases: one per kind of decision (OpenSpiel style) -------------------
 PH_JOKER = 0     # R7: dealer names the joker upcard's suit
@@ -38,17 +106,19 @@ CALL_ORDER = 1
 CALL_SUIT0 = 2   # 2..5 = named C, D, H, S
 
 # ---- rule configuration: Tables.cfg ----------------------------------------
-CFG_PLAYERS = 0
-CFG_DECK = 1
-CFG_PACK = 2          # board of the pack
-CFG_STICK = 3         # R6 stick the dealer
-CFG_DEFEND = 4        # R8 defend alone
-CFG_JOKER_MODE = 5    # R7: -2 dealer names, -1 redeal, 0..3 fixed suit
-CFG_BOTH_LEAD = 6     # R10: 0 left of lone defender, 1 left of maker
-CFG_GAME_TO = 7       # R12
-CFG_TIE = 8           # R12 Cutthroat tie: 0 maker, 1 higher, 2 shared
-CFG_NPACK = 9         # cards in the pack
-CFG_SIZE = 16
+CFG = Layout("cfg", 16, (
+    ("CFG_PLAYERS", 1),
+    ("CFG_DECK", 1),
+    ("CFG_PACK", 1),          # board of the pack
+    ("CFG_STICK", 1),         # R6 stick the dealer
+    ("CFG_DEFEND", 1),        # R8 defend alone
+    ("CFG_JOKER_MODE", 1),    # R7: -2 dealer names, -1 redeal, 0..3 fixed suit
+    ("CFG_BOTH_LEAD", 1),     # R10: 0 left of lone defender, 1 left of maker
+    ("CFG_GAME_TO", 1),       # R12
+    ("CFG_TIE", 1),           # R12 Cutthroat tie: 0 maker, 1 higher, 2 shared
+    ("CFG_NPACK", 1),         # cards in the pack
+))
+CFG_SIZE = CFG.size
 JOKER_DEALER_NAMES = -2
 JOKER_REDEAL = -1
 
@@ -61,60 +131,68 @@ SC_CUTTHROAT = 4
 SC_CUTTHROAT_DEFENDER = 5
 
 # ---- public state st --------------------------------------------------------
-DEALER = 0
-UPCARD = 1
-JOKER_SUIT = 2      # -1 unless the upcard is the joker
-BIDSUIT = 3         # the suit round one bids on (turned down in round two)
-PHASE = 4
-TO_ACT = 5
-NCALLS = 6
-CALLS = 7           # 8 slots
-MAKER = 15
-TRUMP = 16
-ROUND = 17          # 0 none, 1, 2
-ALONE = 18          # seat mask
-OUT = 19            # seat mask of seats that sit out
-EXCHANGED = 20      # the dealer took the upcard into hand
-ASKED = 21          # defenders asked so far (PH_DEFEND)
-FIRST_LEADER = 22
-LEADER = 23
-TRICK = 24          # tricks completed
-NINTRICK = 25       # cards played to the current trick
-LED = 26            # effective suit led
-BEST_SEAT = 27
-BEST_POWER = 28
-NACTIVE = 29
-NPLAYS = 30
-PLAYS = 31          # 20 slots: card indexes in order
-PLAY_SEAT = 51      # 20 slots: who played each
-TRICK_WINNER = 71   # 5 slots
-TRICKS = 76         # 4 slots
-POINTS = 80         # 4 slots
-MAKER_TRICKS = 84
-THROWN_IN = 85
-REDEAL = 86
-ERR = 87
-ERR_ARG = 88
-SCORE = 89          # 4 slots: game score before this hand, per seat
-ST_SIZE = 96
+# hand.start_hand resets every slot but the game score (ST_KEEP..ST_KEEP_END),
+# so a slot declared here is reset without a change there.
+ST = Layout("st", 96, (
+    ("DEALER", 1),
+    ("UPCARD", 1),          # card index (the hand rows' and records' encoding too)
+    ("JOKER_SUIT", 1),      # -1 unless the upcard is the joker
+    ("BIDSUIT", 1),         # the suit round one bids on (turned down in round two)
+    ("PHASE", 1),
+    ("TO_ACT", 1),
+    ("NCALLS", 1),
+    ("CALLS", 8),
+    ("MAKER", 1),
+    ("TRUMP", 1),
+    ("ROUND", 1),           # 0 none, 1, 2
+    ("ALONE", 1),           # seat mask
+    ("OUT", 1),             # seat mask of seats that sit out
+    ("EXCHANGED", 1),       # the dealer took the upcard into hand
+    ("ASKED", 1),           # defenders asked so far (PH_DEFEND)
+    ("FIRST_LEADER", 1),
+    ("LEADER", 1),
+    ("TRICK", 1),           # tricks completed
+    ("NINTRICK", 1),        # cards played to the current trick
+    ("LED", 1),             # effective suit led
+    ("BEST_SEAT", 1),
+    ("BEST_POWER", 1),
+    ("NACTIVE", 1),
+    ("NPLAYS", 1),
+    ("PLAYS", 20),          # card indexes in order
+    ("PLAY_SEAT", 20),      # who played each
+    ("TRICK_WINNER", 5),
+    ("TRICKS", 4),
+    ("POINTS", 4),
+    ("MAKER_TRICKS", 1),
+    ("THROWN_IN", 1),
+    ("REDEAL", 1),
+    ("ERR", 1),
+    ("ERR_ARG", 1),
+    ("SCORE", 4),           # game score before this hand, per seat: the caller's, kept by start_hand
+))
+ST_SIZE = ST.size
+ST_KEEP, ST_KEEP_END = ST.span("SCORE")
 
 # ---- private state priv -----------------------------------------------------
-HAND = 0            # 4 slots: current hands
-DUMMY = 4
-KITTY = 5           # undealt cards, upcard excluded
-AWAY = 6            # 4 slots: cards each seat put face down
-DEAL = 10           # 4 slots: the hands as dealt
-DEAL_DUMMY = 14
-DISCARD = 15        # the dealer's discard, -1 if none
-DUMMY_KEEP = 16     # board the maker kept, 0 if the dummy was not used
-PRIV_STATE = 17     # the slots above are the state; those below are scratch
-# scratch of the all-random trick loop (loops.hands.random_tricks), meaningless
-# outside it: each hand as a list of cards, lowest bit first, so a legal set
-# is a 5-bit mask of positions and a random pick is one table lookup
-RT_REM = 20         # 4 slots: positions not yet played, per seat
-RT_SUITS = 24       # 4 slots: bit 8*suit + position set when that card is of that (effective) suit
-RT_CARDS = 28       # [4 seat][8]: the card at each position
-PRIV_SIZE = 60
+PRIV = Layout("priv", 60, (
+    ("HAND", 4),            # current hands
+    ("DUMMY", 1),
+    ("KITTY", 1),           # undealt cards, upcard excluded
+    ("AWAY", 4),            # cards each seat put face down
+    ("DEAL", 4),            # the hands as dealt
+    ("DEAL_DUMMY", 1),
+    ("DISCARD", 1),         # the dealer's discard, NO_CARD if none
+    ("DUMMY_KEEP", 1),      # board the maker kept, NO_KEEP if the dummy was not used
+    ("PRIV_STATE", 0),      # the slots above are the state (start_hand resets them all); below is scratch
+    ("", 3),
+    # scratch of the all-random trick loop (loops.hands.random_tricks), meaningless
+    # outside it: each hand as a list of cards, lowest bit first, so a legal set
+    # is a 5-bit mask of positions and a random pick is one table lookup
+    ("RT_REM", 4),          # positions not yet played, per seat
+    ("RT_SUITS", 4),        # bit 8*suit + position set when that card is of that (effective) suit
+    ("RT_CARDS", 32),       # [4 seat][8]: the card at each position
+))
+PRIV_SIZE = PRIV.size
 
 # ---- error codes (st[ERR]); sim turns them into messages -------------------
 ERR_NONE = 0
@@ -132,25 +210,56 @@ ERR_JOKER_UNUSED = 17
 ERR_NOT_HELD = 18
 
 
-# ---- the flat table array ``tab`` (built by euchresim.tables) --------------
+# ---- the flat table array ``tab`` (built by euchresim.engine.tables) -------
 # One int64 array rather than a tuple of arrays: numba reference-counts an
 # array each time it is taken out of a tuple, which cost 20x in the hot loop.
-T_CFG = 0          # CFG_SIZE slots of rule configuration (CFG_*)
-T_EFF = 16         # [4 trump][4 suit]: board of cards whose suit is `suit` under `trump` (R2)
-T_SUIT_OF = 32     # [4 trump][33 card]: effective suit of each card
-T_POWER = 164      # [4 trump][4 led][33 card]: trick-taking power, 0 = cannot win (R2, R10)
-T_ORDER = 692      # [4 trump][33 card]: strength ignoring the lead (trumps above all)
-T_SCORE = 824      # [6 case][6 maker tricks][2]: makers' / each defender's points (R11)
-T_PACK = 896       # [CFG_NPACK]: card indexes of the pack
-T_NEXT = 932       # [16 out mask][4 seat]: next seat clockwise that does not sit out (R10)
-TAB_SIZE = 996
+TAB = Layout("tab", 996, (
+    ("T_CFG", CFG.size),      # rule configuration (CFG_*)
+    ("T_EFF", 4 * 4),         # [4 trump][4 suit]: board of cards whose suit is `suit` under `trump` (R2)
+    ("T_SUIT_OF", 4 * 33),    # [4 trump][33 card]: effective suit of each card
+    ("T_POWER", 4 * 4 * 33),  # [4 trump][4 led][33 card]: trick-taking power, 0 = cannot win (R2, R10)
+    ("T_ORDER", 4 * 33),      # [4 trump][33 card]: strength ignoring the lead (trumps above all)
+    ("T_SCORE", 6 * 6 * 2),   # [6 case][6 maker tricks][2]: makers' / each defender's points (R11)
+    ("T_PACK", 36),           # [CFG_NPACK]: card indexes of the pack (33 at most)
+    ("T_NEXT", 16 * 4),       # [16 out mask][4 seat]: next seat clockwise that does not sit out (R10)
+))
+TAB_SIZE = TAB.size
 
+# ---- per-chunk counts (loops.tally writes them, run.runner.tally_names names them)
+# Three blocks: fixed slots, one block per seat position relative to the
+# dealer (0 = dealer, 1 = the dealer's left), one block per seat.  The
+# names are the run's count names; a kernel reads TALLY_<NAME> (an offset in
+# its block) and the block's start.
+TALLY_FIXED_SLOTS = Layout("tally fixed", 24, (
+    ("hands", 1), ("thrown_in", 1), ("redeal", 1),
+    ("made", 1), ("made_ok", 1), ("euchred", 1), ("march", 1), ("maker_alone", 1),
+    ("defender_alone", 1), ("alone_made_ok", 1), ("alone_march", 1), ("alone_euchred", 1),
+    ("maker_points", 1), ("maker_points_sq", 1), ("defender_points", 1), ("defender_points_sq", 1),
+    ("dealer_edge", 1), ("dealer_edge_sq", 1),      # players x the dealer's points less all seats'
+    ("side_diff", 1), ("side_diff_sq", 1),          # seat 0's points less seat 1's (2 and 4 players)
+))
+TALLY_POS_SLOTS = Layout("tally by position", 8, (
+    ("made_r1_pos", 1), ("made_r2_pos", 1), ("made_ok_pos", 1), ("made_pos", 1),
+    ("points_pos", 1), ("points_sq_pos", 1),
+))
+TALLY_SEAT_SLOTS = Layout("tally by seat", 8, (
+    ("made_seat", 1), ("made_ok_seat", 1), ("euchred_seat", 1), ("march_seat", 1), ("alone_seat", 1),
+    ("points_seat", 1), ("points_sq_seat", 1),
+))
+TALLY = Layout("tally", 88, (
+    ("TALLY_FIXED", TALLY_FIXED_SLOTS.size),
+    ("TALLY_POS", 4 * TALLY_POS_SLOTS.size),
+    ("TALLY_SEAT", 4 * TALLY_SEAT_SLOTS.size),
+))
+TALLY_SIZE = TALLY.size
+TALLY_POS_STRIDE = TALLY_POS_SLOTS.size
+TALLY_SEAT_STRIDE = TALLY_SEAT_SLOTS.size
 
-# per-chunk counts (names in run.runner.tally_names): 24 fixed slots, then 8 per seat
-# position relative to the dealer, then 8 per seat
-TALLY_POS = 24
-TALLY_SEAT = 56
-TALLY_SIZE = 88
+# Every declared name as a plain module-level int: numba reads a global int
+# as a compile-time constant.  The update is checked (Layout.export): no
+# name twice, none shadowing a name written out above.
+globals().update(Layout.export(globals(), CFG, ST, PRIV, TAB, TALLY, prefix=""))
+globals().update(Layout.export(globals(), TALLY_FIXED_SLOTS, TALLY_POS_SLOTS, TALLY_SEAT_SLOTS, prefix="TALLY_"))
 
 # ---- one row per hand --------------------------------------------------------
 HAND_FIELDS = [
@@ -186,3 +295,6 @@ RUBBER_FIELDS = [
     ("winner_points", np.int8), ("loser_points", np.int8), ("margin", np.int8),
 ]
 RUBBER_DTYPE = np.dtype(RUBBER_FIELDS)
+
+# what ``from euchresim.engine.layout import *`` gives: every name above, made or written
+__all__ = tuple(n for n in globals() if not n.startswith("_") and n not in ("keyword", "dataclass", "np"))

@@ -6,10 +6,12 @@ the trump suit, so following suit is ``hand & eff[trump, led]``;
 ``power[trump, led, card]`` ranks every card for one trick, so the winner
 is the highest power (R10).
 """
+import functools
+
 import numpy as np
 
 from euchresim.cards import JOKER, NCARDS, RANK_J, SUITS, card_index, cards_of, pack_mask
-from euchresim.engine.layout import (CFG_BOTH_LEAD, CFG_DECK, CFG_DEFEND, CFG_GAME_TO, CFG_JOKER_MODE, CFG_PACK, CFG_PLAYERS, CFG_NPACK, CFG_SIZE, CFG_STICK, CFG_TIE, JOKER_DEALER_NAMES, JOKER_REDEAL, T_CFG, T_EFF, T_NEXT, T_ORDER, T_PACK, T_POWER, T_SCORE, T_SUIT_OF, TAB_SIZE)
+from euchresim.engine.layout import (CFG_BOTH_LEAD, CFG_DECK, CFG_DEFEND, CFG_GAME_TO, CFG_JOKER_MODE, CFG_PACK, CFG_PLAYERS, CFG_NPACK, CFG_SIZE, CFG_STICK, CFG_TIE, JOKER_DEALER_NAMES, JOKER_REDEAL, T_CFG, T_CFG_END, T_EFF, T_EFF_END, T_NEXT, T_NEXT_END, T_ORDER, T_ORDER_END, T_PACK, T_POWER, T_POWER_END, T_SCORE, T_SCORE_END, T_SUIT_OF, T_SUIT_OF_END, TAB_SIZE)
 from euchresim.rules import CUTTHROAT_TIE_CHOICES, SCORE_CASES, Rules
 
 # trump order above the plain ranks (R2): joker, right, left, then A K Q T 9 8 7
@@ -100,15 +102,25 @@ def build_tables(rules: Rules) -> np.ndarray:
     cfg = build_cfg(rules)
     pack = cards_of(pack_mask(rules.deck))
     cfg[CFG_NPACK] = len(pack)
-    tab[T_CFG:T_CFG + CFG_SIZE] = cfg
-    tab[T_EFF:T_SUIT_OF] = _EFF.ravel()
-    tab[T_SUIT_OF:T_POWER] = _SUIT_OF.ravel()
-    tab[T_POWER:T_ORDER] = _POWER.ravel()
-    tab[T_ORDER:T_SCORE] = _ORDER.ravel()
-    tab[T_SCORE:T_PACK] = build_score(rules).ravel()
+    # each block fills its declared span exactly (numpy refuses a size that differs)
+    tab[T_CFG:T_CFG_END] = cfg
+    tab[T_EFF:T_EFF_END] = _EFF.ravel()
+    tab[T_SUIT_OF:T_SUIT_OF_END] = _SUIT_OF.ravel()
+    tab[T_POWER:T_POWER_END] = _POWER.ravel()
+    tab[T_ORDER:T_ORDER_END] = _ORDER.ravel()
+    tab[T_SCORE:T_SCORE_END] = build_score(rules).ravel()
     tab[T_PACK:T_PACK + len(pack)] = pack
-    tab[T_NEXT:T_NEXT + 64] = build_next(rules.players).ravel()
+    tab[T_NEXT:T_NEXT_END] = build_next(rules.players).ravel()
     return tab
+
+
+@functools.lru_cache(maxsize=256)
+def cached_tables(rules: Rules) -> np.ndarray:
+    """``build_tables`` once per set of rules: replay, solve and OpenSpiel take many records of few rules.
+
+    The array is shared: kernels read ``tab`` and never write it.
+    """
+    return build_tables(rules)
 
 
 def build_next(players: int):

@@ -138,14 +138,9 @@ def rules_for(game) -> Rules:
     return Rules(players=4, deck=24, **opts)
 
 
-_TABLES: dict = {}
-
-
 def _tables(rules: Rules):
-    from euchresim.engine.tables import build_tables
-    if rules not in _TABLES:
-        _TABLES[rules] = build_tables(rules)
-    return _TABLES[rules]
+    from euchresim.engine.tables import cached_tables
+    return cached_tables(rules)
 
 
 # ---- the hand so far, rebuilt in euchresim's engine ---------------------------

@@ -22,20 +22,9 @@ import json
 import numpy as np
 
 from euchresim.cards import SUITS, card_str
-from euchresim.engine.layout import (BIDSUIT, DEALER, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, LED, MAKER, PH_BID1, PH_BID2, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, REDEAL, ROUND, ST_SIZE, TO_ACT, TRICK_WINNER, TRICKS, POINTS, TRUMP)
-from euchresim.records.format import (FINDING_FIELDS, JOIN_FIELDS, OUTCOME_FIELDS, RECORD_FIELDS, Record, RecordError, call_str, cards_desc, parse_record)
-
-
-_TABLES: dict = {}
-
-
-def _tables(rules):
-    from euchresim.engine.tables import build_tables
-    if rules not in _TABLES:
-        if len(_TABLES) >= 256:
-            _TABLES.clear()
-        _TABLES[rules] = build_tables(rules)
-    return _TABLES[rules]
+from euchresim.engine.layout import (Layout, BIDSUIT, DEALER, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, LED, MAKER, ST, PH_BID1, PH_BID2, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, REDEAL, ROUND, ST_SIZE, TO_ACT)
+from euchresim.engine.tables import cached_tables
+from euchresim.records.format import (FINDING_FIELDS, JOIN_FIELDS, OUTCOME_FIELDS, RECORD_FIELDS, Record, RecordError, _is_int, call_str, cards_desc, parse_record)
 
 
 def replay_many(recs: list[Record]) -> list[tuple[dict | None, str | None]]:
@@ -93,7 +82,7 @@ def replay_states(recs: list[Record], tab):
 
 def _replay_group(recs: list[Record]) -> list[tuple[dict | None, str | None]]:
     P = recs[0].rules.players
-    found, states = replay_states(recs, _tables(recs[0].rules))
+    found, states = replay_states(recs, cached_tables(recs[0].rules))
     # only the outcome's slots as Python ints: the whole state of every record cost more than the replay
     outcomes = states[:, _OUTCOME_SLOTS].tolist()
     results = []
@@ -101,18 +90,30 @@ def _replay_group(recs: list[Record]) -> list[tuple[dict | None, str | None]]:
         if code:
             results.append((None, _message(rec, code, phase, step, states[i].tolist())))
             continue
-        results.append(({
-            "maker": None if o[0] < 0 else o[0],
-            "trump": None if o[1] < 0 else SUITS[o[1]],
-            "trick_winners": [w for w in o[2:7] if w >= 0],
-            "tricks": o[7:7 + P],
-            "points": o[11:11 + P],
-        }, None))
+        results.append((outcome_of(o, P), None))
     return results
 
 
-_OUTCOME_SLOTS = np.array([MAKER, TRUMP] + list(range(TRICK_WINNER, TRICK_WINNER + 5))
-                          + list(range(TRICKS, TRICKS + 4)) + list(range(POINTS, POINTS + 4)))
+# The public state's outcome fields, gathered into one row per record (one
+# fancy index, then .tolist()): the row's layout is the fields' own, read by name.
+_OUTCOME = Layout("outcome", 15, tuple((name, ST.span(name)[1] - ST.span(name)[0])
+                                       for name in ("MAKER", "TRUMP", "TRICK_WINNER", "TRICKS", "POINTS")))
+_OUTCOME_SLOTS = np.concatenate([np.arange(*ST.span(name)) for name, _ in _OUTCOME.fields])
+
+
+def outcome_of(o: list, players: int) -> dict:
+    """A hand's outcome fields from its gathered outcome row (``states[:, _OUTCOME_SLOTS]``)."""
+    def field(name):
+        a, b = _OUTCOME.span(name)
+        return o[a:b]
+    maker, trump = o[_OUTCOME.span("MAKER")[0]], o[_OUTCOME.span("TRUMP")[0]]
+    return {
+        "maker": None if maker < 0 else maker,
+        "trump": None if trump < 0 else SUITS[trump],
+        "trick_winners": [w for w in field("TRICK_WINNER") if w >= 0],
+        "tricks": field("TRICKS")[:players],
+        "points": field("POINTS")[:players],
+    }
 
 
 def _message(rec, code, phase, step, st) -> str:
@@ -182,10 +183,6 @@ def _ended_rule(st) -> str:
 
 
 # ---------------------------------------------------------------- written back
-
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
 
 def _same(key: str, stated, computed) -> bool:
     """Whether a record's stated outcome field says what the replay computed.
@@ -257,10 +254,17 @@ def _written(obj: dict, rec: Record, outcome: dict) -> dict:
     return out
 
 
-def _with_error(obj, msg: str) -> dict:
+def _with_error(obj, msg: str, also: tuple = ()) -> dict:
+    """A broken record back with ``error``: what an earlier run found of it is dropped, not trusted.
+
+    The outcome and findings always go; ``also`` names more fields to drop
+    (solve's double-dummy values, which replay keeps).  Something that is
+    not an object comes back wrapped, as ``record``.
+    """
     if not isinstance(obj, dict):
         return {"record": obj, "error": msg}
-    out = {k: v for k, v in obj.items() if k not in OUTCOME_FIELDS and k not in FINDING_FIELDS}
+    dropped = OUTCOME_FIELDS + FINDING_FIELDS + tuple(also)
+    out = {k: v for k, v in obj.items() if k not in dropped}
     out["error"] = msg
     return out
 

@@ -22,7 +22,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from euchresim.analysis import mean_ci, wilson
+from euchresim.stats import mean_ci, wilson
 from euchresim.analysis.odds import distribution, expected, odds_table
 from euchresim.cards import has_joker
 from euchresim.report import chunked, md_table, spec_key

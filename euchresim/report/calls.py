@@ -16,7 +16,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from euchresim.analysis import Z95, wilson
+from euchresim.stats import mean_interval, wilson
 from euchresim.cards import JOKER, RANKS, card_index
 from euchresim.report import chunked, spec_key
 
@@ -225,10 +225,9 @@ def evaluate(gain: np.ndarray, call: np.ndarray) -> dict:
     lost = np.where(call, np.maximum(-gain, 0), np.maximum(gain, 0))
     k = int(right.sum())
     lo, hi = wilson(k, n)
-    m = float(lost.mean()) if n else math.nan
-    half = Z95 * float(lost.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    g = mean_interval(lost)
     return {"deals": n, "calls": int(call.sum()), "agree": k / n if n else math.nan, "agree_low": lo,
-            "agree_high": hi, "given_up": m, "given_up_low": m - half, "given_up_high": m + half}
+            "agree_high": hi, "given_up": g["mean"], "given_up_low": g["low"], "given_up_high": g["high"]}
 
 
 # ---- tables -------------------------------------------------------------------
@@ -240,11 +239,10 @@ def gain_table(df: pd.DataFrame, by: list, gain: str = "gain") -> pd.DataFrame:
         key = key if isinstance(key, tuple) else (key,)
         d = g[gain].to_numpy(float)
         n = len(d)
-        m = float(d.mean())
-        half = Z95 * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+        ci = mean_interval(d)
         k = int((d > 0).sum())
         lo, hi = wilson(k, n)
-        rows.append(dict(zip(by, key), n=n, gain=m, ci_low=m - half, ci_high=m + half, right=k / n,
+        rows.append(dict(zip(by, key), n=n, gain=ci["mean"], ci_low=ci["low"], ci_high=ci["high"], right=k / n,
                          right_low=lo, right_high=hi, ties=float((d == 0).mean()),
                          policy_chose=float(g["took"].mean()) if "took" in g else math.nan))
     return pd.DataFrame(rows)

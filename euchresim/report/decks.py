@@ -18,7 +18,8 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from euchresim.analysis import mean_ci, summary_frame, wilson
+from euchresim.analysis import summary_frame
+from euchresim.stats import mean_ci, wilson
 from euchresim.cards import JOKER, has_joker
 from euchresim.report import Section, chunked, md_table, spec_key
 from euchresim.report.appendix import appendix

@@ -25,8 +25,8 @@ from euchresim.report import Section, chunked, md_table
 from euchresim.studies import counterfactual as cf
 from euchresim.run import runner as sim
 from euchresim.analysis import winprob as wp
+from euchresim.stats import Z95, normal_interval
 
-Z95 = 1.959963984540054
 CHECK_STATES = 4          # often-visited states checked besides 0-0
 SE_REPS = 20              # resamples for the DP's standard error (10 with 3 players: 10x the states)
 # (position left of the dealer, label, trumps in hand besides the upcard, needs a bower)
@@ -254,7 +254,7 @@ def build(ctx) -> Section:
     chk = pd.DataFrame(checks)
     chk["p_games"] = chk["wins"] / chk["games"]
     gse = np.sqrt(chk["p_games"] * (1 - chk["p_games"]) / chk["games"])
-    chk["games_low"], chk["games_high"] = chk["p_games"] - Z95 * gse, chk["p_games"] + Z95 * gse
+    chk["games_low"], chk["games_high"] = normal_interval(chk["p_games"], gse)
     chk["z"] = (chk["p_games"] - chk["p_dp"]) / np.sqrt(gse ** 2 + chk["dp_se"] ** 2)
     chk["agree"] = chk["z"].abs() <= Z95
     tables["dp_vs_games"] = chk
@@ -343,7 +343,7 @@ def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps) ->
             show = (fc if len(fc) else f).reindex((fc if len(fc) else f)["delta"].abs()
                                                   .sort_values(ascending=False).index).head(6)
             line += (f"the sign of the change in P(win) differs at {len(f)} of {len(sub)} scores "
-                     f"({len(fc)} of them by more than 1.96 standard errors), e.g. "
+                     f"({len(fc)} of them by more than {Z95:.2f} standard errors), e.g. "
                      + "; ".join(f"{sc(int(x.ours), int(x.theirs))}: {100 * x.delta:+.1f} percentage points of P(win) "
                                  f"(±{100 * x.se:.1f})" for x in show.itertuples()) + ".")
         out.append(line)

@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from euchresim.engine.features import FEATURES, MEASURES, NMEAS, RADIX
+from euchresim.rules import POSITION_NAMES
 
 MAX_CELLS = 1 << 16     # per grouping: every chunk's counts carry every cell, as JSON
 
@@ -59,8 +60,7 @@ class GroupingError(ValueError):
     """A grouping that cannot be tallied: an unknown feature, a repeat, too many cells."""
 
 
-_POSITIONS = {4: ("dealer", "left", "partner", "right"), 3: ("dealer", "left", "right"),
-              2: ("dealer", "non-dealer")}      # analysis.position_names' (a test holds them equal)
+_POSITIONS = POSITION_NAMES       # rules.POSITION_NAMES: analysis.position_names' too
 
 
 def _position(p: int, players: int):

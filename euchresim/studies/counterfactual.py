@@ -15,13 +15,15 @@ with the same seed and chunk size.
 """
 from __future__ import annotations
 
-import math
+import io
 from dataclasses import dataclass, fields
 
 import numpy as np
 
 from euchresim.engine.layout import PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_JOKER, PHASE_NAMES
+from euchresim.run.jobs import Job, Played, run_job
 from euchresim.run.runner import RunSpec, SimError, chunk_states
+from euchresim.stats import Z95, mean_interval
 
 # the decisions that can be forced, by name (PHASE_NAMES), with a few plain aliases
 DECISIONS = {
@@ -32,7 +34,6 @@ DECISIONS = {
     "discard": PH_DISCARD,
     "joker_suit": PH_JOKER,
 }
-Z95 = 1.959963984540054       # analysis.Z95, not imported: that module brings pandas
 
 
 def decision_phase(decision) -> int:
@@ -127,14 +128,8 @@ class Counterfactuals:
 
 
 def summarize(d: np.ndarray, z: float = Z95) -> dict:
-    """n, mean, standard deviation and a normal interval of paired differences."""
-    n = int(len(d))
-    if n == 0:
-        return {"n": 0, "mean": math.nan, "sd": math.nan, "low": math.nan, "high": math.nan}
-    m = float(d.mean())
-    sd = float(d.std(ddof=1)) if n > 1 else math.nan
-    half = z * sd / math.sqrt(n) if n > 1 else math.nan
-    return {"n": n, "mean": m, "sd": sd, "low": m - half, "high": m + half}
+    """n, mean, standard deviation and a normal interval of paired differences (stats.mean_interval)."""
+    return mean_interval(d, z)
 
 
 def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None) -> Counterfactuals:
@@ -178,10 +173,6 @@ def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None)
         maker=maker, maker_tricks=tricks, base_points=info[:, F_BASE:F_BASE + 4].copy())
 
 
-def _chunk_job(args):
-    return play_chunk(*args)
-
-
 def concat(parts: list[Counterfactuals]) -> Counterfactuals:
     """Chunks' counterfactuals as one (of the same decision and position)."""
     first = parts[0]
@@ -192,17 +183,43 @@ def concat(parts: list[Counterfactuals]) -> Counterfactuals:
     return Counterfactuals(**kw)
 
 
-def run(spec: RunSpec, decision, position: int | None = None, workers: int = 1) -> Counterfactuals:
-    """Every chunk of ``spec``, in chunk order; ``workers`` > 1 plays chunks in forked processes.
+def to_bytes(c: Counterfactuals) -> bytes:
+    """One chunk's counterfactuals as .npz bytes: what the run folder keeps (run/jobs.py)."""
+    buf = io.BytesIO()
+    np.savez(buf, **{f.name: np.asarray(getattr(c, f.name)) for f in fields(Counterfactuals)})
+    return buf.getvalue()
 
-    The result does not depend on ``workers``: each chunk's deals and
-    streams depend only on the seed and the chunk's index.
+
+def from_bytes(data: bytes) -> Counterfactuals:
+    with np.load(io.BytesIO(data)) as z:
+        kw = {f.name: z[f.name] if z[f.name].ndim else z[f.name].item() for f in fields(Counterfactuals)}
+    return Counterfactuals(**kw)
+
+
+class CounterfactualJob(Job):
+    """Paired counterfactuals of one decision as a job of the one runner: a chunk's arrays as .npz bytes."""
+
+    def __init__(self, spec: RunSpec, decision, position: int | None = None):
+        decision_phase(decision)          # a bad name fails here, not in a worker
+        self.spec, self.decision, self.position = spec, decision, position
+        self.n_chunks = spec.n_chunks
+
+    def header(self) -> dict:
+        return dict(self.spec.meta(), counterfactual=str(self.decision), position=self.position)
+
+    def play(self, chunk: int) -> Played:
+        return Played({}, {"result": to_bytes(play_chunk(self.spec, chunk, self.decision, self.position))})
+
+
+def run(spec: RunSpec, decision, position: int | None = None, workers: int = 1, folder: str | None = None,
+        resume: bool = False, force: bool = False, backend: str = "local", address: str | None = None,
+        on_chunk=None) -> Counterfactuals:
+    """Every chunk of ``spec``, in chunk order, on the one runner (run/jobs.py).
+
+    The result does not depend on ``workers`` or the backend: each chunk's
+    deals and streams depend only on the seed and the chunk's index.  With a
+    ``folder``, finished chunks are kept there and ``resume`` plays the rest.
     """
-    jobs = [(spec, i, decision, position) for i in range(spec.n_chunks)]
-    decision_phase(decision)          # a bad name fails here, not in a worker
-    if workers <= 1 or len(jobs) == 1:
-        return concat([_chunk_job(j) for j in jobs])
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
-    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork")) as ex:
-        return concat(list(ex.map(_chunk_job, jobs)))
+    out = run_job(CounterfactualJob(spec, decision, position), workers=workers, folder=folder, resume=resume,
+                  force=force, backend=backend, address=address, on_chunk=on_chunk, collect=("result",))
+    return concat([from_bytes(b) for b in out.files["result"]])

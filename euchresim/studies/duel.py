@@ -26,8 +26,9 @@ from typing import Callable
 import numpy as np
 
 from euchresim.rules import Rules
+from euchresim.run.jobs import Job, Played, run_job
+from euchresim.stats import Z95_6 as Z95, normal_interval   # six digits: see stats.Z95_6
 
-Z95 = 1.959964          # the two-sided 95% normal quantile
 MAX_BATCH = 4           # pairing units per worker job: a slow policy's progress still moves (jobs cost ~0.1 ms)
 
 UNIT_DTYPE = np.dtype([("unit", np.int64), ("arr", np.int8), ("games", np.int32), ("a_wins", np.float64),
@@ -139,35 +140,78 @@ def _batch_job(args):
     return np.concatenate([unit_rows(spec, u, play_unit(spec, u)) for u in units])
 
 
-def _batch_label(job):
-    return job[1][0] + job[0].first_deal
+def batch_size(deals: int) -> int:
+    """Units a chunk plays: a slow policy's progress still moves, and the size is fixed by the deals alone
+    (never by the workers), so a stopped duel resumes into the very same chunks."""
+    return max(1, min(MAX_BATCH, -(-deals // 16)))
+
+
+class DuelJob(Job):
+    """A duel as a job of the one runner: a chunk is a few consecutive deal sequences, its rows as bytes."""
+
+    def __init__(self, spec: DuelSpec):
+        self.spec = spec
+        self.size = batch_size(spec.deals)
+        self.n_chunks = -(-spec.deals // self.size)
+        self.stop_label = "deal sequence"
+
+    def units(self, chunk: int) -> list:
+        return list(range(chunk * self.size, min((chunk + 1) * self.size, self.spec.deals)))
+
+    def header(self) -> dict:
+        s = self.spec
+        return {"duel": [s.a, s.b], "rules": s.rules.to_dict(), "seed": s.seed, "deals": s.deals,
+                "chunk_size": s.chunk_size, "first_deal": s.first_deal, "batch": self.size}
+
+    def label(self, chunk: int) -> int:
+        return self.spec.first_deal + chunk * self.size
+
+    def play(self, chunk: int) -> Played:
+        rows = _batch_job((self.spec, self.units(chunk)))
+        return Played({"games": int(rows["games"].sum())}, {"result": rows.tobytes()})
+
+
+def rows_of(parts) -> np.ndarray:
+    """Chunks' row bytes as one array sorted by (unit, arrangement)."""
+    rows = np.concatenate([np.frombuffer(b, UNIT_DTYPE) for b in parts]) if parts else np.zeros(0, UNIT_DTYPE)
+    return rows[np.lexsort((rows["arr"], rows["unit"]))]
 
 
 def play_rows(spec: DuelSpec, workers: int = 1, pool=None,
-              on_progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+              on_progress: Callable[[int, int], None] | None = None, folder: str | None = None,
+              resume: bool = False, force: bool = False, backend: str = "local",
+              address: str | None = None) -> np.ndarray:
     """Every unit's rows, sorted by (unit, arrangement) whatever order the workers finish in.
 
-    Jobs go through the run's own worker pool (backends.local), so a worker
-    that dies is replaced and its job replayed, and Ctrl-C stops them all.
-    ``on_progress(games done, games in all)`` after each job.
+    The duel runs on the one runner (run/jobs.py): a worker that dies is
+    replaced and its chunk replayed, Ctrl-C stops them all (``RunStopped``
+    carries the finished chunks' rows), and with a ``folder`` finished chunks
+    are kept and ``resume`` plays the rest.  ``on_progress(games done,
+    games in all)`` after each chunk.
     """
-    from euchresim.run.backends import ChunkFailed
-    from euchresim.run.backends.local import map_chunks
-    from euchresim.run.runner import SimError
-    size = max(1, min(MAX_BATCH, -(-spec.deals // (8 * max(1, workers)))))
-    jobs = [(spec, list(range(s, min(s + size, spec.deals)))) for s in range(0, spec.deals, size)]
-    parts, done = [], 0
+    job = DuelJob(spec)
     per_unit = len(spec.seatings) * spec.chunk_size
-    try:
-        for rows in map_chunks(_batch_job, jobs, workers, pool, label=_batch_label):
-            parts.append(rows)
-            done += len(rows) // len(spec.seatings) * per_unit
-            if on_progress:
-                on_progress(done, spec.games)
-    except ChunkFailed as e:
-        raise SimError(str(e).replace("chunk", "deal sequence", 1)) from None
-    rows = np.concatenate(parts)
-    return rows[np.lexsort((rows["arr"], rows["unit"]))]
+
+    def progress(done, total):
+        if on_progress:
+            on_progress(min(done * job.size, spec.deals) * per_unit, spec.games)
+    out = run_job(job, workers=workers, folder=folder, resume=resume, force=force, backend=backend,
+                  address=address, pool=pool, on_chunk=progress, collect=("result",))
+    return rows_of(out.files["result"])
+
+
+def partial(spec: DuelSpec, stop) -> dict | None:
+    """The duel's numbers over the deal sequences a stopped run finished (every seating of each), or None."""
+    done = sorted(stop.files.get("result", {}))
+    if not done:
+        return None
+    rows = rows_of([stop.files["result"][c] for c in done])
+    units = sorted(set(rows["unit"].tolist()))
+    part = DuelSpec(spec.rules, spec.a, spec.b, seed=spec.seed, deals=len(units), chunk_size=spec.chunk_size,
+                    first_deal=spec.first_deal)
+    rows = rows.copy()
+    rows["unit"] = np.searchsorted(np.array(units), rows["unit"])
+    return summarize(part, rows)
 
 
 # ---------------------------------------------------------------- statistics
@@ -205,7 +249,7 @@ def ratio_of_sums(x, h) -> tuple[float, float]:
 
 def interval(est: float, se: float, z: float = Z95) -> tuple[float, float]:
     """The normal interval est -/+ z se (NaN ends when se is)."""
-    return est - z * se, est + z * se
+    return normal_interval(est, se, z)
 
 
 def summarize(spec: DuelSpec, rows: np.ndarray) -> dict:
@@ -233,6 +277,7 @@ def summarize(spec: DuelSpec, rows: np.ndarray) -> dict:
     }
 
 
-def duel(spec: DuelSpec, workers: int = 1, pool=None, on_progress=None) -> dict:
-    """Play a duel and return its numbers (:func:`summarize`)."""
-    return summarize(spec, play_rows(spec, workers, pool, on_progress))
+def duel(spec: DuelSpec, workers: int = 1, pool=None, on_progress=None, **run_options) -> dict:
+    """Play a duel and return its numbers (:func:`summarize`); ``run_options`` go to :func:`play_rows`
+    (folder, resume, force, backend, address)."""
+    return summarize(spec, play_rows(spec, workers, pool, on_progress, **run_options))

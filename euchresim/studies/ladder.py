@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import math
 
+import os
+
 import numpy as np
 
-from euchresim.studies.duel import Z95, DuelSpec, duel
+from euchresim.stats import Z95_6 as Z95, normal_interval   # six digits, as the duel: see stats.Z95_6
+from euchresim.studies.duel import DuelSpec, duel
 
 ELO = 400 / math.log(10)        # one rating unit in Elo points: a 400-point gap is 10:1 odds
 VIRTUAL_TIE = 1.0               # games per pair added as half a win each way: keeps a sweep's rating finite
@@ -64,22 +67,30 @@ def bradley_terry(n: int, results, virtual_tie: float = VIRTUAL_TIE, tol: float 
 
 
 def ladder(rules, policies: list[str], seed: int, deals: int, chunk_size: int = 1, workers: int = 1,
-           on_progress=None) -> dict:
+           on_progress=None, folder: str | None = None, resume: bool = False, force: bool = False,
+           backend: str = "local", address: str | None = None) -> dict:
     """Duel every pair, then rate them.  ``policies`` are canonical names, each once.
 
     ``on_progress(games done, games in all)`` counts over every duel.  One
-    worker pool serves all the duels (one start-up).
+    worker pool serves all the duels (one start-up).  With a ``folder``,
+    each pair's duel keeps its chunks in ``folder/pair-N`` (run/jobs.py), so
+    a stopped ladder resumes where it stopped.
     """
     from euchresim.run.runner import worker_pool
     specs = [DuelSpec(rules, policies[i], policies[j], seed=seed, deals=deals, chunk_size=chunk_size,
                       first_deal=p * deals) for p, (i, j) in enumerate(pairs(len(policies)))]
     total = sum(s.games for s in specs)
-    pool = worker_pool(workers) if workers > 1 else None
+    pool = worker_pool(workers) if workers > 1 and backend == "local" else None
+    if folder:
+        os.makedirs(folder, exist_ok=True)
     duels, before = [], 0
     try:
         for s in specs:
             prog = (lambda d, _t, b=before: on_progress(b + d, total)) if on_progress else None
-            duels.append(duel(s, workers, pool, prog))
+            sub = os.path.join(folder, f"pair-{len(duels)}") if folder else None
+            duels.append(duel(s, workers, pool if backend == "local" else None, prog, folder=sub,
+                              resume=resume and os.path.isdir(sub or ""), force=force, backend=backend,
+                              address=address))
             before += s.games
     finally:
         if pool is not None:
@@ -101,7 +112,7 @@ def rate(policies: list[str], duels: list[dict]) -> dict:
         games[i] += d["games"]
         games[j] += d["games"]
     table = [{"policy": policies[i], "elo": ELO * r[i], "elo_se": ELO * se[i],
-              "elo_ci": [ELO * (r[i] - Z95 * se[i]), ELO * (r[i] + Z95 * se[i])], "games": games[i]}
+              "elo_ci": [ELO * x for x in normal_interval(r[i], se[i], Z95)], "games": games[i]}
              for i in range(n)]
     table.sort(key=lambda row: -row["elo"])
     for k, row in enumerate(table):

@@ -27,8 +27,9 @@ import numpy as np
 from euchresim.cards import JOKER, SUITS, card_str
 from euchresim.engine import solver as S
 from euchresim.engine.layout import (ALONE, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_JOKER_UNUSED, ERR_SCRIPT_SHORT, JOKER_SUIT, MAKER, MAKER_TRICKS, NCALLS, NINTRICK, NPLAYS, OUT, PH_DONE, PH_PLAY, PLAY_SEAT, PLAYS, ROUND, TO_ACT, TRICK, TRICK_WINNER, TRUMP)
-from euchresim.records.format import (FINDING_FIELDS, OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, parse_record)
-from euchresim.loops.records import _OUTCOME_SLOTS, _ended_rule, _message, _tables, _written, replay_states
+from euchresim.records.format import (OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, parse_record)
+from euchresim.engine.tables import cached_tables
+from euchresim.loops.records import _OUTCOME_SLOTS, _ended_rule, _with_error as _replay_error, _message, _written, outcome_of, replay_states
 from euchresim.studies.replay import check_file
 
 BATCH = 1024          # records per batch: a progress bar's step, about a second of solving from the lead
@@ -48,12 +49,7 @@ def solve_records(objs) -> list[dict]:
 
 
 def _with_error(obj, msg: str) -> dict:
-    if not isinstance(obj, dict):
-        return {"record": obj, "error": msg}
-    dropped = OUTCOME_FIELDS + SOLVED_FIELDS + FINDING_FIELDS
-    out = {k: v for k, v in obj.items() if k not in dropped}
-    out["error"] = msg
-    return out
+    return _replay_error(obj, msg, SOLVED_FIELDS)
 
 
 def _solve_many(objs: list) -> list[dict]:
@@ -99,7 +95,7 @@ def _solve_group(recs: list[Record]) -> list[tuple]:
     {"dd_tricks": ..., "dd_card_values": ...})``.
     """
     rules = recs[0].rules
-    tab = _tables(rules)
+    tab = cached_tables(rules)
     found, states = replay_states(recs, tab)
     results: list = [None] * len(recs)
     rows, at = [], []
@@ -120,10 +116,7 @@ def _solve_group(recs: list[Record]) -> list[tuple]:
             results[i] = ("error", f"calls: the hand was thrown in ({_ended_rule(st)}); there is no play to solve",
                           None)
         else:
-            o = outcomes[i]
-            P = rules.players
-            outcome = {"maker": o[0], "trump": SUITS[o[1]], "trick_winners": o[2:7], "tricks": o[7:7 + P],
-                       "points": o[11:11 + P]}
+            outcome = outcome_of(outcomes[i], rules.players)
             results[i] = ("solved", outcome, {"dd_tricks": st[MAKER_TRICKS], "dd_card_values": {}})
     if rows:
         pos = np.array(rows, dtype=np.int64).reshape(len(rows), S.POS_SIZE)
