@@ -218,3 +218,42 @@ def test_ladder_orders_the_policies_and_has_its_fields():
     assert [x["first_deal"] for x in o["duels"]] == [0, 100, 200]        # each pair its own deals
     again = rate(o["policies"], o["duels"])
     assert [r["policy"] for r in again["ratings"]] == [r["policy"] for r in o["ratings"]]
+
+
+def test_a_stopped_duel_keeps_its_deal_sequences_and_resumes_to_the_same_numbers(tmp_path, monkeypatch):
+    """Ctrl-C in the middle of a duel: the finished deal sequences are kept with their checksums and give a
+    partial result; --resume plays the rest, to the numbers of a duel never stopped."""
+    import numpy as np
+
+    from euchresim.rules import FOUR_HAND
+    from euchresim.run.jobs import RunStopped
+    from euchresim.studies import duel as d
+    spec = d.DuelSpec(FOUR_HAND, "baseline", "random", seed=3, deals=40)
+    whole = d.duel(spec, 1)
+    real = d._batch_job
+    calls = []
+
+    def stop_in_the_fourth(args):
+        calls.append(args[1])
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(args)
+    monkeypatch.setattr(d, "_batch_job", stop_in_the_fourth)
+    folder = str(tmp_path / "match")
+    with pytest.raises(RunStopped) as e:
+        d.duel(spec, 1, folder=folder)
+    part = d.partial(spec, e.value)
+    assert e.value.done == 3 and part["deals"] == 3 * d.batch_size(40)
+    assert part["games"] == part["deals"] * 2 and 0 <= part["a_win_rate"] <= 1
+    monkeypatch.setattr(d, "_batch_job", real)
+    again = d.duel(spec, 1, folder=folder, resume=True)
+    assert again == whole
+    assert not np.isnan(again["points_per_hand"])
+
+
+def test_duel_checkpoint_options_are_checked_before_playing(tmp_path):
+    code, out, err = run_cli(["duel", "baseline", "random", "--games", "4", "--resume"])
+    assert code != 0 and "--resume has nothing to continue" in err
+    (tmp_path / "f").write_text("x")
+    code, out, err = run_cli(["duel", "baseline", "random", "--games", "4", "--checkpoint", str(tmp_path / "f")])
+    assert code != 0 and "exists and is not a folder" in err

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import sys
 import time
 
 import click
 
 from euchresim.cli.options import InputError, rules_options
+from euchresim.run.jobs import RunStopped
 
 MAX_GAMES = 10 ** 12
 
@@ -96,24 +99,55 @@ def _canonical(policies, players, labels):
 
 def _play(fn, total, quiet, as_json):
     """Run ``fn(on_progress)`` with a bar; a run's own failures as one line."""
-    from euchresim.cli.options import say_if_compiling as _say_if_compiling
+    import signal
+
+    from euchresim.cli.options import say_if_compiling as _say_if_compiling, terminate
     from euchresim.policies import PolicyError
     from euchresim.run.runner import SimError
     quiet = quiet or as_json
     _say_if_compiling(quiet)
     bar = _Bar(total, quiet)
     started = time.monotonic()
+    previous = signal.signal(signal.SIGTERM, terminate)      # SIGTERM stops a match as Ctrl-C does
     try:
         out = fn(bar)
     except (SimError, PolicyError, ValueError) as e:
         raise InputError(str(e)) from None
     finally:
         bar.close()
+        signal.signal(signal.SIGTERM, previous)
     return out, time.monotonic() - started
+
+
+def _run_options(checkpoint, resume, force, backend, address) -> dict:
+    """--checkpoint/--resume/--backend as the runner takes them; the paths checked first (one line each)."""
+    if address and backend != "ray":
+        raise InputError("--address names a Ray cluster; add --backend ray")
+    if resume and not checkpoint:
+        raise InputError("--resume has nothing to continue: give the --checkpoint the stopped match was given")
+    if checkpoint and os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
+        raise InputError(f"--checkpoint {checkpoint}: exists and is not a folder")
+    if checkpoint and not os.path.isdir(os.path.dirname(os.path.abspath(checkpoint))):
+        raise InputError(f"--checkpoint {checkpoint}: the folder it goes in does not exist")
+    return {"folder": checkpoint, "resume": resume, "force": force, "backend": backend.lower(), "address": address}
+
+
+def _say_stopped(stop, what) -> None:
+    where = f", kept in {stop.parts_dir}; rerun the same command with --resume to finish" if stop.parts_dir else ""
+    click.echo(f"stopped: {stop.done} of {stop.total} {what} finished{where}", err=True)
 
 
 def _common(f):
     """The options duel and ladder share, after the rules'."""
+    f = click.option("--address", help="--backend ray: the cluster's address [default: a local Ray instance].")(f)
+    f = click.option("--backend", type=click.Choice(["local", "ray"], case_sensitive=False), default="local",
+                     show_default=True, help="Where the games run: this machine's processes, or a Ray cluster "
+                                             "(docs/scaling.md); the numbers are the same.")(f)
+    f = click.option("--force", is_flag=True, help="Start over where --checkpoint holds another match.")(f)
+    f = click.option("--resume", is_flag=True, help="Continue a stopped match from its --checkpoint.")(f)
+    f = click.option("--checkpoint", metavar="DIR",
+                     help="Keep every finished deal sequence's results in DIR, so a stopped match resumes "
+                          "(--resume) to the numbers it would have given.")(f)
     f = click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing line.")(f)
     f = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
     f = click.option("--workers", type=click.IntRange(min=1, max=256), help="Processes [default: all cores].")(f)
@@ -133,7 +167,7 @@ def _common(f):
 @click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=2000, show_default=True,
               help="Games in all, over every seating; rounded up to whole deal sequences.")
 @_common
-def duel(rules, a, b, games, seed, chunk_size, workers, as_json, quiet):
+def duel(rules, a, b, games, seed, chunk_size, workers, as_json, quiet, checkpoint, resume, force, backend, address):
     """Policy A against policy B, duplicate: the same deals with the seats exchanged.
 
     A and B are policies as --policy takes them (random, baseline,
@@ -156,7 +190,17 @@ def duel(rules, a, b, games, seed, chunk_size, workers, as_json, quiet):
     spec = d.DuelSpec(rules, pa, pb, seed=seed, deals=d.deals_for(games, rules.players, chunk_size),
                       chunk_size=chunk_size)
     n = workers or default_workers()
-    out, took = _play(lambda bar: d.duel(spec, n, on_progress=bar), spec.games, quiet, as_json)
+    run = _run_options(checkpoint, resume, force, backend, address)
+    try:
+        out, took = _play(lambda bar: d.duel(spec, n, on_progress=bar, **run), spec.games, quiet, as_json)
+    except RunStopped as stop:
+        part = d.partial(spec, stop)
+        _say_stopped(stop, "deal sequences")
+        if part is not None:
+            click.echo(json.dumps(json_ready(dict(part, partial=True)), allow_nan=False) if as_json else
+                       f"duel  {_rules_line(rules)}  (partial: {part['deals']:,} of {spec.deals:,} deal "
+                       f"sequences)\n" + format_duel(part))
+        sys.exit(130)
     if as_json:
         click.echo(json.dumps(json_ready(out), allow_nan=False))
     else:
@@ -171,7 +215,8 @@ def duel(rules, a, b, games, seed, chunk_size, workers, as_json, quiet):
 @click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=2000, show_default=True,
               help="Games per pair, over every seating; rounded up to whole deal sequences.")
 @_common
-def ladder(rules, policies, games, seed, chunk_size, workers, as_json, quiet):
+def ladder(rules, policies, games, seed, chunk_size, workers, as_json, quiet, checkpoint, resume, force, backend,
+           address):
     """Every pair of the policies dueled, then a rating each (Bradley-Terry, Elo scale).
 
     Each pair plays a duel as `euchresim duel` does (its own deals of
@@ -196,8 +241,13 @@ def ladder(rules, policies, games, seed, chunk_size, workers, as_json, quiet):
     deals = d.deals_for(games, rules.players, chunk_size)
     total = len(pairs(len(names))) * deals * len(d.arrangements(rules.players)) * chunk_size
     n = workers or default_workers()
-    out, took = _play(lambda bar: run_ladder(rules, names, seed, deals, chunk_size, n, on_progress=bar),
-                      total, quiet, as_json)
+    run = _run_options(checkpoint, resume, force, backend, address)
+    try:
+        out, took = _play(lambda bar: run_ladder(rules, names, seed, deals, chunk_size, n, on_progress=bar, **run),
+                          total, quiet, as_json)
+    except RunStopped as stop:
+        _say_stopped(stop, "chunks of the pair in play")
+        sys.exit(130)
     if as_json:
         click.echo(json.dumps(json_ready(out), allow_nan=False))
     else:

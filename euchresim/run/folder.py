@@ -209,6 +209,21 @@ def read_kind(folder: str, kind: str, n_chunks: int) -> list[bytes]:
     return out
 
 
+def read_finished(folder: str, kind: str, n_chunks: int) -> dict[int, bytes]:
+    """The files of ``kind`` of the chunks finished so far whose bytes match their log line (a stop's partial)."""
+    out = {}
+    for i, entry in _read_log(folder, n_chunks).items():
+        want = entry.get("files", {}).get(kind)
+        try:
+            with open(chunk_path(folder, kind, i), "rb") as fh:
+                data = fh.read()
+        except OSError:
+            continue
+        if want is None or _digest(data) == want:
+            out[i] = data
+    return out
+
+
 def finish(folder: str, n_chunks: int, joins: dict[str, str], keep_folder: bool) -> None:
     """Join the kinds named in ``joins`` (kind -> file) in chunk order, fold the log into the manifest, tidy up.
 

@@ -50,13 +50,18 @@ class Job:
     def play(self, chunk: int) -> Played:
         raise NotImplementedError
 
+    def label(self, chunk: int) -> int:
+        """The number a message gives the chunk (a duel names its first deal sequence)."""
+        return chunk
+
 
 class RunStopped(KeyboardInterrupt):
     """A run stopped by Ctrl-C (or SIGTERM): what was finished, and where it is kept."""
 
-    def __init__(self, partial: dict, done: int, total: int, parts_dir: str | None):
+    def __init__(self, partial: dict, done: int, total: int, parts_dir: str | None, files: dict | None = None):
         super().__init__(f"stopped: {done} of {total} chunks finished")
         self.partial, self.done, self.total, self.parts_dir = partial, done, total, parts_dir
+        self.files = files or {}      # kind -> {chunk: bytes}: the collected files of the finished chunks
 
 
 @dataclass
@@ -112,7 +117,7 @@ def remote_job(args):
 
 
 def _chunk_of(args) -> int:
-    return args[1]
+    return args[0].label(args[1])
 
 
 def run_job(job: Job, workers: int = 1, folder: str | None = None, resume: bool = False, force: bool = False,
@@ -164,7 +169,8 @@ def run_job(job: Job, workers: int = 1, folder: str | None = None, resume: bool 
         if folder:    # the log is the truth: a stop between its line and our bookkeeping must not miscount
             finished = parts.finished(folder, job.n_chunks)
             total, n_done = merged(finished), len(finished)
-        raise RunStopped(total, n_done, job.n_chunks, folder) from None
+            kept = {k: parts.read_finished(folder, k, job.n_chunks) for k in collect}
+        raise RunStopped(total, n_done, job.n_chunks, folder, kept) from None
     except ChunkFailed as e:
         kept_in = f"; the finished chunks are kept in {folder}: rerun with --resume" if folder else ""
         raise SimError(f"{str(e).replace('chunk', job.stop_label, 1)}{kept_in}") from None
