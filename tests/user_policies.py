@@ -2,9 +2,10 @@
 import numpy as np
 from numba import njit
 
-from euchresim.engine.layout import PH_PLAY, PHASE
-from euchresim.policies import POLICY_SIG, user_policy
-from euchresim.policies.builtin import BASELINE_DEFAULTS, baseline_decide
+from euchresim.engine.layout import PH_DUMMY, PH_PLAY, PHASE
+from euchresim.policies import POLICY_SIG, param, user_policy
+from euchresim.policies.builtin import (BASELINE_DEFAULTS, P_ALONE, P_ORDER, baseline_decide, random_choice,
+                                        random_keep)
 
 PLAYS_SEEN = 30      # st[NPLAYS]: always >= 0 (keeps the broken policy's branch honest for numba)
 assert POLICY_SIG is not None
@@ -40,3 +41,39 @@ def returns_a_float(st, hand, away, seat, legal, params, rng, tab):
 def wrong_arguments(st, hand):
     return 0
 
+
+
+@user_policy
+def raises_at_play(st, hand, away, seat, legal, params, rng, tab):
+    if st[PHASE] == PH_PLAY and st[PLAYS_SEEN] >= 0:
+        raise ValueError("no card here suits me")
+    return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
+
+
+ACE_OF_SPADES = 31
+
+
+@user_policy
+def random_until_the_ace_of_spades(st, hand, away, seat, legal, params, rng, tab):
+    """Random play (it draws from the shared policy stream) that raises when it draws the ace of spades to play."""
+    a = random_choice(legal, rng) if st[PHASE] != PH_DUMMY else random_keep(legal, rng)
+    if st[PHASE] == PH_PLAY and a == ACE_OF_SPADES:
+        raise ValueError("drew the ace of spades")
+    return a
+
+
+@user_policy
+def reads_past_the_tables(st, hand, away, seat, legal, params, rng, tab):
+    if st[PHASE] == PH_PLAY:
+        return np.int64(tab[tab.shape[0] + 1000 * (seat + 1)])    # out of bounds: caught only when checked
+    return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
+
+
+@user_policy(params=(param("order", 4.0, 0.0, 20.0, "round one: baseline's strength needed to order"),
+                     param("alone", 7.0, 0.0, 20.0, "baseline's strength needed to go alone")))
+def baseline_with_two_numbers(st, hand, away, seat, legal, params, rng, tab):
+    """baseline, with its order and alone thresholds from this policy's own declared parameters."""
+    row = BASELINE_DEFAULTS.copy()
+    row[P_ORDER] = params[0]
+    row[P_ALONE] = params[1]
+    return baseline_decide(st, hand, away, seat, legal, row, tab)

@@ -43,12 +43,11 @@ def _records_command(src, dst, force, quiet, file_fn):
     Returns the file's summary and ``more(errors)``: the summary line's
     note that only the first findings of each kind were shown.
     """
-    if src != "-":
-        from euchresim.run.files import OutputPathError, check_distinct
-        try:
-            check_distinct([("SRC", src), ("-o", dst)])
-        except OutputPathError as e:
-            raise InputError(str(e).replace("one would be lost", "reading and writing it at once would lose it"))
+    from euchresim.run.files import OutputPathError, check_distinct
+    try:      # the files themselves, not their names: a hard link, or `- < X` with -o X, is one file
+        check_distinct([("SRC", src), ("-o", dst)], streams={"SRC": sys.stdin, "-o": sys.stdout})
+    except OutputPathError as e:
+        raise InputError(str(e).replace("one would be lost", "reading and writing it at once would lose it"))
     check_outputs([("-o", dst, JSONL, "hand records", True)], force)
     from euchresim.records.format import RecordError
     from euchresim.studies.replay import SHOWN

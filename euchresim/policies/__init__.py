@@ -11,7 +11,9 @@ A policy is named on the command line as
 * ``NAME`` -- a built-in with its defaults;
 * ``NAME:KEY=VALUE[:KEY=VALUE...]`` -- a built-in with some parameters set;
 * ``NAME:FILE.json`` -- a built-in with the parameters in a JSON object;
-* ``MODULE:FUNCTION`` -- a user's policy (MODULE importable, or a ``.py`` path).
+* ``MODULE:FUNCTION[:KEY=VALUE...][:check]`` -- a user's policy (MODULE importable, or a ``.py``
+  path), with the parameters it declares (``user_policy(params=...)``) and, with ``check``,
+  built with bounds checks (policies/user.py).
 """
 from __future__ import annotations
 
@@ -20,11 +22,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from euchresim.policies.builtin import BASELINE_DEFAULTS, RANDOM_DEFAULTS
+from euchresim.policies.builtin import BASELINE_PARAMS
 from euchresim.policies.dispatch import (BASELINE, DD, HEURISTIC, NFNS, PIMC, POLICY_SIG, RANDOM, SEARCH_SIG, USER, PolicySlots, SearchSlots, no_policy, no_search)
-from euchresim.policies.heuristic import HEURISTIC_DEFAULTS, HEURISTIC_PARAMS
-from euchresim.policies.params import NPARAMS, Param, PolicyError, apply_settings, defaults_row, param
-from euchresim.policies.search import SEARCH_PARAMS, dd_defaults, pimc_defaults
+from euchresim.policies.heuristic import HEURISTIC_PARAMS
+from euchresim.policies.params import (NPARAMS, Param, PolicyError, apply_settings, check_declared, defaults_row,
+                                       param)
+from euchresim.policies.search import dd_params, pimc_params
 from euchresim.policies.user import CHECK, declared_params, load_function, split_spec, user_policy
 
 
@@ -40,30 +43,22 @@ class PolicyInfo:
         return next((p for p in self.params if p.name == key), None)
 
 
-_BASELINE_PARAMS = tuple(Param(*p) for p in (
-    ("order", 0, 4.0, 0.0, 20.0, "round one: strength needed to order, assist or take up"),
-    ("name", 1, 4.0, 0.0, 20.0, "round two: strength needed to name a suit"),
-    ("alone", 2, 7.0, 0.0, 20.0, "strength needed for the maker to go alone"),
-    ("defend", 3, 2.0, 0.0, 6.0, "trumps (one a top one) needed to defend alone, 4 players"),
-    ("partner_up", 4, 0.5, -5.0, 5.0, "round one: + when the upcard goes to partner, - to an opponent"),
-    ("defend_cutthroat", 5, 3.0, 0.0, 6.0, "as defend, in Cutthroat"),
-))
-_HEURISTIC = tuple(Param(*p) for p in HEURISTIC_PARAMS)
+# Each built-in is one declaration: its id (dispatch.act's branch), its parameters (name, slot,
+# default, range) and a summary; its defaults row is made from the parameters, never written apart.
+def _info(name, pid, summary, params=()):
+    check_declared(params, name)          # names and slots once each, every slot in the row
+    return PolicyInfo(name, pid, defaults_row(params), summary, tuple(params))
 
-POLICIES = {
-    "random": PolicyInfo("random", RANDOM, RANDOM_DEFAULTS,
-                         "uniform over the legal actions at every decision"),
-    "baseline": PolicyInfo("baseline", BASELINE, BASELINE_DEFAULTS,
-                           "a fixed rule of thumb for every decision", _BASELINE_PARAMS),
-    "heuristic": PolicyInfo("heuristic", HEURISTIC, HEURISTIC_DEFAULTS,
-                            "a tunable point count and sound card play (docs/policies.md)", _HEURISTIC),
-    "pimc": PolicyInfo("pimc", PIMC, pimc_defaults(),
-                       "samples the unseen cards, solves each world double-dummy, takes the best mean",
-                       tuple(Param(*p) for p in SEARCH_PARAMS) + _HEURISTIC),
-    "dd": PolicyInfo("dd", DD, dd_defaults(),
-                     "CHEATS: sees every hand and plays double-dummy (an upper bound, not a player)",
-                     tuple(Param(*p) for p in SEARCH_PARAMS if "worlds" not in p[0]) + _HEURISTIC),
-}
+
+POLICIES = {p.name: p for p in (
+    _info("random", RANDOM, "uniform over the legal actions at every decision"),
+    _info("baseline", BASELINE, "a fixed rule of thumb for every decision", BASELINE_PARAMS),
+    _info("heuristic", HEURISTIC, "a tunable point count and sound card play (docs/policies.md)",
+          tuple(Param(*p) for p in HEURISTIC_PARAMS)),
+    _info("pimc", PIMC, "samples the unseen cards, solves each world double-dummy, takes the best mean",
+          pimc_params()),
+    _info("dd", DD, "CHEATS: sees every hand and plays double-dummy (an upper bound, not a player)", dd_params()),
+)}
 
 
 def known() -> str:

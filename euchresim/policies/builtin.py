@@ -31,10 +31,19 @@ P_ALONE = 2      # strength needed to go alone
 P_DEFEND = 3     # trumps needed to defend alone, one of them the joker or a bower
 P_PARTNER_UP = 4  # round one: + for the dealer's partner (the upcard joins the side), - for an opponent
 P_DEFEND_CUTTHROAT = 5  # as P_DEFEND, in Cutthroat (where the other defender, not a partner, sits out)
-from euchresim.policies.params import NPARAMS  # noqa: E402  (slots 0..27 the heuristic family's, 28..31 the search bots')
-BASELINE_DEFAULTS = np.zeros(NPARAMS)
-BASELINE_DEFAULTS[:6] = (4.0, 4.0, 7.0, 2.0, 0.5, 3.0)
-RANDOM_DEFAULTS = np.zeros(NPARAMS)
+from euchresim.policies.params import NPARAMS, Param, defaults_row  # noqa: E402,F401  (NPARAMS: a row's width)
+
+# baseline's parameters, declared once: the command line's names and ranges, and the defaults row
+BASELINE_PARAMS = (
+    Param("order", P_ORDER, 4.0, 0.0, 20.0, "round one: strength needed to order, assist or take up"),
+    Param("name", P_NAME, 4.0, 0.0, 20.0, "round two: strength needed to name a suit"),
+    Param("alone", P_ALONE, 7.0, 0.0, 20.0, "strength needed for the maker to go alone"),
+    Param("defend", P_DEFEND, 2.0, 0.0, 6.0, "trumps (one a top one) needed to defend alone, 4 players"),
+    Param("partner_up", P_PARTNER_UP, 0.5, -5.0, 5.0, "round one: + when the upcard goes to partner, - to an opponent"),
+    Param("defend_cutthroat", P_DEFEND_CUTTHROAT, 3.0, 0.0, 6.0, "as defend, in Cutthroat"),
+)
+BASELINE_DEFAULTS = defaults_row(BASELINE_PARAMS)
+RANDOM_DEFAULTS = defaults_row(())
 
 JOKER = 32
 

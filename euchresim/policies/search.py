@@ -29,7 +29,8 @@ from euchresim.engine.bits import U, lowbit, popcount, random_bit
 from euchresim.engine.hand import apply_action, legal_actions, score_hand, start_hand
 from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, DUMMY_KEEP, EXCHANGED, HAND, JOKER_SUIT, MAKER, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_BID1, PH_DONE, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, T_SUIT_OF, TO_ACT, TRICKS, TRUMP, UPCARD)
 from euchresim.policies.builtin import NPARAMS
-from euchresim.policies.heuristic import HEURISTIC_DEFAULTS, heuristic_decide
+from euchresim.policies.heuristic import HEURISTIC_PARAMS, heuristic_decide
+from euchresim.policies.params import Param, defaults_row
 
 P_WORLDS = 28       # pimc: sampled deals per play decision
 P_BID_WORLDS = 29   # pimc: sampled deals per other decision (calls, alone, defend alone, discard)
@@ -61,19 +62,22 @@ V_N = 48            # WR_VAL[48 + k]: worlds in which action k was valued
 MAX_TRIES = 64      # attempts at a world that respects every void before the voids are dropped
 
 
+def pimc_params():
+    """pimc's parameters: its own and heuristic's (its rollouts and inference bid as heuristic)."""
+    return tuple(Param(*p) for p in SEARCH_PARAMS + HEURISTIC_PARAMS)
+
+
+def dd_params():
+    """dd's: heuristic's and search_bids (it samples no worlds, so none of pimc's others)."""
+    return tuple(Param(*p) for p in SEARCH_PARAMS + HEURISTIC_PARAMS if p[1] == P_SEARCH_BIDS or p[1] < P_WORLDS)
+
+
 def pimc_defaults():
-    row = HEURISTIC_DEFAULTS.astype(np.float64).copy()
-    row[P_WORLDS] = 50.0
-    row[P_BID_WORLDS] = 20.0
-    row[P_SEARCH_BIDS] = 1.0
-    row[P_INFER] = 20.0
-    return row
+    return defaults_row(pimc_params())
 
 
 def dd_defaults():
-    row = HEURISTIC_DEFAULTS.astype(np.float64).copy()
-    row[P_SEARCH_BIDS] = 1.0
-    return row
+    return defaults_row(dd_params())
 
 
 if not NPARAMS > P_BID_WORLDS:

@@ -125,15 +125,24 @@ def write_jsonl(path_or_file, dicts: Iterable[dict]) -> int:
     """Write one compact JSON object per line; returns the number of lines.
 
     A failed write (a full disk, a closed pipe) is a :class:`RecordError`
-    naming the file, like a failed read.
+    naming the file, like a failed read.  A file is written under a
+    temporary name in its own folder and renamed only when whole, so a stop
+    or a failure halfway leaves what was there before (the input itself,
+    when a command rewrites a file in place with --force) untouched.
     """
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
         name = os.fsdecode(path_or_file)
+        tmp = f"{name}.{os.getpid()}.tmp"
         try:
-            with open(path_or_file, "w", encoding="utf-8") as fh:
-                return _write(fh, dicts)
+            with open(tmp, "w", encoding="utf-8") as fh:
+                n = _write(fh, dicts)
+            os.replace(tmp, name)
+            return n
         except OSError as e:
             raise RecordError(f"{name}: cannot write ({e.strerror})") from None
+        finally:
+            if os.path.exists(tmp):
+                os.remove(tmp)
     try:
         return _write(path_or_file, dicts)
     except OSError as e:

@@ -15,6 +15,7 @@ Pure Python and cheap: the CLI calls it before it imports the engine.
 from __future__ import annotations
 
 import os
+import stat
 
 PARQUET = (".parquet", ".pq")
 JSONL = (".jsonl", ".ndjson")
@@ -58,13 +59,36 @@ def check_output(path: str, option: str, suffixes: tuple[str, ...], what: str, f
         raise OutputPathError(f"{option} {path}: exists; add --force to overwrite it")
 
 
-def check_distinct(named: list[tuple[str, str | None]]) -> None:
-    """Refuse two of ``(option, path)`` that are one file (``-`` and None never clash)."""
-    seen: dict[str, str] = {}
+def file_id(path: str | None, stream=None):
+    """What makes two names one file: (device, inode) where it exists, else its real path.
+
+    Names are not enough: a hard link, a symbolic link or a second path to the
+    same file compare unequal as text.  ``-`` is the file ``stream`` reads
+    from or writes to (standard input piped from a file), if it is a regular file.
+    """
+    if path is None:
+        return None
+    if path == "-":
+        try:
+            st = os.fstat(stream.fileno()) if stream is not None else None
+        except (AttributeError, OSError, ValueError):
+            return None
+        return (st.st_dev, st.st_ino) if st is not None and stat.S_ISREG(st.st_mode) else None
+    try:
+        st = os.stat(path)
+        return st.st_dev, st.st_ino
+    except OSError:
+        return os.path.realpath(path)
+
+
+def check_distinct(named: list[tuple], streams: dict | None = None) -> None:
+    """Refuse two of ``(option, path)`` that are one file (None never clashes; ``-`` only through ``streams``,
+    option -> the stream it stands for)."""
+    seen: dict = {}
     for option, path in named:
-        if path is None or path == "-":
+        key = file_id(path, (streams or {}).get(option)) if path == "-" else file_id(path)
+        if key is None:
             continue
-        key = os.path.realpath(path)
         if key in seen:
             raise OutputPathError(f"{seen[key]} and {option} name the same file {path}; one would be lost")
         seen[key] = option

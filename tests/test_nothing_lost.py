@@ -1,0 +1,63 @@
+"""Every path around the kernels keeps what was there: no half-written output, no input destroyed."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from euchresim.records.jsonl import write_jsonl
+from euchresim.run.files import OutputPathError, check_distinct
+from tests.helpers import run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_a_write_stopped_halfway_leaves_the_old_file_whole(tmp_path):
+    p = tmp_path / "checked.jsonl"
+    write_jsonl(p, [{"n": i} for i in range(100)])
+    before = p.read_bytes()
+
+    def stopped():
+        for i in range(50):
+            yield {"n": -i}
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        write_jsonl(p, stopped())
+    assert p.read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ["checked.jsonl"]       # no temporary left behind
+
+
+def test_two_names_of_one_file_clash_whatever_the_names(tmp_path):
+    a = tmp_path / "a.jsonl"
+    a.write_text("{}\n")
+    os.link(a, tmp_path / "b.jsonl")
+    os.symlink(a, tmp_path / "c.jsonl")
+    for other in ("b.jsonl", "c.jsonl", "./sub/../a.jsonl"):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        with pytest.raises(OutputPathError, match="name the same file"):
+            check_distinct([("SRC", str(a)), ("-o", str(tmp_path / other))])
+    check_distinct([("SRC", str(a)), ("-o", str(tmp_path / "new.jsonl"))])
+
+
+def _records(tmp_path, n=30):
+    assert run(["simulate", "--hands", str(n), "--workers", "1", "--records", "h.jsonl", "--quiet"],
+               cwd=tmp_path).exit_code == 0
+    return (tmp_path / "h.jsonl").read_bytes()
+
+
+def test_replay_onto_a_hard_link_of_its_input_is_refused_and_the_input_kept(tmp_path):
+    data = _records(tmp_path)
+    os.link(tmp_path / "h.jsonl", tmp_path / "link.jsonl")
+    r = run(["replay", "h.jsonl", "-o", "link.jsonl", "--force"], cwd=tmp_path)
+    assert r.exit_code != 0 and "same file" in r.output
+    assert (tmp_path / "h.jsonl").read_bytes() == data
+
+
+def test_replay_of_standard_input_onto_the_file_it_comes_from_is_refused(tmp_path):
+    data = _records(tmp_path)
+    with open(tmp_path / "h.jsonl", "rb") as fh:
+        r = subprocess.run([sys.executable, "-m", "euchresim.cli.app", "replay", "-", "-o", "h.jsonl", "--force"],
+                           stdin=fh, cwd=tmp_path, capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONPATH=ROOT))
+    assert r.returncode != 0 and "same file" in r.stderr and "Traceback" not in r.stderr
+    assert (tmp_path / "h.jsonl").read_bytes() == data
