@@ -61,3 +61,26 @@ def test_replay_of_standard_input_onto_the_file_it_comes_from_is_refused(tmp_pat
                            env=dict(os.environ, PYTHONPATH=ROOT))
     assert r.returncode != 0 and "same file" in r.stderr and "Traceback" not in r.stderr
     assert (tmp_path / "h.jsonl").read_bytes() == data
+
+
+def test_the_largest_allowed_run_starts_at_once_in_flat_memory():
+    """--hands 10^15 is 1.5e10 chunks: a list of their numbers alone would be hundreds of GB, so the bug was
+    memory growing without bound before any hand was played. The first chunks must play, and the peak stays
+    within what one chunk's buffers and the loaded kernels take (well under 1 GiB)."""
+    code = (
+        "import resource\n"
+        "from euchresim.run import runner as sim\n"
+        "from euchresim.rules import FOUR_HAND\n"
+        "spec = sim.RunSpec(rules=FOUR_HAND, policies=('random',), count=10**15)\n"
+        "def on(done, total):\n"
+        "    if done >= 2:\n"
+        "        raise KeyboardInterrupt\n"
+        "try:\n"
+        "    sim.run(spec, workers=2, on_chunk=on)\n"
+        "except sim.RunStopped as e:\n"
+        "    print(e.done, e.total, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, PYTHONPATH=ROOT)).stdout.split()
+    done, total, peak_kb = map(int, out)
+    assert done >= 2 and total == -(-10 ** 15 // (1 << 16))
+    assert peak_kb < 1 << 20

@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
-from euchresim.run.backends import ChunkFailed
+from euchresim.run.backends import ChunkFailed, Pending
 from euchresim.run.errors import SimError
 
 
@@ -146,12 +146,15 @@ def run_job(job: Job, workers: int = 1, folder: str | None = None, resume: bool 
     # one running total, not every chunk's tally: memory stays flat however many chunks there are
     total = merged(done)
     n_done = len(done)
-    todo = [i for i in range(job.n_chunks) if i not in done]
-    done = None
+    done = set(done)          # chunk numbers only: the tallies are in ``total``
+
+    def todo():               # lazily: a run of 10^15 hands has 10^10 chunks, too many to list
+        return (i for i in range(job.n_chunks) if i not in done)
     kept: dict = {k: {} for k in collect} if not folder else {}
-    writer = _InOrder(stdout or sys.stdout, todo)
+    writer = _InOrder(stdout or sys.stdout, todo())
     try:
-        for chunk, counts, text, entries, files in _map(job, todo, folder, workers, pool, backend, address):
+        jobs = Pending(((job, i, folder) for i in todo()), job.n_chunks - len(done))
+        for chunk, counts, text, entries, files in _map(jobs, workers, pool, backend, address):
             if folder:
                 if entries is None:                 # a remote worker's bytes: stored here
                     entries = parts.store_chunk(folder, chunk, files)
@@ -186,19 +189,19 @@ def run_job(job: Job, workers: int = 1, folder: str | None = None, resume: bool 
 class _InOrder:
     """Writes each chunk's text once every chunk before it has been written."""
 
-    def __init__(self, fh, todo):
-        self.fh, self.pending, self.order, self.next = fh, {}, list(todo), 0
+    def __init__(self, fh, order):
+        self.fh, self.pending, self.order = fh, {}, order
+        self.next = next(self.order, None)
 
     def add(self, chunk, text):
         self.pending[chunk] = text
-        while self.next < len(self.order) and self.order[self.next] in self.pending:
-            self.fh.write(self.pending.pop(self.order[self.next]))
-            self.next += 1
+        while self.next is not None and self.next in self.pending:
+            self.fh.write(self.pending.pop(self.next))
+            self.next = next(self.order, None)
         self.fh.flush()
 
 
-def _map(job, todo, folder, workers, pool, backend, address):
-    jobs = [(job, i, folder) for i in todo]
+def _map(jobs, workers, pool, backend, address):
     if backend == "ray":
         from euchresim.run.backends.ray import map_chunks as ray_map
         yield from ray_map(remote_job, jobs, workers, address=address, label=_chunk_of)

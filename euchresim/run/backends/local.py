@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import signal
-from collections import deque
 from multiprocessing.connection import wait
 
-from euchresim.run.backends import MAX_TRIES, ChunkFailed
+from euchresim.run.backends import MAX_TRIES, ChunkFailed, Pending
 
 
 def _serve(conn):
@@ -62,7 +61,7 @@ class WorkerPool:
         """
         if not self._workers:
             raise RuntimeError("this pool was stopped; make a new one")
-        queue = deque(items)
+        queue = items if isinstance(items, Pending) else Pending(items)
         deaths: dict = {}
         try:
             while True:
@@ -136,9 +135,10 @@ class WorkerPool:
 
 def map_chunks(job, jobs, workers: int, pool: WorkerPool | None = None, label=lambda j: j):
     """``job(j)`` for every j: in this process for one worker, else on a pool (``pool`` or a new one)."""
+    jobs = jobs if isinstance(jobs, Pending) else Pending(jobs)
     if pool is None and (workers <= 1 or len(jobs) <= 1):
-        for j in jobs:
-            yield job(j)
+        while jobs:
+            yield job(jobs.popleft())
         return
     own = pool is None
     if own:

@@ -33,7 +33,7 @@ import socket
 import time
 from collections import deque
 
-from euchresim.run.backends import MAX_TRIES, ChunkFailed
+from euchresim.run.backends import MAX_TRIES, ChunkFailed, Pending
 
 IN_FLIGHT = 2            # tasks out per CPU: one playing, one waiting, so no CPU idles between tasks
 TASK_SECONDS = 0.25      # what a batch of chunks aims to last
@@ -55,7 +55,7 @@ def map_chunks(job, jobs, workers: int, address: str | None = None, label=lambda
     from ray.exceptions import RayError, RayTaskError
     slots = _connect(ray, workers, address)
     task = _remote(ray)
-    queue = deque(jobs)
+    queue = jobs if isinstance(jobs, Pending) else Pending(jobs)
     alone: deque = deque()       # chunks of a batch that died: played one to a task
     pending: dict = {}           # task -> its batch of jobs
     deaths: dict = {}
