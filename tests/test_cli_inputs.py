@@ -359,9 +359,9 @@ def test_a_full_disk_is_one_line_and_the_finished_chunks_resume(tmp_path, monkey
     monkeypatch.setattr(parts.os, "replace", full_at_chunk_two)
     args = ["simulate", "--hands", "5000", "--chunk-size", "1000", "--workers", "1", "--out", "h.parquet", "--json"]
     line = _one_error_line(run(args, cwd=tmp_path))
-    assert line == ("euchresim: error: h.parquet/chunk-000002.parquet: No space left on device; the finished "
-                    "chunks are kept in h.parquet: rerun with --resume")
-    assert not any(n.endswith(".tmp") for n in os.listdir(tmp_path / "h.parquet"))
+    assert line == ("euchresim: error: h.parquet/_unfinished/chunk-000002.parquet: No space left on device; the "
+                    "finished chunks are kept in h.parquet: rerun with --resume")
+    assert not any(n.endswith(".tmp") for n in os.listdir(tmp_path / "h.parquet" / "_unfinished"))
     monkeypatch.setattr(parts.os, "replace", real_replace)
     r = run(args + ["--resume"], cwd=tmp_path)
     assert r.exit_code == 0 and json.loads(r.output)["counts"]["hands"] == 5000

@@ -84,3 +84,43 @@ def test_the_largest_allowed_run_starts_at_once_in_flat_memory():
     done, total, peak_kb = map(int, out)
     assert done >= 2 and total == -(-10 ** 15 // (1 << 16))
     assert peak_kb < 1 << 20
+
+
+def test_an_interrupted_parquet_dataset_does_not_read_as_a_complete_table(tmp_path):
+    import pandas as pd
+
+    from euchresim.rules import FOUR_HAND
+    from euchresim.run import runner as sim
+    spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=2, count=4000, chunk_size=1000)
+    out = str(tmp_path / "h.parquet")
+
+    def stop(done, total):
+        if done == 2:
+            raise KeyboardInterrupt
+    with pytest.raises(sim.RunStopped):
+        sim.run(spec, workers=1, outputs=sim.Outputs(parquet=out), on_chunk=stop)
+    try:
+        got = len(pd.read_parquet(out))
+    except Exception:          # pyarrow finds no data file: refusing is as good as an empty table
+        got = 0
+    assert got == 0
+    sim.run(spec, workers=1, outputs=sim.Outputs(parquet=out), resume=True)
+    assert len(pd.read_parquet(out)) == 4000
+    assert not os.path.exists(os.path.join(out, "_unfinished"))
+
+
+def test_a_stopped_runs_table_says_partial_in_its_header(monkeypatch):
+    from euchresim.run import runner
+    real, calls = runner.tally, []
+
+    def stop_at_the_third(res, players):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(res, players)
+    monkeypatch.setattr(runner, "tally", stop_at_the_third)
+    r = run(["simulate", "--hands", "5000", "--chunk-size", "1000", "--workers", "1", "--policy", "random"])
+    assert r.exit_code == 130
+    head = next(ln for ln in r.stdout.splitlines() if ln.startswith("euchresim "))
+    assert "PARTIAL: 2,000 of 5,000 hands, the run was stopped" in head
+    assert "stopped: 2 of 5 chunks finished" in r.stderr

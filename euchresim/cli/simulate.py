@@ -48,8 +48,10 @@ from euchresim.run.files import JSONL, PARQUET
               show_default=True, help="Where chunks run: this machine's processes, or a Ray cluster "
                                       "(pip install 'euchresim[ray]'; docs/scaling.md).")
 @click.option("--address", help="--backend ray: the cluster's address [default: a local Ray instance].")
+@click.option("--check-policy", is_flag=True, help="Build your own policies with bounds checks: an index out of "
+                                                   "range is one line, not a crash (slower; same numbers).")
 def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, out, records, checkpoint, resume,
-             force, groups, as_json, quiet, backend, address):
+             force, groups, as_json, quiet, backend, address, check_policy):
     """Play many hands (or games, or rubbers) and print how they went.
 
     The summary table is explained row by row in docs/summary.md.  With
@@ -84,9 +86,10 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
             os.remove(path)          # --force: a file where the folder goes is replaced
 
     from euchresim.analysis import format_summary, summary_frame
-    from euchresim.policies import PolicyError, resolve
+    from euchresim.policies import PolicyError, resolve, with_checks
     try:
-        _, _, names = resolve(policy_names(policy), rules.players)
+        asked = policy_names(policy)
+        _, _, names = resolve(with_checks(asked) if check_policy else asked, rules.players)
         spec = sim.RunSpec(rules=rules, policies=tuple(names), seed=seed, mode=mode, count=count,
                            chunk_size=chunk_size or 0, groups=tuple(groups))
     except (PolicyError, sim.SimError, ValueError) as e:
@@ -168,7 +171,8 @@ def _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs
     played = counts.get(spec.mode, 0)
     echo(f"euchresim {m['euchresim']} (engine {m['engine_version']})  players {spec.rules.players}  "
          f"deck {spec.rules.deck}  {spec.mode} {played}  seed {spec.seed}  "
-         f"policies {','.join(m['policies'])}")
+         f"policies {','.join(m['policies'])}"
+         + (f"  PARTIAL: {played:,} of {spec.count:,} {spec.mode}, the run was stopped" if partial else ""))
     changed = spec.rules.changed()
     if changed:
         echo("rules: " + ", ".join(f"{k}={v}" if k != "scoring" else "scoring=custom" for k, v in changed.items()))

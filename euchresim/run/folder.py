@@ -5,7 +5,9 @@ A run that writes files (or keeps a ``--checkpoint``) has one folder:
 - ``--out NAME.parquet``: the folder *is* the output, a partitioned Parquet
   dataset (``chunk-000000.parquet``, ...), read as one table by
   ``pandas.read_parquet`` or ``pyarrow.dataset``; no 10^8-row file is ever
-  joined in memory.  Hand records, if asked for too, wait in ``_records/``
+  joined in memory.  Until the run is complete the chunks wait in
+  ``_unfinished/``, which readers skip: a stopped run's dataset is no
+  table at all, never one that looks whole with chunks missing.  Hand records, if asked for too, wait in ``_records/``
   until the last chunk and are then joined into the ``--records`` file.
 - ``--records NAME.jsonl`` alone: ``NAME.jsonl.parts/``, removed once joined.
 - ``--checkpoint DIR``: no rows, only the chunks' tallies.
@@ -33,8 +35,13 @@ MANIFEST = "_manifest.json"
 LOG = "_chunks.jsonl"
 # Every kind of file a chunk can leave, and where; names starting "_" are skipped by Parquet readers.
 # "result" is any job's own per-chunk bytes (a report's arrays, a duel's rows: run/jobs.py ``collect``).
-FILES = {"parquet": "chunk-{:06d}.parquet", "records": os.path.join("_records", "chunk-{:06d}.jsonl"),
+# A Parquet chunk waits in "_unfinished/" until the run is complete and only then moves to the top
+# (FINAL): readers skip "_" names, so an interrupted dataset reads as no table rather than as a
+# complete-looking one that is missing chunks.
+FILES = {"parquet": os.path.join("_unfinished", "chunk-{:06d}.parquet"),
+         "records": os.path.join("_records", "chunk-{:06d}.jsonl"),
          "result": os.path.join("_results", "chunk-{:06d}.bin")}
+FINAL = {"parquet": "chunk-{:06d}.parquet"}
 
 
 class PartsError(RuntimeError):
@@ -177,16 +184,20 @@ def _reopen(folder: str, manifest: dict, n_chunks: int) -> dict[int, dict]:
         for name in names:
             if name.endswith(".tmp"):
                 os.remove(os.path.join(root, name))
-    done = {}
+    done, good = {}, []
     for i, entry in _read_log(folder, n_chunks).items():
         if _intact(folder, i, entry):
             done[i] = entry["counts"]
+            good.append(json.dumps(entry, separators=(",", ":")) + "\n")
         else:
             for kind in entry["files"]:
                 try:
                     os.remove(chunk_path(folder, kind, i))
                 except FileNotFoundError:
                     pass
+    # the log again, of whole lines only: a line cut short by a crash would otherwise swallow the
+    # next chunk's line appended after it, and that chunk would be lost from the finished run
+    _write_atomic(os.path.join(folder, LOG), "".join(good).encode())
     return done
 
 
@@ -246,6 +257,11 @@ def finish(folder: str, n_chunks: int, joins: dict[str, str], keep_folder: bool)
     if not keep_folder:
         shutil.rmtree(folder)
         return
+    for kind, final in FINAL.items():       # the dataset appears whole, or not at all
+        for i, e in entries.items():
+            if kind in e["files"]:
+                os.replace(chunk_path(folder, kind, i), os.path.join(folder, final.format(i)))
+        shutil.rmtree(os.path.dirname(chunk_path(folder, kind, 0)), ignore_errors=True)
     m = _manifest(folder) or {}
     m.update(complete=True, chunks={str(i): entries[i] for i in sorted(entries)})
     _write_atomic(os.path.join(folder, MANIFEST), json.dumps(m, indent=1).encode())
