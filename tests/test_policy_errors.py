@@ -133,3 +133,13 @@ def test_each_builtins_parameters_fit_the_row_without_overlap_and_its_defaults_a
     check_declared(info.params, name)               # unique names and slots, all below NPARAMS, defaults in range
     assert info.defaults.shape == (NPARAMS,)
     assert np.array_equal(info.defaults, defaults_row(info.params))     # no default outside a declared slot
+
+
+def test_check_policy_flag_checks_users_policies_only():
+    r = run(["simulate", "--hands", "50", "--workers", "1", "--check-policy",
+             "--policy", f"baseline,{M}:reads_past_the_tables,heuristic,random"])
+    line = _one_error_line(r)
+    assert f"seat 1's policy '{M}:reads_past_the_tables:check' raised IndexError" in line
+    from euchresim.policies import with_checks
+    assert with_checks(["baseline:order=5", f"{M}:f", f"{M}:f:check", f"{M}:f:x=1"]) == [
+        "baseline:order=5", f"{M}:f:check", f"{M}:f:check", f"{M}:f:x=1:check"]

@@ -105,6 +105,16 @@ def _split(names, players):
     return names
 
 
+def with_checks(names) -> list[str]:
+    """``names`` with every user's policy built with bounds checks (``:check``; the CLI's --check-policy)."""
+    out = []
+    for n in names:
+        head = n.strip().partition(":")[0].lower()
+        user = head not in POLICIES and ":" in n
+        out.append(n + ":" + CHECK if user and CHECK not in [p.strip().lower() for p in n.split(":")[2:]] else n)
+    return out
+
+
 def resolve(names, players):
     """Per-seat (pids, params, canonical names) from one policy or one per seat."""
     names = _split(names, players)
@@ -152,5 +162,5 @@ def functions(names, players):
     return PolicySlots(fns), SearchSlots(search)
 
 
-__all__ = ["POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
+__all__ = ["with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
            "user_policy", "param", "load_function"]

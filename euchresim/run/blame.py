@@ -50,10 +50,9 @@ def _setup(spec):
     return build_tables(spec.rules), pids, params, functions(list(spec.policies), spec.rules.players), names
 
 
-def _play_to(spec, chunk, stop, tab, pids, params, fns):
+def _play_to(spec, chunk, stop, tab, pids, params, fns, chunk_states):
     """Play the chunk's hands before row ``stop`` again: the policy stream as it stood at that hand."""
     from euchresim.loops.hands import run_games, run_hands
-    from euchresim.run.runner import chunk_states
     n = spec.chunk_count(chunk)
     drng, prng = chunk_states(spec.seed, chunk)
     if spec.mode == "hands":
@@ -70,8 +69,11 @@ def _play_to(spec, chunk, stop, tab, pids, params, fns):
     return prng
 
 
-def failing_decision(spec, chunk, at: int, row) -> Decision | None:
+def failing_decision(spec, chunk, at: int, row, chunk_states) -> Decision | None:
     """Hand ``at`` (its row ``row``: the deal, the dealer, the score) played again decision by decision.
+
+    ``chunk_states(seed, chunk)`` gives a chunk's two random streams (the runner's, passed in: the
+    runner calls this module).
 
     The first decision whose policy raises or returns an illegal action, or
     None when the hand plays out (the failure was not a policy's).
@@ -80,7 +82,7 @@ def failing_decision(spec, chunk, at: int, row) -> Decision | None:
     from euchresim.loops.hands import decide_one, new_workspace
     from euchresim.policies.dispatch import RAISED, USER
     tab, pids, params, fns, _ = _setup(spec)
-    prng = _play_to(spec, chunk, at, tab, pids, params, fns)
+    prng = _play_to(spec, chunk, at, tab, pids, params, fns, chunk_states)
     st = np.zeros(ST_SIZE, np.int64)
     priv = np.zeros(PRIV_SIZE, np.int64)
     for s in range(4):

@@ -221,7 +221,7 @@ def _policy_error(spec, chunk, at, row, plays) -> str:
     obj = format_record(rec)
     where = replay_record(obj).get("error", "")          # the replay's own words for where the hand stands
     from euchresim.run import blame                      # the chunk played again: what the policy returned or raised
-    who, did, detail = blame.line(blame.failing_decision(spec, chunk, at, row), names) or (
+    who, did, detail = blame.line(blame.failing_decision(spec, chunk, at, row, chunk_states), names) or (
         who, "made an illegal move", "")
     return (f"chunk {chunk}, hand {at}: {who} {did} at its {phase!r} decision{': ' + detail if detail else ''} "
             f"({where}); the hand so far: " + json.dumps(obj, separators=(",", ":")))
