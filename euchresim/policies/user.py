@@ -36,7 +36,10 @@ def user_policy(fn=None, *, params=()):
         from numba import njit
         owner = f"{f.__module__}:{f.__name__}"
         declared = declare(params, owner)
-        disp = njit(POLICY_SIG, cache=True)(f)
+        try:
+            disp = njit(POLICY_SIG, cache=True)(f)
+        except RuntimeError:     # numba has no file to cache it by (code run from a string, some notebooks)
+            disp = njit(POLICY_SIG)(f)
         disp.policy_params = declared
         return disp
     return build if fn is None else build(fn)
