@@ -53,13 +53,13 @@ def slow_pick(mask, u):
     return bits[u * len(bits) // 60]
 
 
-@njit(cache=True)
+@njit      # not cached: numba's cache would not notice an edit to the kernel it calls
 def _draw_all(state, masks, out):
     for i in range(masks.shape[0]):
         out[i] = digit_bit(state, masks[i])
 
 
-@njit(cache=True)
+@njit
 def _digit_index_all(out):
     for u in range(60):
         for n in range(1, 7):

@@ -71,27 +71,38 @@ def _in_package(py_file: str) -> bool:
         return False
 
 
+# set on a function (not its dispatcher) before numba sees it: a user's policy that euchresim's own
+# ``user_policy`` compiles, which may inline euchresim's kernels, is cached with them
+KERNEL_MARK = "_euchresim_kernel"
+
+
 class _EuchresimCacheLocator(_caching._SourceFileBackedLocatorMixin, _caching._CacheLocator):
     """Caches a function defined in a euchresim source file under :func:`cache_dir`, by subfolder.
 
     ``euchresim/loops/hands.py`` goes to ``cache_dir()/loops``; numba names the
     files in it after the module and the function (``hands.run_hands-229.py311.nbi``).
-    Any other function is not claimed (``from_function`` gives None) and numba's
-    own locators place it as they always would.
+    A function marked with ``KERNEL_MARK`` (``policies.user_policy``) goes to
+    ``cache_dir()/user/<folder>_<hash of its path>``.  Any other function is not
+    claimed (``from_function`` gives None) and numba's own locators place it as
+    they always would.
     """
 
     def __init__(self, py_func, py_file):
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        rel = os.path.relpath(os.path.dirname(os.path.realpath(py_file)), _PKG_REAL)
-        self._cache_path = os.path.join(cache_dir(), *(() if rel == os.curdir else rel.split(os.sep)))
+        if _in_package(py_file):
+            rel = os.path.relpath(os.path.dirname(os.path.realpath(py_file)), _PKG_REAL)
+            parts = () if rel == os.curdir else tuple(rel.split(os.sep))
+        else:
+            parts = ("user", self.get_suitable_cache_subpath(py_file))
+        self._cache_path = os.path.join(cache_dir(), *parts)
 
     def get_cache_path(self):
         return self._cache_path
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not _in_package(py_file):
+        if not (_in_package(py_file) or getattr(py_func, KERNEL_MARK, False)):
             return None
         return super().from_function(py_func, py_file)
 

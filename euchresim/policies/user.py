@@ -36,6 +36,8 @@ def user_policy(fn=None, *, params=()):
         from numba import njit
         owner = f"{f.__module__}:{f.__name__}"
         declared = declare(params, owner)
+        from euchresim.engine import KERNEL_MARK
+        setattr(f, KERNEL_MARK, True)      # cached with the kernels it may call (engine/__init__.py)
         try:
             disp = njit(POLICY_SIG, cache=True)(f)
         except RuntimeError:     # numba has no file to cache it by (code run from a string, some notebooks)

@@ -1,0 +1,223 @@
+"""Where the kernels are cached, the compile notice, and a stop while kernels compile.
+
+euchresim caches its own kernels in a folder named after their sources and
+leaves numba's settings, and every other function's cache, as they were
+(engine/__init__.py).  The notice that kernels are compiling is said once,
+on standard error, when it is true, terminal or not, unless --quiet
+(cli/options.py).  A fresh cache makes the first run compile: minutes on a
+busy machine, so one module-wide cold cache serves the tests that need it.
+They run a snapshot of the package taken when the module starts: the cache
+folder is named after the kernel sources, so an edit to them between two
+runs would rightly make the second compile afresh.  The timeouts only turn
+a hang into a failure.
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import click
+import pytest
+
+from euchresim.cli.app import cli, main
+from euchresim.cli.options import COMPILING
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HANG = 1800
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory):
+    """A copy of the package as it is now, for the subprocesses to import (ahead of any installed one)."""
+    src = tmp_path_factory.mktemp("src")
+    shutil.copytree(os.path.join(ROOT, "euchresim"), src / "euchresim",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return src
+
+
+def _env(package, xdg):
+    """The snapshot ``package``, euchresim's cache under ``xdg`` (XDG_CACHE_HOME), numba's own settings as
+    numba has them."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(xdg),
+               PYTHONPATH=os.pathsep.join([str(package)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    env.pop("NUMBA_CACHE_DIR", None)
+    return env
+
+
+# main() as the installed command calls it (``python -m euchresim.cli.app`` would add a runpy warning)
+SIMULATE = [sys.executable, "-c", "from euchresim.cli.app import main; main()", "simulate", "--hands", "300",
+            "--workers", "1", "--policy", "random", "--seed", "1"]
+
+
+def _simulate(env, cwd, *extra):
+    return subprocess.run(SIMULATE + list(extra), env=env, cwd=cwd, capture_output=True, text=True, timeout=HANG)
+
+
+@pytest.fixture(scope="module")
+def cold(tmp_path_factory, package):
+    """A fresh, empty cache and the first run into it, off a terminal (its output is piped)."""
+    base = tmp_path_factory.mktemp("cold")
+    env = _env(package, base / "xdg")
+    return env, base, _simulate(env, base)
+
+
+def test_a_first_run_says_once_on_stderr_that_it_compiles(cold):
+    env, base, first = cold
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.splitlines().count(COMPILING) == 1, first.stderr
+    assert "compiling" not in first.stdout
+
+
+def test_a_second_run_says_nothing_of_compiling_and_prints_the_same(cold):
+    env, base, first = cold
+    second = _simulate(env, base)
+    assert second.returncode == 0, second.stderr
+    assert "compiling" not in second.stderr, second.stderr
+    assert second.stdout == first.stdout
+
+
+USER_MODULE = """
+from numba import njit
+
+@njit(cache=True)
+def triple(x):
+    return 3 * x
+"""
+
+USER_POLICY = """
+import numpy as np
+from euchresim.policies import user_policy
+
+@user_policy
+def lowest(st, hand, away, seat, legal, params, rng, tab):
+    return np.int64(0)
+"""
+
+PROBE = """
+import json, sys
+import numba
+before = numba.config.CACHE_DIR
+if sys.argv[2] == "euchresim":
+    import euchresim.engine as E
+    from euchresim.rules import FOUR_HAND
+    from euchresim.run import runner as sim
+    sim.run(sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=1, count=300, chunk_size=300), workers=1)
+sys.path.insert(0, sys.argv[1])
+import userfn
+userfn.triple(2)
+out = {"before": before, "after": numba.config.CACHE_DIR, "user": userfn.triple._cache._cache_path}
+if sys.argv[2] == "euchresim":
+    from euchresim.loops.hands import run_hands
+    import userpol
+    out["policy"] = userpol.lowest._cache._cache_path
+    out.update(ours=run_hands._cache._cache_path, folder=E.cache_dir(), cached=E.kernels_cached(),
+               file=E.__file__)
+print(json.dumps(out))
+"""
+
+
+def test_only_euchresim_s_own_kernels_are_cached_in_its_folder(cold, tmp_path, package):
+    env, base, first = cold
+    assert first.returncode == 0, first.stderr
+    (tmp_path / "userfn.py").write_text(USER_MODULE)
+    (tmp_path / "probe.py").write_text(PROBE)
+    (tmp_path / "userpol.py").write_text(USER_POLICY)
+
+    def probe(what, where):
+        r = subprocess.run([sys.executable, str(tmp_path / "probe.py"), str(where), what], env=env,
+                           capture_output=True, text=True, timeout=HANG)
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)
+
+    alone = tmp_path / "alone"           # the same user module where euchresim is never imported
+    alone.mkdir()
+    (alone / "userfn.py").write_text(USER_MODULE)
+    numba_only = probe("numba", alone)
+    ours = probe("euchresim", tmp_path)
+    assert ours["after"] == ours["before"] == numba_only["before"]          # numba.config.CACHE_DIR untouched
+    # the user's function is cached where numba alone puts it (beside its module), never in euchresim's folder
+    assert ours["user"] == str(tmp_path / "__pycache__") and numba_only["user"] == str(alone / "__pycache__")
+    assert any(n.startswith("userfn.triple-") and n.endswith(".nbi") for n in os.listdir(ours["user"]))
+    folder = ours["folder"]
+    assert folder.startswith(str(base / "xdg" / "euchresim")) and ours["ours"] == os.path.join(folder, "loops")
+    assert not any("userfn" in n for _, _, names in os.walk(folder) for n in names)
+    assert any(n.startswith("hands.run_hands-") and n.endswith(".nbi") for n in os.listdir(ours["ours"]))
+    assert ours["cached"] is True
+    assert ours["file"].startswith(str(package))          # the snapshot ran, not the tree being edited
+    # a policy compiled by euchresim's user_policy may inline its kernels: it is cached beside them
+    assert ours["policy"].startswith(os.path.join(folder, "user") + os.sep)
+    assert any(n.startswith("userpol.lowest-") and n.endswith(".nbi") for n in os.listdir(ours["policy"]))
+
+
+def test_quiet_says_nothing_and_a_stop_while_compiling_is_one_line(tmp_path, package):
+    """--quiet on a fresh cache: no notice; Ctrl-C once the compile is under way: the one-line stop, 130."""
+    xdg = tmp_path / "xdg"
+    proc = subprocess.Popen(SIMULATE + ["--quiet", "--hands", "100000"], env=_env(package, xdg), cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + HANG
+    # numba writes a kernel's index file as soon as that kernel is compiled: the compile is under way,
+    # and any notice would have been said before it began
+    while not any(n.endswith(".nbi") for _, _, names in os.walk(xdg) for n in names):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"no kernel was compiled (rc {proc.returncode}): {proc.communicate()[1]}")
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=HANG)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the run did not stop after SIGINT")
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "compiling" not in err, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and re.fullmatch(r"stopped: 0 of \d+ chunks finished|euchresim: stopped", lines[0]), err
+
+
+# ---------------------------------------------------------------- main(): errors during a stop
+
+def _with_command(fn, args):
+    cmd = click.command("probe-stop")(fn)
+    cli.add_command(cmd)
+    try:
+        with pytest.raises(SystemExit) as e:
+            main(args)
+    finally:
+        cli.commands.pop("probe-stop", None)
+    return e.value.code
+
+
+def test_an_error_raised_while_a_stop_is_handled_ends_as_the_stop(capsys):
+    """As when Ctrl-C lands inside llvmlite and its clean-up then fails: one line, status 130."""
+    def probe():
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise AttributeError("'ObjectRef' object has no attribute '_as_parameter_'")
+    assert _with_command(probe, ["probe-stop"]) == 130
+    err = capsys.readouterr().err
+    assert [ln for ln in err.splitlines() if ln.strip()] == ["euchresim: stopped"]
+
+
+def test_an_error_with_no_stop_behind_it_is_not_called_a_stop():
+    def probe():
+        raise AttributeError("a bug")
+    cli.add_command(click.command("probe-stop")(probe))
+    try:
+        with pytest.raises(AttributeError, match="a bug"):
+            main(["probe-stop"])
+    finally:
+        cli.commands.pop("probe-stop", None)
+
+
+def test_say_if_compiling_speaks_only_when_the_kernels_are_not_cached(monkeypatch, capsys):
+    import euchresim.engine as E
+    from euchresim.cli.options import say_if_compiling
+    for cached, quiet, said in ((False, False, [COMPILING]), (False, True, []), (True, False, [])):
+        monkeypatch.setattr(E, "kernels_cached", lambda: cached)
+        say_if_compiling(quiet)
+        assert capsys.readouterr().err.splitlines() == said, (cached, quiet)
