@@ -1,0 +1,81 @@
+"""policies/view.py's accessors, read on real positions, against the hand record they stand in.
+
+Each position is a played hand's record cut after k cards and replayed
+(``loops.records.replay_states``: the state where the record stops), so
+the expected answer comes from the record, not from the accessors' own
+arithmetic.
+"""
+import dataclasses
+
+import numpy as np
+
+from euchresim.cards import pack_mask
+from euchresim.engine.layout import NACTIVE, TO_ACT
+from euchresim.engine.tables import build_tables
+from euchresim.loops.records import replay_states
+from euchresim.policies import view
+from euchresim.records.rows import row_record
+from euchresim.rules import Rules
+from euchresim.run import runner as sim
+
+
+def _positions(players, n=60):
+    rules = Rules(players=players)
+    res = sim.play_chunk(sim.RunSpec(rules=rules, policies=("baseline",), count=n, seed=13), 0)
+    tab = build_tables(rules)
+    for row, plays in zip(res.hands, res.plays):
+        rec, _ = row_record(rules, row, plays)
+        if not rec.plays:
+            continue                     # thrown in: no play to stop in
+        for k in (0, 1, len(rec.plays) // 2, len(rec.plays) - 1):
+            cut = dataclasses.replace(rec, plays=rec.plays[:k])
+            _, states = replay_states([cut], tab)
+            yield rules, tab, cut, states[0]
+
+
+def test_the_trick_the_cards_played_and_the_cards_unseen_are_the_records():
+    seen = 0
+    for players in (2, 3, 4):
+        for rules, tab, rec, st in _positions(players):
+            seat = int(st[TO_ACT])
+            nact = int(st[NACTIVE])
+            k = len(rec.plays)
+            on_table = rec.plays[k - k % nact:]
+            assert view.leading(st) == (k % nact == 0)
+            assert view.trick_cards(st) == sum(1 << c for c in on_table)
+            assert view.played_cards(st) == sum(1 << c for c in rec.plays)
+            for j, c in enumerate(on_table):
+                assert view.trick_card(st, j)[0] == c
+            assert view.trick_card(st, len(on_table)) == (-1, -1)
+            if not on_table:
+                assert view.led_suit(st) == -1 and view.winning_seat(st) == -1
+            seen += 1
+            if players == 3:
+                continue                  # the Cutthroat maker's dummy keep: its hand is not the record's deal
+            hand = rec.hands[seat] & ~view.played_cards(st)
+            if rec.discard is not None and seat == rec.dealer:
+                hand = (hand | (1 << rec.upcard)) & ~(1 << rec.discard) & ~view.played_cards(st)
+            away = (1 << rec.discard) if rec.discard is not None and seat == rec.dealer else 0
+            unseen = view.cards_unseen(st, np.int64(hand), np.int64(away), tab)
+            everyone_else = 0
+            for s in range(players):
+                if s != seat:
+                    everyone_else |= rec.hands[s]
+            expect = (everyone_else | rec.dummy | rec.kitty) & ~(1 << rec.upcard) & ~view.played_cards(st)
+            if rec.discard is not None and seat != rec.dealer:
+                expect |= 1 << rec.discard          # the dealer's discard is unseen by the others
+            assert unseen == expect & pack_mask(rules.deck)
+    assert seen > 300
+
+
+def test_partner_and_the_card_tables():
+    tab4 = build_tables(Rules())
+    st = np.zeros(200, np.int64)
+    assert [view.partner(st, s, tab4) for s in range(4)] == [2, 3, 0, 1]
+    assert view.players(tab4) == 4
+    # the right bower of hearts beats the ace of trump, and an off-suit ace cannot win a heart trick
+    jh, ah, ac = 8 * 2 + 4, 8 * 2 + 7, 8 * 0 + 7
+    assert view.card_order(jh, 2, tab4) > view.card_order(ah, 2, tab4) > view.card_order(ac, 2, tab4)
+    assert view.card_power(ac, 2, 2, tab4) == 0 < view.card_power(ah, 2, 2, tab4)
+    assert view.cheapest(np.int64((1 << jh) | (1 << ac)), 2, tab4) == ac
+    assert view.suit_cards(np.int64(1 << (8 * 1 + 4)), 2, 2, tab4) == 1 << (8 * 1 + 4)    # JD is a heart
