@@ -124,3 +124,43 @@ def test_a_stopped_runs_table_says_partial_in_its_header(monkeypatch):
     head = next(ln for ln in r.stdout.splitlines() if ln.startswith("euchresim "))
     assert "PARTIAL: 2,000 of 5,000 hands, the run was stopped" in head
     assert "stopped: 2 of 5 chunks finished" in r.stderr
+
+
+def test_replay_of_a_file_runs_on_the_runner_alike_for_any_workers_and_resumes(tmp_path, monkeypatch):
+    """A large file's replay and solve run block by block: the same lines and findings with 1 or 2 workers,
+    a stop keeps finished blocks in OUTPUT.parts/ and never touches OUTPUT, --resume finishes it alike."""
+    from euchresim.run.jobs import RunStopped
+    from euchresim.studies import record_files
+    from euchresim.studies.replay import replay_file
+    from euchresim.studies.solve import solve_file
+    _records(tmp_path, n=300)
+    lines = (tmp_path / "h.jsonl").read_text().splitlines()
+    lines[7] = lines[7].replace('"dealer": 0', '"dealer": 9').replace('"dealer":0', '"dealer":9')
+    lines[200] = "not json"
+    (tmp_path / "h.jsonl").write_text("\n".join(lines) + "\n")
+    src = str(tmp_path / "h.jsonl")
+    one = replay_file(src, str(tmp_path / "one.jsonl"), workers=1)
+    monkeypatch.setattr("euchresim.studies.replay.BATCH", 64)       # several blocks, to have workers share them
+    monkeypatch.setattr("euchresim.studies.solve.BATCH", 64)
+    two = replay_file(src, str(tmp_path / "two.jsonl"), workers=2)
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+    assert (one.records, one.broken, one.differ, one.lines) == (two.records, two.broken, two.differ, two.lines)
+    assert one.records == 300 and one.broken >= 1 and any(ln.startswith("line 201:") for ln in one.lines)
+
+    real, calls = record_files.RecordsFileJob.play, []
+
+    def stop_in_the_third(self, chunk):
+        calls.append(chunk)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, chunk)
+    monkeypatch.setattr(record_files.RecordsFileJob, "play", stop_in_the_third)
+    out = tmp_path / "solved.jsonl"
+    with pytest.raises(RunStopped):
+        solve_file(src, str(out), workers=1)
+    assert not out.exists() and os.path.isdir(str(out) + ".parts")
+    monkeypatch.setattr(record_files.RecordsFileJob, "play", real)
+    done = solve_file(src, str(out), workers=1, resume=True)
+    whole = solve_file(src, str(tmp_path / "whole.jsonl"), workers=1)
+    assert out.read_bytes() == (tmp_path / "whole.jsonl").read_bytes() and done.lines == whole.lines
+    assert not os.path.exists(str(out) + ".parts")

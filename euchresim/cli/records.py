@@ -15,7 +15,10 @@ from euchresim.run.files import JSONL
               help="Where to write the checked records: FILE.jsonl, or - for standard output.")
 @click.option("--force", is_flag=True, help="Overwrite an existing output file.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar (as when not on a terminal).")
-def replay(src, dst, force, quiet):
+@click.option("--workers", type=click.IntRange(min=1, max=256), default=1, show_default=True,
+              help="Processes for a file's blocks of records (standard input is read by one).")
+@click.option("--resume", is_flag=True, help="Continue a stopped run from the blocks kept in OUTPUT.parts/.")
+def replay(src, dst, force, quiet, workers, resume):
     """Check every hand record in SRC and write it back with its outcome.
 
     Each record is played through the rules step by step. A broken record
@@ -30,14 +33,14 @@ def replay(src, dst, force, quiet):
         euchresim replay hands.jsonl -o checked.jsonl
     """
     from euchresim.studies.replay import replay_file
-    found, more = _records_command(src, dst, force, quiet, replay_file)
+    found, more = _records_command(src, dst, force, quiet, replay_file, workers, resume)
     click.echo(f"{found.records} records replayed: {found.broken} broken, {found.differ} whose outcome "
                f"differs from the record{more(found.broken)}", err=True)
     if found.broken or found.differ:
         sys.exit(1)
 
 
-def _records_command(src, dst, force, quiet, file_fn):
+def _records_command(src, dst, force, quiet, file_fn, workers=1, resume=False):
     """What ``replay`` and ``solve`` share: the paths checked, the file run with a bar, the findings shown.
 
     Returns the file's summary and ``more(errors)``: the summary line's
@@ -54,11 +57,22 @@ def _records_command(src, dst, force, quiet, file_fn):
     source = getattr(sys.stdin, "buffer", sys.stdin) if src == "-" else src   # bytes, so binary is told apart
     name = "<stdin>" if src == "-" else src
     bar = progress_bar(None if src == "-" else count_lines(src), "record", quiet)
+    from euchresim.run.errors import SimError
+    from euchresim.run.jobs import RunStopped
+    if src == "-" and (resume or workers > 1):
+        raise InputError("--workers and --resume need SRC to be a file; standard input is read once, in order")
+    run_options = {} if src == "-" else {"workers": workers, "resume": resume, "force": force}
     try:
         found = file_fn(source, sys.stdout if dst == "-" else dst, name,
-                        on_batch=(lambda n: bar.update(n - bar.n)) if bar else None)
-    except RecordError as e:
+                        on_batch=(lambda n: bar.update(min(n, bar.total or n) - bar.n)) if bar else None,
+                        **run_options)
+    except (RecordError, SimError) as e:
         raise InputError(str(e)) from None
+    except RunStopped as stop:
+        where = f", kept in {stop.parts_dir}; rerun the same command with --resume to finish" \
+            if stop.parts_dir else ""
+        click.echo(f"stopped: {stop.done} of {stop.total} blocks of records finished{where}", err=True)
+        sys.exit(130)
     finally:
         if bar:
             bar.close()
@@ -76,7 +90,10 @@ def _records_command(src, dst, force, quiet, file_fn):
               help="Where to write the solved records: FILE.jsonl, or - for standard output.")
 @click.option("--force", is_flag=True, help="Overwrite an existing output file.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar (as when not on a terminal).")
-def solve(src, dst, force, quiet):
+@click.option("--workers", type=click.IntRange(min=1, max=256), default=1, show_default=True,
+              help="Processes for a file's blocks of records (standard input is read by one).")
+@click.option("--resume", is_flag=True, help="Continue a stopped run from the blocks kept in OUTPUT.parts/.")
+def solve(src, dst, force, quiet, workers, resume):
     """Write every hand record in SRC back with its double-dummy values.
 
     Each record is replayed as `replay` does it, to where its plays stop
@@ -93,7 +110,7 @@ def solve(src, dst, force, quiet):
         euchresim solve hands.jsonl -o solved.jsonl
     """
     from euchresim.studies.solve import solve_file
-    found, more = _records_command(src, dst, force, quiet, solve_file)
+    found, more = _records_command(src, dst, force, quiet, solve_file, workers, resume)
     click.echo(f"{found.records} records: {found.solved} solved, {found.failed} with an error, {found.differ} "
                f"whose outcome differs from the record{more(found.failed)}", err=True)
     if found.failed or found.differ:

@@ -7,6 +7,7 @@ loop that ``replay`` and ``solve`` share, and the summary of what it found.
 from __future__ import annotations
 
 import gc
+import os
 from dataclasses import dataclass, field
 
 from euchresim.loops.records import (_check_many, differences, replay, replay_many,  # noqa: F401
@@ -27,15 +28,21 @@ class ReplaySummary:
     lines: list[str] = field(default_factory=list)    # "line N: ...", in file order
 
 
-def replay_file(src, dst, name: str | None = None, on_batch=None) -> ReplaySummary:
+def replay_file(src, dst, name: str | None = None, on_batch=None, **run_options) -> ReplaySummary:
     """Replay every line of ``src`` into ``dst``, one output line per input line.
 
     ``src`` is opened and checked to be JSON Lines before ``dst`` is
     opened, so a wrong file (Parquet, say) leaves no output behind;
     :class:`RecordError` then says what is wrong with which file (``name``,
     if given, else its path or stream name).  ``on_batch(records)`` hears
-    how many records are done after each batch (a progress bar).
+    how many records are done after each batch (a progress bar).  A file
+    (not a stream) runs on the one runner, block by block
+    (studies/record_files.py): ``run_options`` are its ``workers``,
+    ``resume``, ``force``, ``backend`` and ``address``.
     """
+    if isinstance(src, (str, os.PathLike)):
+        from euchresim.studies.record_files import check_path
+        return check_path(src, dst, "replay", BATCH, on_batch=on_batch, **run_options)
     return check_file(src, dst, name, _check_many, ReplaySummary(), "broken", on_batch)
 
 
@@ -48,7 +55,17 @@ def check_file(src, dst, name, check_many, summary, error_kind: str, on_batch=No
     ``differ`` and, if it has one, ``solved`` (records without an error),
     and keeps the first ``SHOWN`` findings of each kind as lines.
     """
-    items = iter_jsonl(src, name)
+    return check_items(iter_jsonl(src, name), dst, check_many, summary, error_kind, on_batch, batch_size)
+
+
+def check_items(items, dst, check_many, summary, error_kind: str, on_batch=None, batch_size: int = BATCH,
+                found: list | None = None):
+    """:func:`check_file` on ``(line number, decoded value)`` pairs: a whole file, or one chunk of it.
+
+    ``found``, if given, hears ``(kind, line)`` for every finding shown, so
+    the chunks of a file (studies/record_files.py) can keep the first of each
+    kind over the whole file.
+    """
     shown = {error_kind: 0, "differ": 0}
     counts_ok = hasattr(summary, "solved")
 
@@ -57,6 +74,8 @@ def check_file(src, dst, name, check_many, summary, error_kind: str, on_batch=No
         if shown[kind] < SHOWN:
             shown[kind] += 1
             summary.lines.append(f"line {line_no}: {text}")
+            if found is not None:
+                found.append((kind, f"line {line_no}: {text}"))
 
     def flush(batch):
         checked = iter(check_many([v for _, v in batch if isinstance(v, dict)]))

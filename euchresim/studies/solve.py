@@ -20,6 +20,7 @@ kernel: no Python and no allocation between one position and the next.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -201,13 +202,17 @@ class SolveSummary:
     lines: list[str] = field(default_factory=list)    # "line N: ...", in file order
 
 
-def solve_file(src, dst, name: str | None = None, on_batch=None) -> SolveSummary:
+def solve_file(src, dst, name: str | None = None, on_batch=None, **run_options) -> SolveSummary:
     """Solve every line of ``src`` into ``dst``, one output line per input line.
 
     As ``replay.replay_file``: ``src`` is checked to be JSON Lines before
-    ``dst`` is opened (:class:`RecordError` names the file), and
-    ``on_batch(records)`` hears how many records are done after each batch.
+    ``dst`` is opened (:class:`RecordError` names the file), ``on_batch(records)``
+    hears how many records are done after each batch, and a file runs on the
+    one runner with ``run_options`` (workers, resume, force, backend, address).
     """
+    if isinstance(src, (str, os.PathLike)):
+        from euchresim.studies.record_files import check_path
+        return check_path(src, dst, "solve", BATCH, on_batch=on_batch, **run_options)
     return check_file(src, dst, name, _solve_many, SolveSummary(), "failed", on_batch, BATCH)
 
 
