@@ -172,8 +172,13 @@ def run(args, cwd=None):
 
 
 def one_error_line(r):
-    """The one line a bad input prints; fails on a zero exit, more lines or a traceback."""
-    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    """The one line a bad input prints; fails on a zero exit, more lines or a traceback.
+
+    The compile notice (cli.options.COMPILING) is no part of an error: on a cold cache a run that
+    compiled before it failed (an illegal move) says it too, on a line of its own.
+    """
+    from euchresim.cli.options import COMPILING
+    lines = [ln for ln in r.output.splitlines() if ln.strip() and ln != COMPILING]
     assert r.exit_code != 0, r.output
     assert len(lines) == 1 and "Traceback" not in r.output, r.output
     return lines[0]

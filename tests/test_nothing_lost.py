@@ -164,3 +164,15 @@ def test_replay_of_a_file_runs_on_the_runner_alike_for_any_workers_and_resumes(t
     whole = solve_file(src, str(tmp_path / "whole.jsonl"), workers=1)
     assert out.read_bytes() == (tmp_path / "whole.jsonl").read_bytes() and done.lines == whole.lines
     assert not os.path.exists(str(out) + ".parts")
+
+
+def test_no_compile_notice_before_an_error_that_plays_nothing(tmp_path, monkeypatch):
+    """A refused run folder is found before any kernel would compile: the notice must not precede it."""
+    import euchresim.engine as engine
+    monkeypatch.setattr(engine, "kernels_cached", lambda: False)
+    (tmp_path / "dir.parquet").mkdir()
+    (tmp_path / "dir.parquet" / "notes.txt").write_text("mine")
+    r = run(["simulate", "--hands", "10", "--workers", "1", "--out", "dir.parquet"], cwd=tmp_path)
+    assert r.exit_code != 0 and "compiling" not in r.output
+    r = run(["simulate", "--hands", "10", "--workers", "1", "--policy", "random"], cwd=tmp_path)
+    assert r.exit_code == 0 and "compiling kernels" in r.stderr

@@ -96,13 +96,13 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
         raise InputError(str(e)) from None
     echo = functools.partial(click.echo, err=records == "-")
     quiet = quiet or as_json
-    say_if_compiling(quiet)
     progress = _Progress(spec, quiet)
     previous = signal.signal(signal.SIGTERM, terminate)
     started = time.monotonic()
     try:
         counts = sim.run(spec, workers=workers, outputs=outputs, resume=resume, force=force, on_chunk=progress,
-                         stdout=sys.stdout, backend=backend.lower(), address=address)
+                         stdout=sys.stdout, backend=backend.lower(), address=address,
+                         before_play=lambda: say_if_compiling(quiet))   # once the run folder is accepted
     except sim.SimError as e:
         raise InputError(str(e)) from None
     except OSError as e:

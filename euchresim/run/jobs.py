@@ -123,7 +123,8 @@ def _chunk_of(args) -> int:
 def run_job(job: Job, workers: int = 1, folder: str | None = None, resume: bool = False, force: bool = False,
             backend: str = "local", address: str | None = None, pool=None,
             on_chunk: Callable[[int, int], None] | None = None, stdout=None, collect: tuple = (),
-            joins: dict | None = None, keep_folder: bool = True) -> Outcome:
+            joins: dict | None = None, keep_folder: bool = True,
+            before_play: Callable[[], None] | None = None) -> Outcome:
     """Play every chunk of ``job`` not yet finished in ``folder``; the merged tallies and collected files.
 
     ``collect`` names file kinds whose bytes the caller wants back, in chunk
@@ -132,7 +133,9 @@ def run_job(job: Job, workers: int = 1, folder: str | None = None, resume: bool 
     memory.  ``joins`` maps a file kind to a file that its chunks are joined
     into, in chunk order, once all are finished (hand records).  Text a
     chunk hands back goes to ``stdout`` in chunk order.  ``keep_folder``
-    False removes the folder once the run is complete.
+    False removes the folder once the run is complete.  ``before_play()`` is
+    called once the folder is accepted and before the first chunk plays (the
+    CLI's compile notice: never printed before an error that plays nothing).
     """
     from euchresim.run import folder as parts
     if folder is None and resume:
@@ -152,6 +155,8 @@ def run_job(job: Job, workers: int = 1, folder: str | None = None, resume: bool 
         return (i for i in range(job.n_chunks) if i not in done)
     kept: dict = {k: {} for k in collect} if not folder else {}
     writer = _InOrder(stdout or sys.stdout, todo())
+    if before_play and n_done < job.n_chunks:
+        before_play()
     try:
         jobs = Pending(((job, i, folder) for i in todo()), job.n_chunks - len(done))
         for chunk, counts, text, entries, files in _map(jobs, workers, pool, backend, address):

@@ -374,7 +374,8 @@ def default_workers() -> int:
 
 def run(spec: RunSpec, workers: int | None = None, outputs: Outputs | None = None,
         resume: bool = False, on_chunk: Callable[[int, int], None] | None = None,
-        pool=None, force: bool = False, stdout=None, backend: str = "local", address: str | None = None) -> dict:
+        pool=None, force: bool = False, stdout=None, backend: str = "local", address: str | None = None,
+        before_play: Callable[[], None] | None = None) -> dict:
     """Play every chunk and return the merged tallies.
 
     ``backend`` "local" plays chunks in this machine's processes (``pool``,
@@ -394,7 +395,7 @@ def run(spec: RunSpec, workers: int | None = None, outputs: Outputs | None = Non
     outputs.check(resume)
     out = run_job(SimulateJob(spec, outputs), workers=workers or default_workers(), folder=outputs.parts_dir,
                   resume=resume, force=force, backend=backend, address=address, pool=pool, on_chunk=on_chunk,
-                  stdout=stdout, joins={"records": outputs.records_file},
+                  stdout=stdout, joins={"records": outputs.records_file}, before_play=before_play,
                   keep_folder=outputs.parquet is not None or outputs.checkpoint is not None)
     return out.counts
 
