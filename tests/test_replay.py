@@ -208,6 +208,7 @@ def test_cli_shows_the_first_five_findings_of_each_kind(tmp_path):
 
 def test_every_message_names_file_and_line_once(tmp_path, monkeypatch):
     monkeypatch.setattr(replay_mod, "SHOWN", 10)          # every finding below on its own line
+    monkeypatch.setattr("euchresim.studies.record_files.SHOWN", 10)   # where the file loop reads it
     src = tmp_path / "bad.jsonl"
     src.write_bytes(b"\n".join([
         json.dumps(FOUR).encode(), b"not json", b"", b"[1, 2]", b"\xff\xfe{}",

@@ -212,7 +212,7 @@ def solve_file(src, dst, name: str | None = None, on_batch=None, **run_options) 
     """
     if isinstance(src, (str, os.PathLike)):
         from euchresim.studies.record_files import check_path
-        return check_path(src, dst, "solve", BATCH, on_batch=on_batch, **run_options)
+        return check_path(src, dst, "solve", BATCH, _solve_many, SolveSummary, on_batch=on_batch, **run_options)
     return check_file(src, dst, name, _solve_many, SolveSummary(), "failed", on_batch, BATCH)
 
 
