@@ -167,9 +167,10 @@ def test_sigint_without_files_ends_with_the_partial_tally(tmp_path, workers):
     done = int(stops[0].group(1))
     assert done >= 2 and int(stops[0].group(2)) == 10 ** 9 // chunk
     assert json.loads(lines[-1])["counts"]["hands"] == done * chunk      # the summary goes to stderr here
-    # standard output cannot be taken back: the stop may cut the chunk being written, but what came out is
-    # the run's records in order, chunk by chunk, and none of a chunk the tally does not count
-    whole = [json.loads(line) for line in records if line.endswith("\n")]
+    # standard output cannot be taken back, so a chunk's records go out with the stop held back (run/jobs.py
+    # _whole): what came out is whole chunks of the run's records, in order, none the tally does not count
+    assert all(line.endswith("\n") for line in records) and len(records) % chunk == 0, len(records)
+    whole = [json.loads(line) for line in records]
     assert 2 * chunk <= len(whole) <= done * chunk, (len(whole), done)
     assert [(r["chunk"], r["index"]) for r in whole] == [divmod(k, chunk) for k in range(len(whole))]
     assert os.listdir(tmp_path) == []

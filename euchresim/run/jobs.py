@@ -201,9 +201,27 @@ class _InOrder:
     def add(self, chunk, text):
         self.pending[chunk] = text
         while self.next is not None and self.next in self.pending:
-            self.fh.write(self.pending.pop(self.next))
+            _whole(self.fh, self.pending.pop(self.next))
             self.next = next(self.order, None)
-        self.fh.flush()
+
+
+def _whole(fh, text: str) -> None:
+    """Write and flush ``text`` with Ctrl-C and SIGTERM held back: a stop lands between chunks, never in one.
+
+    The signals are blocked, not lost: one that came during the write is
+    delivered as soon as it is done.  (Only the main thread can hold them;
+    elsewhere the write is as it was.)
+    """
+    import signal
+    import threading
+    held = threading.current_thread() is threading.main_thread() and hasattr(signal, "pthread_sigmask")
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}) if held else None
+    try:
+        fh.write(text)
+        fh.flush()
+    finally:
+        if held:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _map(jobs, workers, pool, backend, address):
