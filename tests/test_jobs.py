@@ -100,3 +100,18 @@ def test_read_kind_refuses_a_file_that_changed_after_it_was_logged(tmp_path):
     with pytest.raises(parts.PartsError, match="does not match its checksum"):
         parts.read_kind(d, "result", 3)
     assert json.load(open(os.path.join(d, parts.MANIFEST)))["complete"] is True
+
+
+def test_a_file_lost_after_the_run_finished_is_played_again_on_resume(tmp_path):
+    d = str(tmp_path / "run")
+    run_job(Squares(5), workers=1, folder=d, collect=("result",))
+    os.remove(parts.chunk_path(d, "result", 3))
+    played = []
+
+    class Counting(Squares):
+        def play(self, chunk):
+            played.append(chunk)
+            return super().play(chunk)
+    out = run_job(Counting(5), workers=1, folder=d, resume=True, collect=("result",))
+    assert played == [3] and _results(out) == [i * i for i in range(5)]
+    assert json.load(open(os.path.join(d, parts.MANIFEST)))["complete"] is True

@@ -176,3 +176,20 @@ def test_no_compile_notice_before_an_error_that_plays_nothing(tmp_path, monkeypa
     assert r.exit_code != 0 and "compiling" not in r.output
     r = run(["simulate", "--hands", "10", "--workers", "1", "--policy", "random"], cwd=tmp_path)
     assert r.exit_code == 0 and "compiling kernels" in r.stderr
+
+
+def test_a_finished_datasets_lost_chunk_is_played_again_on_resume(tmp_path):
+    import pandas as pd
+
+    from euchresim.rules import FOUR_HAND
+    from euchresim.run import runner as sim
+    spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=4, count=3000, chunk_size=1000)
+    out = str(tmp_path / "h.parquet")
+    sim.run(spec, workers=1, outputs=sim.Outputs(parquet=out))
+    whole = pd.read_parquet(out)
+    os.remove(os.path.join(out, "chunk-000001.parquet"))
+    seen = []
+    sim.run(spec, workers=1, outputs=sim.Outputs(parquet=out), resume=True, on_chunk=lambda d, t: seen.append(d))
+    assert seen == [3]                                   # one chunk played, the other two kept
+    pd.testing.assert_frame_equal(pd.read_parquet(out).sort_values(["chunk", "index"]).reset_index(drop=True),
+                                  whole.sort_values(["chunk", "index"]).reset_index(drop=True))

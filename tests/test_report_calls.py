@@ -119,7 +119,7 @@ def test_resume_after_deleting_chunks_gives_identical_tables(loner):
     removed = 0
     for root, _, files in os.walk(os.path.join(loner, "_work")):
         for f in sorted(files):
-            if f.startswith("chunk-") and f.endswith("1.npz"):
+            if f.startswith("chunk-") and f.endswith("1.bin"):       # a chunk's arrays in its run folder
                 os.remove(os.path.join(root, f))
                 removed += 1
     assert removed

@@ -86,7 +86,7 @@ def test_readme_quotes_the_csvs(four):
 
 
 def test_tables_are_the_dp_of_the_kept_hands(four):
-    parts = sorted(glob.glob(four.path("_work", "hands", "chunk-*.npz")))
+    parts = sorted(glob.glob(four.path("_work", "hands", "_results", "chunk-*.bin")))     # .npz bytes
     assert len(parts) == HANDS // 5_000
     rows = pd.concat([pd.DataFrame(dict(np.load(f))) for f in parts], ignore_index=True)
     assert len(rows) == HANDS
@@ -137,7 +137,7 @@ def test_trump_count():
 def test_resume_gives_the_same_tables(tmp_path, four):
     out = tmp_path / "r"
     shutil.copytree(four.out, out)
-    lost = sorted(glob.glob(str(out / "_work" / "*" / "chunk-*.npz")))[::3]
+    lost = sorted(glob.glob(str(out / "_work" / "*" / "_results" / "chunk-*.bin")))[::3]
     assert lost
     for f in lost:
         os.remove(f)

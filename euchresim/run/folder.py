@@ -177,9 +177,28 @@ def prepare(folder: str, header: dict, n_chunks: int, resume: bool, force: bool 
     return {}
 
 
+def _final_path(folder: str, kind: str, chunk: int) -> str:
+    return os.path.join(folder, FINAL[kind].format(chunk)) if kind in FINAL else chunk_path(folder, kind, chunk)
+
+
 def _reopen(folder: str, manifest: dict, n_chunks: int) -> dict[int, dict]:
     if manifest.get("complete"):
-        return finished(folder, n_chunks)
+        entries = {int(k): v for k, v in manifest.get("chunks", {}).items()}
+        damaged = [i for i, e in entries.items()
+                   if any(_file_digest(_final_path(folder, k, i)) != want for k, want in e["files"].items())]
+        if not damaged:
+            return {i: e["counts"] for i, e in entries.items()}
+        # a kept file lost or changed since the run finished: the run is unfinished again, its good
+        # chunks back where an unfinished run keeps them, the damaged ones to be played again
+        for i, e in entries.items():
+            for kind in e["files"]:
+                if kind in FINAL and os.path.exists(_final_path(folder, kind, i)):
+                    os.makedirs(os.path.dirname(chunk_path(folder, kind, i)), exist_ok=True)
+                    os.replace(_final_path(folder, kind, i), chunk_path(folder, kind, i))
+        lines = "".join(json.dumps({"chunk": i, **e}, separators=(",", ":")) + "\n" for i, e in sorted(entries.items()))
+        _write_atomic(os.path.join(folder, LOG), lines.encode())
+        manifest = {k: v for k, v in manifest.items() if k != "chunks"}
+        _write_atomic(os.path.join(folder, MANIFEST), json.dumps(dict(manifest, complete=False), indent=1).encode())
     for root, _, names in os.walk(folder):          # half-written files of a killed run
         for name in names:
             if name.endswith(".tmp"):
