@@ -9,15 +9,26 @@ from euchresim.cli.options import InputError, check_outputs, count_lines, progre
 from euchresim.run.files import JSONL
 
 
+def _file_options(what: str):
+    """The arguments and options replay and solve share (``what``: how the output's records differ)."""
+    def add(f):
+        for option in reversed([
+            click.argument("src", type=click.Path(dir_okay=False, allow_dash=True)),
+            click.option("-o", "--output", "dst", default="-", show_default=True,
+                         help=f"Where to write the {what} records: FILE.jsonl, or - for standard output."),
+            click.option("--force", is_flag=True, help="Overwrite an existing output file."),
+            click.option("--quiet", "-q", is_flag=True, help="No progress bar (as when not on a terminal)."),
+            click.option("--workers", type=click.IntRange(min=1, max=256), default=1, show_default=True,
+                         help="Processes for a file's blocks of records (standard input is read by one)."),
+            click.option("--resume", is_flag=True, help="Continue a stopped run from the blocks kept in OUTPUT.parts/."),
+        ]):
+            f = option(f)
+        return f
+    return add
+
+
 @click.command()
-@click.argument("src", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("-o", "--output", "dst", default="-", show_default=True,
-              help="Where to write the checked records: FILE.jsonl, or - for standard output.")
-@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar (as when not on a terminal).")
-@click.option("--workers", type=click.IntRange(min=1, max=256), default=1, show_default=True,
-              help="Processes for a file's blocks of records (standard input is read by one).")
-@click.option("--resume", is_flag=True, help="Continue a stopped run from the blocks kept in OUTPUT.parts/.")
+@_file_options("checked")
 def replay(src, dst, force, quiet, workers, resume):
     """Check every hand record in SRC and write it back with its outcome.
 
@@ -85,14 +96,7 @@ def _records_command(src, dst, force, quiet, file_fn, workers=1, resume=False):
 
 
 @click.command()
-@click.argument("src", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("-o", "--output", "dst", default="-", show_default=True,
-              help="Where to write the solved records: FILE.jsonl, or - for standard output.")
-@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar (as when not on a terminal).")
-@click.option("--workers", type=click.IntRange(min=1, max=256), default=1, show_default=True,
-              help="Processes for a file's blocks of records (standard input is read by one).")
-@click.option("--resume", is_flag=True, help="Continue a stopped run from the blocks kept in OUTPUT.parts/.")
+@_file_options("solved")
 def solve(src, dst, force, quiet, workers, resume):
     """Write every hand record in SRC back with its double-dummy values.
 
