@@ -16,6 +16,7 @@ from euchresim.cli.bench import bench
 from euchresim.cli.match import duel, ladder
 from euchresim.cli.records import replay, solve
 from euchresim.cli.report import report
+from euchresim.cli.show import show
 from euchresim.cli.simulate import simulate
 
 
@@ -30,7 +31,7 @@ def cli():
     """
 
 
-for _command in (simulate, replay, solve, bench, duel, ladder, report):
+for _command in (simulate, replay, solve, show, bench, duel, ladder, report):
     cli.add_command(_command)
 
 
