@@ -68,3 +68,20 @@ def mean_interval(d, z: float = Z95) -> dict:
     sd = float(d.std(ddof=1)) if n > 1 else math.nan
     half = z * sd / math.sqrt(n) if n > 1 else math.nan
     return {"n": n, "mean": m, "sd": sd, "low": m - half, "high": m + half}
+
+
+def sequential_z(alpha: float, comparisons: int, looks: int) -> float:
+    """The z a paired difference must clear at every look for a sequential stop with error at most ``alpha``.
+
+    The advisor looks at its samples at a schedule of sample counts fixed
+    in advance and stops when the best option's paired lower bound clears
+    every other option's.  A wrong stop needs one of ``comparisons`` one-sided
+    tests to fail at one of ``looks`` looks, so by the union bound each test
+    at level alpha / (comparisons * looks) holds the whole rule's error at
+    ``alpha`` (conservative: the looks overlap), under the normal
+    approximation of each mean.
+    """
+    if not 0 < alpha < 1 or comparisons < 1 or looks < 1:
+        raise ValueError("alpha must be in (0, 1), comparisons and looks at least 1")
+    from statistics import NormalDist
+    return NormalDist().inv_cdf(1 - alpha / (comparisons * looks))

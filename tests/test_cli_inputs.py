@@ -52,9 +52,10 @@ def test_every_command_has_help_examples():
 
 @pytest.mark.parametrize("argv", [a for _, a in _help_examples()], ids=lambda a: " ".join(a)[:60])
 def test_every_help_example_runs(tmp_path, argv):
-    if argv[0] in ("replay", "solve"):      # an input to check: made first, by simulate
-        src = argv[1]                       # (solve: with no hand thrown in, which it cannot solve)
-        sticky = ["--stick-the-dealer"] if argv[0] == "solve" else []
+    if argv[0] in ("replay", "solve") or "--record" in argv:   # an input to read: made first, by simulate
+        src = argv[argv.index("--record") + 1] if "--record" in argv else argv[1]
+        # solve, advise: with no hand thrown in (nothing to solve, no card to play)
+        sticky = ["--stick-the-dealer"] if argv[0] != "replay" else []
         assert run(["simulate", "--hands", "200", "--workers", "1", *sticky, "--records", src],
                    cwd=tmp_path).exit_code == 0
     r = run(_shrunk(argv), cwd=tmp_path)

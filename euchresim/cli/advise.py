@@ -1,0 +1,270 @@
+"""``euchresim advise``: one seat's decision, every option played out on the deals it cannot rule out.
+
+click only: the situation is built and sampled in studies/advise.py, the
+table made in analysis/advice.py (docs/advise.md says what the numbers
+mean).
+"""
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+import click
+
+from euchresim.cli.options import InputError, rules_options
+
+POSITIONS = {
+    4: {"dealer": 0, "left": 1, "partner": 2, "right": 3},
+    3: {"dealer": 0, "left": 1, "right": 2},
+    2: {"dealer": 0, "opponent": 1, "left": 1},
+}
+
+
+def _position(text: str, players: int) -> int:
+    names = POSITIONS[players]
+    t = text.strip().lower()
+    if t in names:
+        return names[t]
+    if t.isdigit() and int(t) < players:
+        return int(t)
+    raise InputError(f"--seat {text!r}: one of {', '.join(names)} (or 0..{players - 1} seats left of the "
+                     f"dealer) with {players} players")
+
+
+def _cards(text: str, option: str, deck: int) -> list[int]:
+    from euchresim.cards import CardError, parse_card
+    out = []
+    for t in text.replace(",", " ").split():
+        try:
+            c = parse_card(t, deck)
+        except CardError as e:
+            raise InputError(f"{option}: {e}") from None
+        if c in out:
+            raise InputError(f"{option}: {t.upper()} is given twice")
+        out.append(c)
+    return out
+
+
+def _calls(text: str | None) -> list[int]:
+    from euchresim.records.format import RecordError, parse_call
+    if not text:
+        return []
+    out = []
+    for k, t in enumerate(text.split(",")):
+        try:
+            out.append(parse_call(t.strip()))
+        except (RecordError, ValueError) as e:
+            raise InputError(f"--calls: call {k + 1} ({t.strip()!r}): {e}") from None
+    return out
+
+
+def _score(text: str | None, players: int, target: int):
+    if text is None:
+        return None
+    parts = text.replace(":", "-").split("-")
+    want = 2 if players == 4 else players
+    if len(parts) != want or not all(p.strip().isdigit() for p in parts):
+        who = "us-them" if players == 4 else "-".join(["seat"] + ["next"] * (players - 1))
+        raise InputError(f"--score {text!r}: give {want} scores, {who} (e.g. {'-'.join(['6'] * want)})")
+    vals = [int(p) for p in parts]
+    if any(v >= target for v in vals):
+        raise InputError(f"--score {text!r}: a score of {max(vals)} has already won a game to {target} (R12)")
+    return vals
+
+
+@click.command()
+@click.option("--hand", metavar="CARDS", help='The seat\'s five cards, e.g. "JH JD AH KS 9C".')
+@click.option("--upcard", metavar="CARD", help="The card turned up (R4).")
+@click.option("--seat", default=None, metavar="SEAT",
+              help="Who decides: dealer, left, partner, right (3 players: dealer, left, right; 2: dealer, "
+                   "opponent), or seats left of the dealer.")
+@click.option("--round", "rnd", type=click.Choice(["1", "2"]), default="1", show_default=True,
+              help="The bidding round (2: everyone passed the upcard).")
+@click.option("--calls", "calls_text", metavar="CALLS",
+              help="The calls before the seat's, from the dealer's left, e.g. pass,pass (default: all passed).")
+@click.option("--decision", type=click.Choice(["bid1", "bid2", "alone", "defend_alone", "discard", "dummy_keep",
+                                               "joker_suit", "play"]),
+              help="Which of the seat's decisions after the calls (default: its next one).")
+@click.option("--discard", "discard_text", metavar="CARD", help="The dealer's own discard, for its decisions after it.")
+@click.option("--score", "score_text", metavar="US-THEM", help="The game score before the hand (default 0-0).")
+@click.option("--record", "record_file", metavar="FILE", help="A file of hand records (docs/hand-record.md) ...")
+@click.option("--line", type=int, default=1, show_default=True, help="... the record's line in FILE ...")
+@click.option("--after", "after_plays", type=int, default=None,
+              help="... the decision after this many cards played (the card to play) ...")
+@click.option("--after-calls", type=int, default=None, help="... or after this many calls.")
+@click.option("--policy", default="heuristic", show_default=True,
+              help="Plays every seat after the decision, and is what the other seats' calls are evidence of.")
+@click.option("--models", default=None, metavar="P,Q,...", help="Several policies side by side (dd: a cheating bound).")
+@click.option("--samples", type=int, default=None,
+              help="At most this many deals (default 10,000; pimc and dd 500).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--no-inference", is_flag=True, help="Ignore what the other seats' calls say about their hands.")
+@click.option("--alpha", type=float, default=0.05, show_default=True,
+              help="The stopping rule's error rate: the chance it stops on an option that is not the best.")
+@click.option("--model-hands", type=int, default=None,
+              help="Hands of the policy behind the P(win) model (default 20,000; pimc and dd 2,000).")
+@click.option("--workers", type=int, default=1, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar or compile notice.")
+@rules_options
+def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, score_text, record_file, line, after_plays,
+           after_calls, policy, models, samples, seed, no_inference, alpha, model_hands, workers, as_json, quiet,
+           rules):
+    """Should I order up?  Every option of one decision, valued on deals the seat cannot tell apart.
+
+    \b
+    Examples:
+        euchresim advise --hand "JH JD AH KS 9C" --upcard TH --seat left
+        euchresim advise --hand "AD KD QC TC 9S" --upcard JD --seat dealer --score 9-9
+        euchresim advise --record game.jsonl --line 12 --after 7
+    """
+    from euchresim.analysis.advice import advice_json, advice_table, format_advice, win_model
+    from euchresim.cli.options import say_if_compiling
+    from euchresim.run.errors import SimError
+    from euchresim.studies import advise as A
+
+    if samples is not None and samples < 1:
+        raise InputError(f"--samples {samples}: at least 1")
+    if not 0 < alpha < 1:
+        raise InputError(f"--alpha {alpha}: between 0 and 1")
+    if model_hands is not None and model_hands < 100:
+        raise InputError(f"--model-hands {model_hands}: at least 100")
+    names = [m.strip() for m in models.split(",")] if models else [policy]
+    try:
+        sit = _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, score_text, record_file,
+                         line, after_plays, after_calls, rules)
+        A.decision_of(sit)
+    except A.AdviceError as e:
+        raise InputError(str(e)) from None
+    say_if_compiling(quiet or as_json)
+    answers = []
+    for name in names:
+        bar = None if quiet or as_json or not sys.stderr.isatty() else _bar(name)
+        try:
+            adv = A.advise(sit, name, samples=samples, seed=seed, infer=not no_inference, alpha=alpha,
+                           workers=workers, on_batch=bar)
+            model = win_model(sit.rules, name, model_hands or A.default_model_hands(name), seed)
+        except A.AdviceError as e:
+            raise InputError(str(e)) from None
+        except (SimError, ValueError) as e:
+            raise InputError(f"--policy {name}: {e}") from None
+        table = advice_table(adv, model)
+        answers.append((name, adv, table))
+    if as_json:
+        out = [advice_json(adv, table) for _, adv, table in answers]
+        click.echo(json.dumps(_finite(out[0] if len(out) == 1 else {"models": out}), indent=2))
+        return
+    click.echo(_describe(sit))
+    for name, adv, table in answers:
+        if len(answers) > 1:
+            click.echo(f"\n== {name}{' (sees every card: a cheating bound)' if name.split(':')[0] == 'dd' else ''}")
+        click.echo(format_advice(adv, table))
+    if len(answers) > 1:
+        picks = {name: table.loc[table["best"], "action"].iloc[0] for name, _, table in answers}
+        if len(set(picks.values())) > 1:
+            click.echo("\nthe models disagree: " + "; ".join(f"{n} says {a}" for n, a in picks.items()))
+        else:
+            click.echo(f"\nthe models agree: {next(iter(picks.values()))}")
+
+
+def _bar(name):
+    from tqdm import tqdm
+    state = {}
+
+    def update(done, total):
+        if "bar" not in state:
+            state["bar"] = tqdm(total=total, unit="batch", desc=name, file=sys.stderr, leave=False)
+        state["bar"].update(done - state["bar"].n)
+    return update
+
+
+def _finite(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, dict):
+        return {k: _finite(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_finite(x) for x in v]
+    return v
+
+
+def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, score_text, record_file, line,
+               after_plays, after_calls, rules):
+    if record_file is not None:
+        if hand or upcard or seat or calls_text or discard_text:
+            raise InputError("--record takes the hand, upcard, seat and calls from the record: "
+                             "give --line and --after (or --after-calls), not --hand/--upcard/--seat/--calls")
+        rec = _read_record(record_file, line)
+        sit = A.from_record(rec, calls=after_calls, plays=after_plays, decision=decision)
+        if score_text is not None:
+            sc = _score(score_text, rec.rules.players, rec.rules.game_to)
+            sit = A.Situation(**{**sit.__dict__, "score": A._score_tuple(sc, rec.rules.players, sit.seat)})
+        return sit
+    if after_plays is not None or after_calls is not None:
+        raise InputError("--after and --after-calls go with --record")
+    if not hand or not upcard or seat is None:
+        raise InputError("give --hand, --upcard and --seat (or --record FILE)")
+    deck = rules.deck
+    cards = _cards(hand, "--hand", deck)
+    if len(cards) != 5:
+        raise InputError(f"--hand: {len(cards)} cards given; a hand is 5 (R4)")
+    up = _cards(upcard, "--upcard", deck)
+    if len(up) != 1:
+        raise InputError("--upcard: give one card")
+    if up[0] in cards:
+        raise InputError(f"--upcard: {upcard.strip().upper()} is also in --hand")
+    pos = _position(seat, rules.players)
+    calls = _calls(calls_text) if calls_text is not None else A.default_calls(int(rnd), pos, rules.players)
+    if calls_text is not None and int(rnd) == 2 and len(calls) < rules.players:
+        raise InputError(f"--round 2: the calls must include round one's {rules.players} passes")
+    discard = -1
+    if discard_text:
+        d = _cards(discard_text, "--discard", deck)
+        if len(d) != 1 or (d[0] not in cards and d[0] != up[0]):
+            raise InputError("--discard: one card of the dealer's hand or the upcard")
+        discard = d[0]
+    sc = _score(score_text, rules.players, rules.game_to)
+    return A.from_hand(rules, sum(1 << c for c in cards), up[0], pos, tuple(calls), sc, decision, discard=discard)
+
+
+def _read_record(path, line):
+    from euchresim.records.format import RecordError, parse_record
+    from euchresim.records.jsonl import iter_jsonl
+    if line < 1:
+        raise InputError(f"--line {line}: lines are numbered from 1")
+    n = 0
+    try:
+        for n, obj in iter_jsonl(path):
+            if n == line:
+                try:
+                    return parse_record(obj)
+                except RecordError as e:
+                    raise InputError(f"{path}:{line}: {e}") from None
+    except OSError as e:
+        raise InputError(f"--record {path}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise InputError(f"--record {path}: {e}") from None
+    raise InputError(f"--record {path}: there is no line {line} (the file has {n} lines)")
+
+
+def _describe(sit) -> str:
+    from euchresim.cards import card_str
+    from euchresim.records.format import cards_desc
+    players = sit.rules.players
+    names = {v: k for k, v in POSITIONS[players].items()}
+    pos = sit.position
+    who = names.get(pos, f"seat {pos}") if players != 2 else ("dealer" if pos == 0 else "opponent")
+    hand = " ".join(cards_desc(sit.fixed[sit.seat]))
+    parts = [f"{who}, holding {hand}; upcard {card_str(sit.upcard)}"]
+    if sit.calls:
+        from euchresim.records.format import call_str
+        parts.append("calls so far: " + ", ".join(call_str(c) for c in sit.calls))
+    if sit.plays:
+        parts.append("cards played: " + " ".join(card_str(c) for c in sit.plays))
+    if any(sit.score):
+        us = sit.score[sit.seat]
+        them = [sit.score[(sit.seat + k) % players] for k in range(1, 2 if players == 4 else players)]
+        parts.append("score " + "-".join(str(x) for x in [us] + them))
+    return "; ".join(parts)
+

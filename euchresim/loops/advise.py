@@ -1,0 +1,294 @@
+"""The advisor's kernels: deals a seat cannot tell from the true one, and every option played out on each.
+
+A player's question ("should I order up?") is about one seat's view of one
+hand: its own cards, the upcard, the calls and cards so far.  The answer
+is an average over the deals that view allows, so this module samples
+them by the plainest method that is exactly right (docs/advise.md):
+
+1. deal the cards the seat has not seen uniformly at random: each other
+   seat keeps the cards it is known to hold (those it has played), the
+   rest of its hand, the dummy and the kitty are filled from the pool;
+2. replay the hand so far on that deal through the state machine that
+   simulates (``engine.hand``), and reject the deal if the record cannot
+   have happened on it: a card played that was not held, a failure to
+   follow suit while holding the suit (a void broken), or -- with
+   inference -- a call that the seat's policy would not have made holding
+   those cards (a stochastic policy is asked once: the deal is kept with
+   the probability that the policy makes the call, which is rejection
+   sampling from the posterior).
+
+What the seat did not see and the record cannot say -- another dealer's
+discard, another Cutthroat maker's dummy keep -- is left to that seat's
+policy (with inference off, the discard is any card of the dealer's own
+five, drawn at random, as ``pimc``'s sampler assumes the upcard kept).
+A rejected deal costs a try, never a biased sample: the kept ones are
+uniform among the deals consistent with everything the seat knows.
+
+On each kept deal the seat's own policy is asked once (its choice is kept
+as ``chosen``), and then every option is played out from the same state
+and the same policy stream, the option the only difference: paired, as
+``loops.forced`` plays a counterfactual.
+"""
+import numpy as np
+from numba import njit
+
+from euchresim.engine.bits import U, popcount, random_bit
+from euchresim.engine.hand import apply_legal, legal_actions, start_hand
+from euchresim.engine.layout import (BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, CFG_PACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, HAND, KITTY, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, POINTS, PRIV_SIZE, SCORE, ST_SIZE, TO_ACT)
+from euchresim.loops.hands import _all_random, play_out
+from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
+
+# what ``sample_deal`` says of one try
+KEPT = 0
+REJECTED = 1        # the hand so far could not have happened on this deal (or, inferring, would not have)
+SCRIPT_ERROR = 2    # the hand so far does not reach a decision of the seat: a caller's error
+POLICY_ERROR = 3    # a policy asked for an unseen discard or keep made an illegal one
+
+# columns of ``options``: the action, then the seat's own alone call when it comes next (-1: none)
+OPT_ACTION = 0
+OPT_ALONE = 1
+
+
+@njit(cache=True, _nrt=False)
+def _deal_unseen(tab, fixed, fixed_dummy, upcard, rng, hands):
+    """Fill every hand, the dummy and the kitty from the cards nobody is known to hold.
+
+    Each hand keeps its ``fixed`` cards and draws the rest uniformly from
+    the pool without replacement, so the deal is uniform among those with
+    the fixed cards where they are.  Returns (dummy, kitty), or (-1, -1)
+    when the fixed cards leave too few (a caller's error).
+    """
+    players = tab[CFG_PLAYERS]
+    pool = tab[CFG_PACK] & ~(np.int64(1) << upcard) & ~fixed_dummy
+    for s in range(players):
+        pool &= ~fixed[s]
+    for s in range(4):
+        h = fixed[s] if s < players else np.int64(0)
+        if s < players:
+            for _ in range(5 - popcount(h)):
+                if pool == 0:
+                    return np.int64(-1), np.int64(-1)
+                c = random_bit(rng, pool)
+                h |= np.int64(1) << c
+                pool &= ~(np.int64(1) << c)
+        hands[s] = h
+    dummy = fixed_dummy
+    if players == 3:
+        for _ in range(5 - popcount(dummy)):
+            if pool == 0:
+                return np.int64(-1), np.int64(-1)
+            c = random_bit(rng, pool)
+            dummy |= np.int64(1) << c
+            pool &= ~(np.int64(1) << c)
+    return dummy, pool
+
+
+@njit(cache=True, _nrt=False)
+def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone, discard, keep,
+                plays, steps, turn, infer, pids, params, fns, drng, prng, st, priv, ws, hands, at):
+    """One try at a deal the seat cannot tell from the true one, replayed up to its decision (module docstring).
+
+    ``calls``, ``alone`` (seat mask), ``discard``, ``keep``, ``plays`` and
+    ``joker_suit`` are the hand so far as a record writes it (-1 for a
+    discard or keep the seat did not see); ``steps`` actions of it are
+    replayed, after which seat ``turn`` must be to act (-1: any seat).
+    ``at`` gets the calls and plays replayed (so far, when it fails).  Returns KEPT (``st``,
+    ``priv`` hold the state at the decision), REJECTED, SCRIPT_ERROR or
+    POLICY_ERROR.
+    """
+    dummy, kitty = _deal_unseen(tab, fixed, fixed_dummy, upcard, drng, hands)
+    if dummy < 0:
+        return SCRIPT_ERROR
+    for s in range(4):
+        st[U(SCORE + s)] = score[s]
+    start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
+    played = np.int64(0)
+    for k in range(plays.shape[0]):
+        played |= np.int64(1) << plays[k]
+    upbit = np.int64(1) << upcard
+    ci = 0
+    pi = 0
+    at[0] = 0
+    at[1] = 0
+    for _ in range(steps):
+        ph = st[PHASE]
+        if ph == PH_DONE:
+            return SCRIPT_ERROR
+        s = st[TO_ACT]
+        legal = legal_actions(st, priv, tab)
+        ask = infer != 0 and s != seat
+        modelled = False
+        if ph == PH_JOKER:
+            a = joker_suit
+            ask = False
+        elif ph == PH_BID1 or ph == PH_BID2:
+            if ci >= calls.shape[0]:
+                return SCRIPT_ERROR
+            c = calls[ci]
+            ci += 1
+            at[0] = ci
+            if c == CALL_PASS:
+                a = np.int64(0) if ph == PH_BID1 else np.int64(BID2_PASS)
+            elif ph == PH_BID1 and c == CALL_ORDER:
+                a = np.int64(1)
+            elif ph == PH_BID2 and c >= CALL_SUIT0:
+                a = c - CALL_SUIT0
+            else:
+                return SCRIPT_ERROR
+        elif ph == PH_ALONE or ph == PH_DEFEND:
+            a = (alone >> s) & 1
+        elif ph == PH_DISCARD:
+            if s == seat or discard >= 0:
+                a = discard
+                ask = False
+            elif infer != 0:
+                a = act(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
+                ask = False
+                modelled = True
+            else:
+                own = priv[U(HAND + s)] & ~upbit & ~played
+                if own == 0:
+                    return REJECTED
+                a = random_bit(drng, own)
+        elif ph == PH_DUMMY:
+            if s == seat or keep >= 0:
+                a = keep
+            else:
+                a = act(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
+                modelled = True
+            ask = False
+        else:
+            if pi >= plays.shape[0]:
+                return SCRIPT_ERROR
+            a = plays[pi]
+            pi += 1
+            at[1] = pi
+            ask = False
+            if not (priv[U(HAND + s)] >> a) & 1:
+                return REJECTED if s != seat else SCRIPT_ERROR
+        if ask:
+            b = act(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
+            if b != a:
+                return REJECTED
+        if apply_legal(st, priv, tab, a, legal):
+            if modelled:
+                return POLICY_ERROR
+            # a card another seat could not play here breaks a void: this deal is not the one; any other
+            # illegal step is illegal on every deal
+            return REJECTED if ph == PH_PLAY and s != seat else SCRIPT_ERROR
+    if st[PHASE] == PH_DONE or (turn >= 0 and st[TO_ACT] != turn):
+        return SCRIPT_ERROR
+    return KEPT
+
+
+@njit(cache=True, _nrt=False)
+def _copy(dst, src, n):
+    for j in range(n):
+        dst[j] = src[j]
+
+
+@njit(cache=True)
+def probe(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone, discard, keep, plays,
+          steps, pids, params, fns, drng, prng, tries):
+    """Where ``steps`` actions of the hand so far lead, from one kept deal (whoever is to act then).
+
+    Returns (status, phase, seat to act, legal, calls replayed, plays
+    replayed, tries used).
+
+    The phase and the legal set depend only on what the seat sees, so one
+    deal tells them; inference is off here (it narrows deals, not options).
+    """
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    priv = np.zeros(PRIV_SIZE, dtype=np.int64)
+    ws = np.zeros((WS_ROWS, WS_COLS), dtype=np.int64)
+    hands = np.zeros(4, dtype=np.int64)
+    at = np.zeros(2, dtype=np.int64)
+    status = np.int64(REJECTED)
+    t = np.int64(0)
+    while t < tries:
+        t += 1
+        status = sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone,
+                             discard, keep, plays, steps, np.int64(-1), np.int64(0), pids, params, fns, drng, prng,
+                             st, priv, ws, hands, at)
+        if status != REJECTED:
+            break
+    if status != KEPT:
+        return status, np.int64(-1), np.int64(-1), np.int64(0), at[0], at[1], t
+    return status, st[PHASE], st[TO_ACT], legal_actions(st, priv, tab), at[0], at[1], t
+
+
+@njit(cache=True)
+def play_options(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone, discard, keep,
+                 plays, steps, infer, pids, params, fns, drng, prng, n, max_tries, options, points, maker,
+                 tricks, chosen, deals):
+    """Up to ``n`` kept deals, every option of ``options`` played out on each (module docstring).
+
+    Per kept deal i: ``points[i, k, s]`` seat s's points with option k,
+    ``maker[i, k]`` the maker and ``tricks[i, k]`` the makers' tricks
+    (both -1 when the hand is thrown in), ``chosen[i]`` the
+    seat's own policy's action there (and its alone call, in ``chosen[i, 1]``,
+    when that comes next), ``deals[i]`` the hands as dealt (4 boards, dummy,
+    kitty).  Returns (kept, tries, error): error is -SCRIPT_ERROR for a
+    hand so far that reaches no decision, -POLICY_ERROR for a modelled
+    discard or keep that was illegal, or the engine's code of a policy's
+    illegal move.
+    """
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    priv = np.zeros(PRIV_SIZE, dtype=np.int64)
+    ws = np.zeros((WS_ROWS, WS_COLS), dtype=np.int64)
+    st0 = np.zeros(ST_SIZE, dtype=np.int64)
+    priv0 = np.zeros(PRIV_SIZE, dtype=np.int64)
+    rng0 = np.zeros(6, dtype=np.uint64)
+    hands = np.zeros(4, dtype=np.int64)
+    at = np.zeros(2, dtype=np.int64)
+    players = tab[CFG_PLAYERS]
+    all_random = _all_random(pids, players)
+    kept = np.int64(0)
+    t = np.int64(0)
+    while kept < n and t < max_tries:
+        t += 1
+        status = sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone,
+                             discard, keep, plays, steps, seat, infer, pids, params, fns, drng, prng, st, priv,
+                             ws, hands, at)
+        if status == REJECTED:
+            continue
+        if status != KEPT:
+            return kept, t, -status
+        i = U(kept)
+        for s in range(4):
+            deals[i, s] = priv[U(DEAL + s)]
+        deals[i, 4] = priv[DEAL_DUMMY]
+        deals[i, 5] = priv[KITTY]
+        legal = legal_actions(st, priv, tab)
+        a = act(pids[U(seat)], st, priv, seat, legal, params[U(seat)], prng, tab, ws, fns)
+        chosen[i, 0] = a
+        chosen[i, 1] = -1
+        _copy(st0, st, ST_SIZE)
+        _copy(priv0, priv, PRIV_SIZE)
+        _copy(rng0, prng, 6)
+        if apply_legal(st, priv, tab, a, legal) == 0 and st[PHASE] == PH_ALONE and st[TO_ACT] == seat:
+            chosen[i, 1] = act(pids[U(seat)], st, priv, seat, legal_actions(st, priv, tab), params[U(seat)],
+                               prng, tab, ws, fns)
+        for k in range(options.shape[0]):
+            _copy(st, st0, ST_SIZE)
+            _copy(priv, priv0, PRIV_SIZE)
+            _copy(prng, rng0, 6)
+            if apply_legal(st, priv, tab, options[k, OPT_ACTION], legal):
+                return kept, t, st[ERR]
+            if options[k, OPT_ALONE] >= 0 and st[PHASE] == PH_ALONE and st[TO_ACT] == seat:
+                # asked all the same, so that the option the policy takes draws what its own hand draws
+                m = legal_actions(st, priv, tab)
+                act(pids[U(seat)], st, priv, seat, m, params[U(seat)], prng, tab, ws, fns)
+                if apply_legal(st, priv, tab, options[k, OPT_ALONE], m):
+                    return kept, t, st[ERR]
+            err = play_out(st, priv, tab, pids, params, fns, prng, ws, all_random)
+            if err:
+                return kept, t, err
+            for s in range(4):
+                points[i, k, s] = st[U(POINTS + s)]
+            maker[i, k] = st[MAKER]
+            tricks[i, k] = st[MAKER_TRICKS] if st[MAKER] >= 0 else -1
+        _copy(prng, rng0, 6)        # the next deal's policies draw on from the decision, not from the last option
+        kept += 1
+    return kept, t, np.int64(0)
+

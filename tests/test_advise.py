@@ -1,0 +1,315 @@
+"""The advisor (studies/advise.py, loops/advise.py): what it samples, what it plays, when it stops, what it refuses.
+
+Each property is checked against something the advisor's own code does not
+compute: the solver through ``euchresim solve``, exact hypergeometric odds,
+the rules' follow-suit law read off the record, the heuristic asked
+directly, a hand played straight through by the state machine.
+"""
+import json
+import math
+import statistics
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from numba import njit
+
+from euchresim.cards import cards_of, pack_mask, parse_board, parse_card
+from euchresim.cli.app import cli
+from euchresim.engine.hand import apply_action, legal_actions, start_hand
+from euchresim.engine.layout import HAND, PHASE, PH_DONE, POINTS, PRIV_SIZE, ST_SIZE, TO_ACT
+from euchresim.engine.tables import build_tables
+from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
+from euchresim.records.format import parse_record
+from euchresim.rules import Rules
+from euchresim.stats import sequential_z
+from euchresim.studies import advise as A
+
+from tests.helpers import one_error_line, run
+
+R4 = Rules()
+HAND1 = parse_board("JH JD AH KS 9C".split(), 24)
+TH = parse_card("TH", 24)
+
+
+def _records(tmp_path, players=4, deck=24, hands=40, seed=5):
+    path = tmp_path / f"r{players}{deck}.jsonl"
+    res = CliRunner().invoke(cli, ["simulate", "--hands", str(hands), "--seed", str(seed), "--players", str(players),
+                                   "--deck", str(deck), "--records", str(path), "--quiet", "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _pimc_free(policy="heuristic"):
+    pids, params, fns, _ = A._policy_arrays(policy, 4)
+    return pids, params, fns
+
+
+# ---------------------------------------------------------------- the deals sampled
+def test_with_no_calls_heard_the_unseen_cards_fall_as_hypergeometric_odds_say():
+    """Left of the dealer, first to speak: the partner's count of the 3 unseen hearts-suit trumps is hypergeometric."""
+    sit = A.from_hand(R4, HAND1, TH, 1)
+    dec = A.decision_of(sit)
+    s = A.play_batch(sit, dec, "random", False, 6000, 11, 0)
+    assert s.tries == len(s)                       # nothing to reject: no calls, no plays
+    pool = pack_mask(24) & ~HAND1 & ~(1 << TH)
+    hearts = sum(1 << c for c in cards_of(pool) if c >> 3 == 2)      # the unseen plain hearts
+    m = bin(hearts).count("1")
+    partner = s.deals[:, 2]
+    counts = np.bincount([bin(int(h) & hearts).count("1") for h in partner], minlength=m + 1)
+    N, K, n = bin(pool).count("1"), m, 5
+    expected = np.array([math.comb(K, k) * math.comb(N - K, n - k) / math.comb(N, n) for k in range(m + 1)]) * len(s)
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    # 99.9% point of chi-square with m degrees of freedom (m <= 4 here): 18.47 at 4
+    assert m <= 4 and chi2 < 18.47, (counts, expected)
+    # and every deal is a deal: 24 distinct cards, the seat's own hand where it is
+    for row in s.deals:
+        assert row[1] == HAND1
+        assert bin(int(row[0] | row[1] | row[2] | row[3] | row[5])).count("1") == 23
+
+
+def _effective_suit(card, trump):
+    """The suit a card follows as (R2): the left bower is trump, the joker too."""
+    from euchresim.cards import JOKER, same_colour
+    if card == JOKER:
+        return trump
+    suit, rank = card >> 3, card & 7
+    if rank == 4 and suit == same_colour(trump):   # the jack of the same colour
+        return trump
+    return suit
+
+
+def test_no_sampled_deal_breaks_a_void_the_record_shows(tmp_path):
+    """A seat that did not follow suit holds none of the led suit in any sampled deal (R10)."""
+    objs = _records(tmp_path, hands=200, seed=7)
+    checked = 0
+    for obj in objs:
+        rec = parse_record(obj)
+        if rec.rules.players != 4 or obj["trump"] is None or len(rec.plays) < 12:
+            continue
+        trump = "CDHS".index(obj["trump"])
+        plays = list(rec.plays)
+        # who played each card, from the trick winners (the leader of each trick)
+        from euchresim.studies.advise import _tables
+        from euchresim.loops.records import replay_states
+        _, states = replay_states([rec], _tables(rec.rules))
+        from euchresim.engine.layout import PLAY_SEAT, NACTIVE
+        seats = [int(states[0][PLAY_SEAT + k]) for k in range(len(plays))]
+        nact = int(states[0][NACTIVE])
+        cut = 8
+        voids = {}
+        for t in range(cut // nact):
+            led = _effective_suit(plays[t * nact], trump)
+            for j in range(1, nact):
+                if _effective_suit(plays[t * nact + j], trump) != led:
+                    voids.setdefault(seats[t * nact + j], set()).add(led)
+        if not voids:
+            continue
+        sit = A.from_record(rec, plays=cut)
+        if any(s == sit.seat for s in voids) and len(voids) == 1:
+            continue
+        samples = A.play_batch(sit, A.decision_of(sit), "heuristic", False, 200, 3, 0)
+        for row in samples.deals:
+            for s, suits in voids.items():
+                if s == sit.seat:
+                    continue
+                unplayed = [c for c in cards_of(int(row[s])) if c not in plays[:cut]]
+                held = {_effective_suit(c, trump) for c in unplayed if not (s == rec.dealer and c == rec.upcard)}
+                # the dealer's hand as dealt also holds its unseen discard, which may be of any suit
+                assert not (held & suits) or s == rec.dealer, (obj, s, suits)
+        checked += 1
+        if checked >= 5:
+            break
+    assert checked >= 3
+
+
+def test_with_inference_every_sampled_deal_is_one_on_which_the_passers_would_have_passed():
+    """The dealer decides after three passes: each passer, holding its sampled cards, passes when heuristic is asked."""
+    from euchresim.policies import resolve
+    from euchresim.policies.heuristic import heuristic_decide
+    hand = parse_board("9H TD QD 9S TS".split(), 24)
+    up = parse_card("AH", 24)
+    sit = A.from_hand(R4, hand, up, 0)              # the dealer: the three others passed
+    dec = A.decision_of(sit)
+    assert sit.calls == (0, 0, 0)
+    s = A.play_batch(sit, dec, "heuristic", True, 300, 5, 0)
+    tab = build_tables(R4)
+    _, params, _ = resolve(["heuristic"], 4)
+    refused = 0
+    for row in s.deals:
+        hands = np.array(row[:4], np.int64)
+        st = np.zeros(ST_SIZE, np.int64)
+        priv = np.zeros(PRIV_SIZE, np.int64)
+        start_hand(st, priv, tab, 0, hands, 0, up, int(row[5]))
+        for seat in (1, 2, 3):
+            assert st[TO_ACT] == seat
+            call = heuristic_decide(st, priv[HAND + seat], 0, seat, legal_actions(st, priv, tab), params[seat], tab)
+            assert call == 0, "a sampled hand the passer would have ordered with"
+            apply_action(st, priv, tab, 0)
+    # and without inference some sampled deals are ones a passer would have ordered on: the test can fail
+    s2 = A.play_batch(sit, dec, "heuristic", False, 300, 5, 0)
+    for row in s2.deals:
+        st = np.zeros(ST_SIZE, np.int64)
+        priv = np.zeros(PRIV_SIZE, np.int64)
+        start_hand(st, priv, tab, 0, np.array(row[:4], np.int64), 0, up, int(row[5]))
+        for seat in (1, 2, 3):
+            if heuristic_decide(st, priv[HAND + seat], 0, seat, legal_actions(st, priv, tab), params[seat], tab):
+                refused += 1
+                break
+            apply_action(st, priv, tab, 0)
+    assert refused > 30
+    assert s.tries > len(s)                         # rejection did the narrowing
+
+
+# ---------------------------------------------------------------- what is played on them
+@njit(cache=True)
+def _play_through(tab, dealer, hands, dummy, upcard, kitty, pids, params, fns):
+    """A whole hand on a given deal, every decision by the policies: the ordinary hand, nothing forced."""
+    st = np.zeros(ST_SIZE, np.int64)
+    priv = np.zeros(PRIV_SIZE, np.int64)
+    ws = np.zeros((WS_ROWS, WS_COLS), np.int64)
+    rng = np.zeros(6, np.uint64)
+    start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
+    while st[PHASE] != PH_DONE:
+        seat = st[TO_ACT]
+        a = act(pids[seat], st, priv, seat, legal_actions(st, priv, tab), params[seat], rng, tab, ws, fns)
+        apply_action(st, priv, tab, a)
+    return st[POINTS:POINTS + 4].copy()
+
+
+def test_the_option_the_policy_takes_is_its_own_hand_on_the_same_deal():
+    sit = A.from_hand(R4, HAND1, TH, 1)
+    dec = A.decision_of(sit)
+    s = A.play_batch(sit, dec, "heuristic", False, 200, 9, 0)
+    pids, params, fns = _pimc_free()
+    tab = build_tables(R4)
+    for i in range(len(s)):
+        a, alone = s.chosen[i]
+        k = [j for j, (x, y) in enumerate(dec.options.tolist()) if x == a and (y < 0 or y == alone)]
+        assert len(k) == 1
+        own = _play_through(tab, 0, s.deals[i, :4].copy(), 0, TH, int(s.deals[i, 5]), pids, params, fns)
+        assert s.points[i, k[0]].tolist() == own.tolist()
+
+
+def test_with_every_hand_known_dd_values_each_card_as_euchresim_solve_does(tmp_path):
+    from euchresim.studies.solve import solve_records
+    objs = _records(tmp_path, hands=30, seed=2)
+    compared = 0
+    for obj in objs:
+        if obj["trump"] is None or len(obj["plays"]) < 8:
+            continue
+        cut = dict(obj, plays=obj["plays"][:5])
+        for key in ("maker", "trump", "trick_winners", "tricks", "points"):
+            cut.pop(key, None)
+        solved = solve_records([cut])[0]
+        sit = A.from_record(parse_record(cut), plays=5, known="all")
+        dec = A.decision_of(sit)
+        s = A.play_batch(sit, dec, "dd", False, 1, 0, 0)
+        got = {label: int(s.tricks[0, k]) for k, label in enumerate(dec.labels)}
+        assert got == solved["dd_card_values"], (obj, got, solved["dd_card_values"])
+        compared += 1
+    assert compared >= 10
+
+
+# ---------------------------------------------------------------- when it stops
+def test_the_sequential_stop_wrongly_separates_equal_options_at_most_as_often_as_it_says():
+    """Three options with the same mean (discrete, euchre-like points): a 'separated' stop is an error."""
+    rng = np.random.default_rng(1)
+    alpha, batch, max_batches = 0.05, 50, 16
+    schedule = A.look_schedule(max_batches)
+    z = sequential_z(alpha, 2, len(schedule))
+    reps, wrong = 600, 0
+    vals = np.array([-2, -1, 0, 1, 2, 4])
+    probs = np.array([0.15, 0.05, 0.2, 0.4, 0.15, 0.05])
+    for _ in range(reps):
+        data = rng.choice(vals, p=probs, size=(batch * max_batches, 3)).astype(float)
+        for upto in schedule:
+            if A.separated(data[: upto * batch], z):
+                wrong += 1
+                break
+    se = math.sqrt(alpha * (1 - alpha) / reps)
+    assert wrong / reps <= alpha + 3 * se
+
+
+def test_the_sequential_stop_finds_a_clearly_better_option():
+    rng = np.random.default_rng(2)
+    schedule = A.look_schedule(16)
+    z = sequential_z(0.05, 2, len(schedule))
+    data = rng.normal(0, 1, size=(800, 3))
+    data[:, 1] += 0.5
+    assert any(A.separated(data[: u * 50], z) for u in schedule)
+    assert int(np.argmax(data.mean(axis=0))) == 1
+
+
+def test_sequential_z_is_the_bonferroni_point():
+    assert sequential_z(0.05, 1, 1) == pytest.approx(statistics.NormalDist().inv_cdf(0.95))
+    assert sequential_z(0.05, 2, 5) == pytest.approx(statistics.NormalDist().inv_cdf(1 - 0.005))
+
+
+def test_the_numbers_depend_on_the_seed_not_on_the_workers():
+    sit = A.from_hand(R4, HAND1, TH, 1)
+    a = A.advise(sit, "heuristic", samples=4000, batch=500, seed=4)
+    b = A.advise(sit, "heuristic", samples=4000, batch=500, seed=4, workers=2)
+    assert np.array_equal(a.samples.points, b.samples.points) and a.stopped == b.stopped
+    c = A.advise(sit, "heuristic", samples=4000, batch=500, seed=5)
+    assert not np.array_equal(a.samples.points[: len(c.samples)], c.samples.points[: len(a.samples)])
+
+
+# ---------------------------------------------------------------- the command
+def _advise(*args):
+    return run(["advise", *args, "--quiet"])
+
+
+def test_json_answer_has_the_documented_fields():
+    res = _advise("--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left", "--json", "--samples", "2000")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert {"recommended", "stopped", "samples", "effective_samples", "actions"} <= set(out)
+    assert [a["action"] for a in out["actions"]] == ["pass", "order", "order alone"]
+    best = max(out["actions"], key=lambda a: a["points"])
+    assert out["recommended"] == best["action"]
+    for a in out["actions"]:
+        assert a["points_ci"][0] <= a["points"] <= a["points_ci"][1]
+        assert 0 <= a["win_probability_ci"][0] <= a["win_probability"] <= a["win_probability_ci"][1] <= 1
+
+
+def test_round_two_offers_every_suit_but_the_turned_down_one_and_alone():
+    res = _advise("--hand", "JH JD AH KS 9C", "--upcard", "TS", "--seat", "left", "--round", "2", "--json",
+                  "--samples", "1000")
+    assert res.exit_code == 0, res.output
+    acts = [a["action"] for a in json.loads(res.output)["actions"]]
+    assert acts == ["C", "C alone", "D", "D alone", "H", "H alone", "pass"]
+
+
+def test_the_dealer_may_be_asked_its_discard():
+    res = _advise("--hand", "AD KD QC TC 9S", "--upcard", "JD", "--seat", "dealer", "--calls", "order",
+                  "--decision", "discard", "--json", "--samples", "1000")
+    assert res.exit_code == 0, res.output
+    acts = sorted(a["action"] for a in json.loads(res.output)["actions"])
+    assert acts == sorted(["AD", "KD", "QC", "TC", "9S", "JD"])
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--hand", "JH JD AH KS 7C", "--upcard", "TH", "--seat", "left"], "7C"),
+    (["--hand", "JH JD AH KS JH", "--upcard", "TH", "--seat", "left"], "twice"),
+    (["--hand", "JH JD AH KS 9C", "--upcard", "JH", "--seat", "left"], "also in --hand"),
+    (["--hand", "JH JD AH KS", "--upcard", "TH", "--seat", "left"], "4 cards"),
+    (["--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "partner", "--players", "3"], "--seat"),
+    (["--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left", "--round", "3"], "--round"),
+    (["--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left", "--score", "10-3"], "already won"),
+    (["--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "partner", "--calls", "H"], "--calls"),
+    (["--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "partner", "--calls", "pass,pass"], "seat"),
+    (["--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left", "--samples", "0"], "--samples"),
+])
+def test_bad_input_is_one_line_naming_it(args, says):
+    res = _advise(*args)
+    assert res.exit_code != 0
+    line = one_error_line(res)
+    assert says in line, line
+
+
+def test_a_record_line_that_does_not_exist_is_one_line(tmp_path):
+    _records(tmp_path, hands=3)
+    res = _advise("--record", str(tmp_path / "r424.jsonl"), "--line", "9", "--after", "2")
+    assert res.exit_code != 0
+    assert "no line 9" in one_error_line(res)
