@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from euchresim.cli.advise import advise
 from euchresim.cli.bench import bench
 from euchresim.cli.match import duel, ladder
 from euchresim.cli.records import replay, solve
@@ -31,7 +32,7 @@ def cli():
     """
 
 
-for _command in (simulate, replay, solve, show, bench, duel, ladder, report):
+for _command in (simulate, replay, solve, show, bench, duel, ladder, report, advise):
     cli.add_command(_command)
 
 
