@@ -313,3 +313,20 @@ def test_a_record_line_that_does_not_exist_is_one_line(tmp_path):
     res = _advise("--record", str(tmp_path / "r424.jsonl"), "--line", "9", "--after", "2")
     assert res.exit_code != 0
     assert "no line 9" in one_error_line(res)
+
+
+def test_a_played_hand_is_reviewed_decision_by_decision_as_its_seats_saw_it(tmp_path):
+    from euchresim.analysis.advice import review_hand
+    from euchresim.studies.show import decisions
+    objs = _records(tmp_path, hands=12, seed=3)
+    rec = next(parse_record(o) for o in objs if len(o["plays"]) == 20)
+    review = review_hand(rec, "heuristic", samples=500)
+    steps = {d["step"]: d for d in decisions(rec)}
+    plays = review[review["kind"] == "play"]
+    assert len(plays) >= 10
+    for _, r in plays.iterrows():
+        assert r["did"] == steps[r["step"]]["action"]          # the card the record played at that step
+        assert (r["gave_up"] == 0) == (r["did"] == r["best"])
+    res = run(["show", str(tmp_path / "r424.jsonl"), "--line", "1", "--advise", "--samples", "200"])
+    assert res.exit_code == 0, res.output
+    assert "each decision from its seat's view" in res.output

@@ -178,3 +178,58 @@ def format_advice(adv, table: pd.DataFrame) -> str:
     if "dd" in adv.policy.split(","):
         lines.append("dd sees every card: its values are a cheating bound, not a fair player's")
     return "\n".join(lines)
+
+
+def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int = 0, infer: bool = True,
+                alpha: float = 0.05) -> pd.DataFrame:
+    """Each decision of a played hand, judged from its seat's knowledge then: what it did, the best, the cost.
+
+    One row per decision with more than one option (studies.show.decisions):
+    ``did`` and ``best`` (the advisor's labels), ``gave_up`` = the best's
+    net points less those of what was done, paired on the same deals, with
+    its interval (0 when the seat took the best).  The question a player
+    brings from a game: which of my decisions cost us this hand?
+    """
+    from euchresim.studies import advise as A
+    from euchresim.studies.show import decisions
+    steps = decisions(rec)
+    rows = []
+    for i, d in enumerate(steps):
+        sit = A.from_record(rec, calls=d["calls"], plays=d["plays"], decision=d["kind"])
+        dec = A.decision_of(sit)
+        if len(dec.options) < 2:
+            continue
+        nxt = steps[i + 1] if i + 1 < len(steps) else None
+        alone = nxt["code"] if (nxt and nxt["kind"] == "alone" and nxt["seat"] == d["seat"]) else -1
+        did = [k for k, (a, b) in enumerate(dec.options.tolist()) if a == d["code"] and (b < 0 or b == alone)]
+        adv = A.advise(sit, policy, samples=samples, seed=seed, infer=infer, alpha=alpha)
+        net = A.net_points(adv.samples.points, sit.seat, sit.rules.players).astype(float)
+        best = int(np.argmax(net.mean(axis=0)))
+        k = did[0] if did else -1
+        g = mean_interval(net[:, best] - net[:, k], Z95) if k >= 0 else None
+        rows.append({"step": d["step"], "seat": d["seat"], "kind": d["kind"], "did": d["action"] if k < 0 else
+                     dec.labels[k], "best": dec.labels[best],
+                     "gave_up": math.nan if g is None else g["mean"],
+                     "gave_up_low": math.nan if g is None else g["low"],
+                     "gave_up_high": math.nan if g is None else g["high"],
+                     "samples": len(adv.samples), "stopped": adv.stopped})
+    return pd.DataFrame(rows)
+
+
+def format_review(review: pd.DataFrame, policy: str) -> str:
+    """One line per decision; the costly ones marked, with their interval."""
+    if not len(review):
+        return "no decision in this hand had more than one option"
+    lines = [f"each decision from its seat's view ({policy} after it; net points given up against the best, 95% "
+             "interval):"]
+    w = max(len(str(x)) for x in review["did"])
+    for _, r in review.iterrows():
+        cost = r["gave_up"]
+        if r["did"] == r["best"] or cost == 0:
+            verdict = "best"
+        else:
+            sure = "" if r["gave_up_low"] > 0 else " (not clearly worse)"
+            verdict = (f"best {r['best']}: gave up {cost:.2f} [{r['gave_up_low']:+.2f}, {r['gave_up_high']:+.2f}]"
+                       f"{sure}")
+        lines.append(f"  step {r['step']:>2}  seat {r['seat']}  {r['kind']:<12} {str(r['did']):<{w}}  {verdict}")
+    return "\n".join(lines)

@@ -16,7 +16,12 @@ from euchresim.cli.options import InputError
 @click.option("--suits", type=click.Choice(["letters", "symbols"]), default="letters", show_default=True,
               help="Cards as JH, or as J\u2665.")
 @click.option("--json", "as_json", is_flag=True, help="Each hand's story as one line of JSON instead of text.")
-def show(src, line_no, suits, as_json):
+@click.option("--advise", "with_advice", is_flag=True,
+              help="Beside each decision, the advisor's verdict from that seat's view then (docs/advise.md).")
+@click.option("--policy", default="heuristic", show_default=True, help="With --advise: who plays after each decision.")
+@click.option("--samples", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="With --advise: at most this many deals per decision.")
+def show(src, line_no, suits, as_json, with_advice, policy, samples):
     """Show the hand records of SRC as a person reads them.
 
     For each record: the deal by seat, the upcard, the bidding, trump and
@@ -56,6 +61,8 @@ def show(src, line_no, suits, as_json):
                 if shown and not as_json:
                     click.echo("")
                 click.echo(json.dumps(story, separators=(",", ":")) if as_json else format_story(story, suits))
+                if with_advice:
+                    _advise(parse_record(obj), policy, samples, as_json)
                 shown += 1
             if line_no is not None:
                 break
@@ -66,3 +73,18 @@ def show(src, line_no, suits, as_json):
         raise InputError(f"{name}: there is no line {line_no} (the file {has})")
     if broken:
         sys.exit(1)
+
+
+def _advise(rec, policy, samples, as_json):
+    from euchresim.analysis.advice import format_review, review_hand
+    from euchresim.run.errors import SimError
+    from euchresim.studies.advise import AdviceError
+    try:
+        review = review_hand(rec, policy, samples)
+    except (AdviceError, SimError, ValueError) as e:
+        raise InputError(f"--advise: {e}") from None
+    if as_json:
+        click.echo(review.to_json(orient="records"))
+    else:
+        click.echo("")
+        click.echo(format_review(review, policy))
