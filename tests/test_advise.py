@@ -330,3 +330,39 @@ def test_a_played_hand_is_reviewed_decision_by_decision_as_its_seats_saw_it(tmp_
     res = run(["show", str(tmp_path / "r424.jsonl"), "--line", "1", "--advise", "--samples", "200"])
     assert res.exit_code == 0, res.output
     assert "each decision from its seat's view" in res.output
+
+
+@pytest.mark.parametrize("args, options", [
+    # Cutthroat: the maker takes the dummy or goes alone
+    (["--players", "3", "--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left"],
+     ["pass", "order, take the dummy", "order alone"]),
+    # 2-hand: nobody goes alone
+    (["--players", "2", "--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "opponent"], ["pass", "order"]),
+    # the joker turned: the dealer names its suit (R7)
+    (["--deck", "25", "--hand", "JH JD AH KS 9C", "--upcard", "JK", "--seat", "dealer", "--calls", ""],
+     ["C", "D", "H", "S"]),
+    # a lone maker on the left: the dealer's partner may defend alone
+    (["--defend-alone", "--hand", "JH JD AH KS 9C", "--upcard", "TS", "--seat", "partner", "--calls", "order",
+      "--alone", "left", "--decision", "defend_alone"], ["defend with partner", "defend alone"]),
+])
+def test_every_kind_of_decision_gets_its_options(args, options):
+    res = _advise(*args, "--json", "--samples", "300")
+    assert res.exit_code == 0, res.output
+    assert [a["action"] for a in json.loads(res.output)["actions"]] == options
+
+
+def test_a_cutthroat_dummy_keep_needs_the_dummy_and_then_offers_every_five_of_ten():
+    args = ["--players", "3", "--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left", "--calls", "order",
+            "--decision", "dummy_keep"]
+    assert "--dummy" in one_error_line(_advise(*args))
+    res = _advise(*args, "--dummy", "QH KH AS QS 9D", "--json", "--samples", "50")
+    assert res.exit_code == 0, res.output
+    assert len(json.loads(res.output)["actions"]) == math.comb(10, 5)
+
+
+def test_several_models_side_by_side_and_dd_named_a_cheating_bound():
+    res = _advise("--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left", "--models", "heuristic,dd",
+                  "--samples", "100")
+    assert res.exit_code == 0, res.output
+    assert "== dd (sees every card: a cheating bound)" in res.output
+    assert "the models agree" in res.output or "the models disagree" in res.output

@@ -133,7 +133,7 @@ def test_parquet_output_schema(tmp_path):
 def test_bench_json_lists_measurements():
     r = run(["bench", "--players", "2", "--deck", "24", "--policy", "random", "--hands", "20000",
              "--workers", "2", "--repeat", "2", "--no-compile", "--dd-deals", "0", "--pimc-decisions", "0",
-             "--json"])
+             "--advise-samples", "0", "--json"])
     assert r.exit_code == 0, r.output
     rows = json.loads(r.output)
     assert {(x["players"], x["deck"], x["policy"], x["workers"]) for x in rows} == {
@@ -141,6 +141,17 @@ def test_bench_json_lists_measurements():
     assert all(x["hands_per_second"] > 0 and "machine" in x for x in rows)
     # each worker plays --hands (in equal chunks: 4 of 5,000), best of --repeat runs
     assert all(x["hands"] == 20000 * x["workers"] and x["repeat"] == 2 for x in rows)
+
+
+def test_bench_times_the_advisors_three_questions():
+    r = run(["bench", "--players", "2", "--deck", "24", "--policy", "random", "--hands", "1000", "--workers", "1",
+             "--repeat", "1", "--no-compile", "--dd-deals", "0", "--pimc-decisions", "0", "--advise-samples", "200",
+             "--json"])
+    assert r.exit_code == 0, r.output
+    rows = {x["measure"]: x for x in json.loads(r.output) if "measure" in x}
+    assert set(rows) == {"advise_bid1_heuristic", "advise_bid1_pimc", "advise_lead_pimc"}
+    assert rows["advise_bid1_heuristic"]["samples"] == 200 and rows["advise_lead_pimc"]["samples"] == 10
+    assert all(x["seconds"] > 0 and "machine" in x for x in rows.values())
 
 
 def test_r11_scoring_file_changes_the_points(tmp_path):

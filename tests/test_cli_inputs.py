@@ -25,7 +25,7 @@ def _shrunk(argv):
         if a in SHRINK:
             out[i + 1] = str(min(int(out[i + 1]), SHRINK[a]))
     if out[0] == "bench":
-        out += ["--hands", "1000", "--repeat", "1", "--no-compile", "--workers", "1"]
+        out += ["--hands", "1000", "--repeat", "1", "--no-compile", "--workers", "1", "--advise-samples", "200"]
     if out[0] == "simulate" and "--workers" not in out:
         out += ["--workers", "1"]
     return out

@@ -30,7 +30,7 @@ these substitutions are made (``shrink``), and nothing else:
   when no count is given (the default is a million), and ``--workers 1``
   (the numbers do not depend on it; a process pool costs seconds);
 * ``duel``, ``ladder``: ``--games N`` -> ``min(N, 200)`` and ``--workers 1``;
-* ``bench``: ``--hands 1000 --repeat 1 --no-compile --workers 1`` and a single
+* ``bench``: ``--hands 1000 --repeat 1 --no-compile --workers 1 --advise-samples 200`` and a single
   ``--players``/``--deck`` (the first the line gives, else 4 and 24);
 * a path under /tmp/ goes into the temporary folder.
 
@@ -223,8 +223,9 @@ def shrink(argv):
             while flag in argv:
                 argv = _drop(argv, flag)
         argv = _drop(argv, "--no-compile", takes_value=False)
+        argv = _drop(argv, "--advise-samples")
         argv += ["--hands", "1000", "--repeat", "1", "--no-compile", "--workers", "1",
-                 "--players", players, "--deck", deck]
+                 "--players", players, "--deck", deck, "--advise-samples", "200"]
     return argv
 
 
@@ -299,7 +300,7 @@ def test_the_substitutions():
                                                           "--workers", "1"]
     assert shrink(["bench", "--players", "3", "--json"]) == [
         "bench", "--json", "--hands", "1000", "--repeat", "1", "--no-compile", "--workers", "1",
-        "--players", "3", "--deck", "24"]
+        "--players", "3", "--deck", "24", "--advise-samples", "200"]
     assert shrink(["replay", "a.jsonl", "-o", "b.jsonl"]) == ["replay", "a.jsonl", "-o", "b.jsonl"]
     assert shrink(["duel", "pimc", "heuristic", "--games", "2000", "--seed", "1"]) == [
         "duel", "pimc", "heuristic", "--games", "200", "--seed", "1", "--workers", "1"]

@@ -257,3 +257,14 @@ def test_duel_checkpoint_options_are_checked_before_playing(tmp_path):
     (tmp_path / "f").write_text("x")
     code, out, err = run_cli(["duel", "baseline", "random", "--games", "4", "--checkpoint", str(tmp_path / "f")])
     assert code != 0 and "exists and is not a folder" in err
+
+
+def test_dd_is_marked_as_cheating_wherever_a_match_prints_it():
+    from euchresim.cli.match import format_ladder
+    o = {"policies": ["heuristic", "dd"],
+         "ratings": [{"rank": 1, "policy": "dd", "elo": 200.0, "elo_ci": [150.0, 250.0], "games": 10},
+                     {"rank": 2, "policy": "heuristic", "elo": -200.0, "elo_ci": [-250.0, -150.0], "games": 10}],
+         "win_rate": [[None, 0.1], [0.9, None]]}
+    text = format_ladder(o)
+    assert text.count("dd (cheats: sees every hand)") == 2          # the rating row and the matrix row
+    assert "heuristic (cheats" not in text

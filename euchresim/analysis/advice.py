@@ -107,8 +107,17 @@ def advice_table(adv, model: np.ndarray | None = None, z: float = Z95) -> pd.Dat
             gaps.append((g["mean"], g["low"], g["high"]))
         df["gap"], df["gap_low"], df["gap_high"] = zip(*gaps)
         if win is not None:
-            df["win_change"] = df["win_probability"] - df.loc[best, "win_probability"]
+            now = win_now(model, sit.score, sit.dealer, sit.seat, players)
+            df["win_change"] = df["win_probability"] - now
+            df["win_change_low"] = df["win_probability_low"] - now
+            df["win_change_high"] = df["win_probability_high"] - now
     return df
+
+
+def win_now(V: np.ndarray, score, dealer: int, seat: int, players: int) -> float:
+    """The seat's side's P(win) at the score before this hand is dealt, by the same model."""
+    k = parties(players)
+    return float(V[tuple(int(score[p]) for p in range(k)) + (dealer, party_of(seat, players))])
 
 
 def advice_json(adv, table: pd.DataFrame) -> dict:
@@ -126,7 +135,9 @@ def advice_json(adv, table: pd.DataFrame) -> dict:
              "own_points": r["own_points"], "own_points_ci": [r["own_points_low"], r["own_points_high"]]}
         if "win_probability" in table:
             a.update(win_probability=r["win_probability"],
-                     win_probability_ci=[r["win_probability_low"], r["win_probability_high"]])
+                     win_probability_ci=[r["win_probability_low"], r["win_probability_high"]],
+                     win_probability_change=r["win_change"],
+                     win_probability_change_ci=[r["win_change_low"], r["win_change_high"]])
         a.update(makers_ours=r["makers_ours"], policy_share=r["policy_share"])
         actions.append(a)
     sit = adv.situation
@@ -151,7 +162,7 @@ def format_advice(adv, table: pd.DataFrame) -> str:
     has_win = "win_probability" in table
     head = f"{'action':<{w}}  {'points':>7}  {'95% interval':>15}  {'own':>6}"
     if has_win:
-        head += f"  {'P(win)':>6}  {'95% interval':>13}"
+        head += f"  {'P(win)':>6}  {'95% interval':>13}  {'change':>6}"
     head += f"  {'bot':>4}"
     lines.append(head)
     for _, r in order.iterrows():
@@ -159,7 +170,8 @@ def format_advice(adv, table: pd.DataFrame) -> str:
                 f"{'[' + _f(r['points_low']) + ', ' + _f(r['points_high']) + ']':>15}  {_f(r['own_points']):>6}")
         if has_win:
             line += (f"  {r['win_probability']:>6.1%}  "
-                     f"{'[' + format(r['win_probability_low'], '.1%') + ', ' + format(r['win_probability_high'], '.1%') + ']':>13}")
+                     f"{'[' + format(r['win_probability_low'], '.1%') + ', ' + format(r['win_probability_high'], '.1%') + ']':>13}"
+                     f"  {100 * r['win_change']:>+6.1f}")
         line += f"  {r['policy_share']:>4.0%}"
         lines.append(line)
     best = order.iloc[0]

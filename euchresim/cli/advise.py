@@ -87,6 +87,9 @@ def _score(text: str | None, players: int, target: int):
                                                "joker_suit", "play"]),
               help="Which of the seat's decisions after the calls (default: its next one).")
 @click.option("--discard", "discard_text", metavar="CARD", help="The dealer's own discard, for its decisions after it.")
+@click.option("--alone", "alone_text", metavar="SEATS",
+              help="Who went alone so far, by seat as --seat names it, e.g. left (for defend_alone).")
+@click.option("--dummy", "dummy_text", metavar="CARDS", help="Cutthroat: the dummy, for the maker's keep.")
 @click.option("--score", "score_text", metavar="US-THEM", help="The game score before the hand (default 0-0).")
 @click.option("--record", "record_file", metavar="FILE", help="A file of hand records (docs/hand-record.md) ...")
 @click.option("--line", type=int, default=1, show_default=True, help="... the record's line in FILE ...")
@@ -108,7 +111,7 @@ def _score(text: str | None, players: int, target: int):
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar or compile notice.")
 @rules_options
-def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, score_text, record_file, line, after_plays,
+def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text, dummy_text, score_text, record_file, line, after_plays,
            after_calls, policy, models, samples, seed, no_inference, alpha, model_hands, workers, as_json, quiet,
            rules):
     """Should I order up?  Every option of one decision, valued on deals the seat cannot tell apart.
@@ -132,8 +135,8 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, score_te
         raise InputError(f"--model-hands {model_hands}: at least 100")
     names = [m.strip() for m in models.split(",")] if models else [policy]
     try:
-        sit = _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, score_text, record_file,
-                         line, after_plays, after_calls, rules)
+        sit = _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text, dummy_text,
+                         score_text, record_file, line, after_plays, after_calls, rules)
         A.decision_of(sit)
     except A.AdviceError as e:
         raise InputError(str(e)) from None
@@ -189,10 +192,10 @@ def _finite(v):
     return v
 
 
-def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, score_text, record_file, line,
-               after_plays, after_calls, rules):
+def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text, dummy_text, score_text,
+               record_file, line, after_plays, after_calls, rules):
     if record_file is not None:
-        if hand or upcard or seat or calls_text or discard_text:
+        if hand or upcard or seat or calls_text or discard_text or dummy_text or alone_text:
             raise InputError("--record takes the hand, upcard, seat and calls from the record: "
                              "give --line and --after (or --after-calls), not --hand/--upcard/--seat/--calls")
         rec = _read_record(record_file, line)
@@ -224,8 +227,20 @@ def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, s
         if len(d) != 1 or (d[0] not in cards and d[0] != up[0]):
             raise InputError("--discard: one card of the dealer's hand or the upcard")
         discard = d[0]
+    dummy = 0
+    if dummy_text:
+        if rules.players != 3:
+            raise InputError("--dummy: only Cutthroat (--players 3) has a dummy (R9)")
+        dc = _cards(dummy_text, "--dummy", deck)
+        if len(dc) != 5 or set(dc) & (set(cards) | {up[0]}):
+            raise InputError("--dummy: five cards, none of them in --hand or the upcard (R9)")
+        dummy = sum(1 << c for c in dc)
     sc = _score(score_text, rules.players, rules.game_to)
-    return A.from_hand(rules, sum(1 << c for c in cards), up[0], pos, tuple(calls), sc, decision, discard=discard)
+    alone = 0
+    for name in (alone_text or "").replace(",", " ").split():
+        alone |= 1 << A.seat_of(_position(name, rules.players), 0, rules.players)
+    return A.from_hand(rules, sum(1 << c for c in cards), up[0], pos, tuple(calls), sc, decision, discard=discard,
+                       dummy=dummy, alone=alone)
 
 
 def _read_record(path, line):

@@ -23,9 +23,12 @@ import click
               help="Deals for the double-dummy solver's figure (dd_solve_mean_us); 0 skips it.")
 @click.option("--pimc-decisions", type=click.IntRange(min=0), default=2000, show_default=True,
               help="Play decisions for pimc's figure at 50 worlds (pimc_decisions_per_second); 0 skips it.")
+@click.option("--advise-samples", type=click.IntRange(min=0), default=10_000, show_default=True,
+              help="Deals for the advisor's figures (heuristic; pimc at a twentieth); 0 skips them.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of measurements.")
-def bench(hands, players_, decks, policies, workers, repeat, no_compile, dd_deals, pimc_decisions, as_json):
-    """Complete hands per second for each variant, compile times, the double-dummy solver's and pimc's speed.
+def bench(hands, players_, decks, policies, workers, repeat, no_compile, dd_deals, pimc_decisions, advise_samples,
+          as_json):
+    """Complete hands per second for each variant, compile times, the solver's, pimc's and the advisor's speed.
 
     \b
     Example:
@@ -36,7 +39,7 @@ def bench(hands, players_, decks, policies, workers, repeat, no_compile, dd_deal
                      decks=[int(d) for d in decks] or [24, 25, 32, 33],
                      policies=list(policies) or ["random", "baseline"], workers=workers,
                      compile_times=not no_compile, repeat=repeat, dd_deals=dd_deals,
-                     pimc_decisions=pimc_decisions,
+                     pimc_decisions=pimc_decisions, advise_samples=advise_samples,
                      echo=None if as_json else (lambda s: click.echo(s)))
     if as_json:
         from euchresim.analysis import json_ready

@@ -33,13 +33,22 @@ def _rules_line(rules) -> str:
     return f"players {rules.players}  deck {rules.deck}  game to {rules.game_to}" + (f"  ({extra})" if extra else "")
 
 
+def _cheats(name: str) -> bool:
+    """``dd`` sees every hand: wherever it is rated, it is a bound no fair player can reach, and says so."""
+    return str(name).split(":")[0] == "dd"
+
+
+def _named(name: str) -> str:
+    return f"{name} (cheats: sees every hand)" if _cheats(name) else name
+
+
 def format_duel(o: dict) -> str:
     """The duel as a reader wants it: who, how many, A's win rate and points per hand with intervals."""
     lo, hi = o["a_win_rate_ci"]
     plo, phi = o["points_per_hand_ci"]
     return "\n".join([
-        f"A: {o['a']}",
-        f"B: {o['b']}",
+        f"A: {_named(o['a'])}",
+        f"B: {_named(o['b'])}",
         f"seatings {' '.join(o['arrangements'])}  seed {o['seed']}",
         f"deals {o['deals']:,}  games {o['games']:,}  hands {o['hands']:,}",
         f"A game win rate    {_pct(o['a_win_rate']):>7}   95% CI {_pct(lo)} .. {_pct(hi)}",
@@ -51,15 +60,15 @@ def format_duel(o: dict) -> str:
 
 def format_ladder(o: dict) -> str:
     """The rating table, best first, then who beat whom."""
-    names = o["policies"]
+    names = [_named(n) for n in o["policies"]]
     w = max([6] + [len(n) for n in names])
     lines = [f"{'rank':<4}  {'policy':<{w}}  {'elo':>6}  {'95% CI':>15}  {'games':>7}"]
     for r in o["ratings"]:
         lo, hi = r["elo_ci"]
-        lines.append(f"{r['rank']:<4}  {r['policy']:<{w}}  {r['elo']:>+6.0f}  {lo:>+7.0f} .. {hi:<+6.0f}  "
+        lines.append(f"{r['rank']:<4}  {_named(r['policy']):<{w}}  {r['elo']:>+6.0f}  {lo:>+7.0f} .. {hi:<+6.0f}  "
                      f"{r['games']:>7,}")
     lines += ["", "game win rate of the row against the column"]
-    order = [names.index(r["policy"]) for r in o["ratings"]]      # best first, as the table above
+    order = [o["policies"].index(r["policy"]) for r in o["ratings"]]      # best first, as the table above
     lines.append(" " * (w + 6) + "".join(f"{'#' + str(k + 1):>8}" for k in range(len(order))))
     for k, i in enumerate(order):
         cells = "".join(f"{'':>8}" if i == j else f"{_pct(o['win_rate'][i][j]):>8}" for j in order)

@@ -127,6 +127,8 @@ def decision_of(sit: Situation) -> Decision:
     if status != KEPT:
         raise AdviceError("no deal fits the cards played: some seat would have had to follow suit (R10)")
     players = sit.rules.players
+    if phase == PH_DUMMY and sit.fixed_dummy == 0:
+        raise AdviceError("the dummy keep is decided with the dummy in view: give the dummy's five cards (--dummy)")
     alone_next = players in (3, 4)       # R8/R9: the maker is asked whether to go alone (Cutthroat: or take the dummy)
     rows, labels = [], []
     if phase == PH_BID1:
@@ -328,8 +330,11 @@ def net_points(points: np.ndarray, seat: int, players: int) -> np.ndarray:
 
 def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch: int | None = None,
            seed: int = 0, infer: bool = True, alpha: float = 0.05, workers: int = 1, backend: str = "local",
-           address: str | None = None, on_batch=None) -> Advice:
-    """Sample and play out ``sit``'s options until the best stands apart (module docstring)."""
+           address: str | None = None, on_batch=None, stop: bool = True) -> Advice:
+    """Sample and play out ``sit``'s options until the best stands apart (module docstring).
+
+    ``stop`` False plays every sample asked for (the benchmark's fixed cost).
+    """
     decision = decision_of(sit)
     batch = batch or default_batch(policy)
     if samples is None:
@@ -337,7 +342,7 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
     if samples < 1 or batch < 1:
         raise AdviceError("samples and batch must be at least 1")
     max_batches = -(-samples // batch)
-    schedule = look_schedule(max_batches)
+    schedule = look_schedule(max_batches) if stop else [max_batches]
     k = len(decision.options)
     z = sequential_z(alpha, max(1, k - 1), len(schedule))
     parts: list[Samples] = []
@@ -350,7 +355,7 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
         parts += [_from_bytes(b) for b in out.files["result"]]
         done = upto
         got = _concat(parts)
-        if separated(net_points(got.points, sit.seat, sit.rules.players), z):
+        if stop and separated(net_points(got.points, sit.seat, sit.rules.players), z):
             stopped = "separated"
             break
     _, _, _, canon = _policy_arrays(policy, sit.rules.players)
@@ -370,10 +375,11 @@ def default_calls(rnd: int, position: int, players: int) -> tuple:
 
 def from_hand(rules: Rules, hand: int, upcard: int, position: int, calls: tuple | None = None, score=None,
               decision: str | None = None, dealer: int = 0, joker_suit: int = -1, alone: int = 0,
-              discard: int = -1, rnd: int = 1) -> Situation:
+              discard: int = -1, rnd: int = 1, dummy: int = 0) -> Situation:
     """The seat ``position`` left of the dealer, holding ``hand``, after ``calls`` (codes, from the dealer's left).
 
     ``calls`` None: everyone before the seat passed, in round ``rnd``.
+    ``dummy``: the Cutthroat dummy, for a maker's keep (the maker sees it).
     ``decision`` (a PHASE_NAMES name) picks among the decisions the seat
     meets once the calls are made (after an order, the maker's alone and the
     dealer's discard come in turn); by default its first.
@@ -385,7 +391,7 @@ def from_hand(rules: Rules, hand: int, upcard: int, position: int, calls: tuple 
     fixed = [0, 0, 0, 0]
     fixed[seat] = hand
     base = Situation(rules, dealer, seat, tuple(fixed), upcard, 0, tuple(calls), alone, discard, -1, (), joker_suit,
-                     0, _score_tuple(score, players, seat))
+                     dummy, _score_tuple(score, players, seat))
     return _first_decision(base, len(calls), 0, decision)
 
 

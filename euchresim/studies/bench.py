@@ -179,8 +179,41 @@ def measure_pimc(decisions: int, worlds: int = 50, repeat: int = 3, seed: int = 
     return decisions / best
 
 
+def measure_advise(samples: int, repeat: int = 3) -> dict:
+    """Seconds for the advisor's three questions of docs/advise.md, kernels loaded, one core, best of ``repeat``.
+
+    A round-one call from the left with ``heuristic`` at ``samples`` deals,
+    the dealer's pick-up with ``pimc`` at ``samples // 20`` and a lead with
+    ``pimc`` at the same: every deal played (the stop is not allowed to end
+    early, so the figure is the cost of the deals asked for).  The P(win)
+    model (analysis.advice.win_model, made once per policy and rules) is
+    not in these figures.
+    """
+    from euchresim.cards import parse_board, parse_card
+    from euchresim.studies.advise import advise, from_hand
+    rules = Rules()
+    cases = {
+        "advise_bid1_heuristic": (from_hand(rules, parse_board("JH JD AH KS 9C".split()), parse_card("TH"), 1),
+                                  "heuristic", samples),
+        "advise_bid1_pimc": (from_hand(rules, parse_board("AD KD QC TC 9S".split()), parse_card("JD"), 0),
+                             "pimc", max(1, samples // 20)),
+        "advise_lead_pimc": (from_hand(rules, parse_board("AS KS AH QD 9C".split()), parse_card("JS"), 1,
+                                       calls=(0, 0, 0, 1), decision="play"), "pimc", max(1, samples // 20)),
+    }
+    out = {}
+    for name, (sit, policy, n) in cases.items():
+        advise(sit, policy, samples=min(n, 25), stop=False)             # loaded, not timed
+        best = float("inf")
+        for _ in range(repeat):
+            t = time.perf_counter()
+            advise(sit, policy, samples=n, stop=False)
+            best = min(best, time.perf_counter() - t)
+        out[name] = {"samples": n, "seconds": best, "policy": policy}
+    return out
+
+
 def run_bench(hands, players, decks, policies, workers=None, compile_times=True, echo=None, repeat=3,
-              dd_deals=0, pimc_decisions=0):
+              dd_deals=0, pimc_decisions=0, advise_samples=0):
     """A list of measurements (dicts), echoing a table as it goes if asked."""
     allw = workers or sim.default_workers()
     worker_counts = sorted({1, allw})
@@ -224,6 +257,13 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
         if echo:
             echo(f"pimc play decisions, 4 players, 24 cards, 50 worlds: {rate:,.0f} a second "
                  f"({pimc_decisions:,} decisions with a choice, one core)")
+    if advise_samples:
+        for name, m in measure_advise(advise_samples, repeat).items():
+            rows.append({"measure": name, "players": 4, "deck": 24, "policy": m["policy"], "workers": 1,
+                         "samples": m["samples"],
+                         "repeat": repeat, "seconds": round(m["seconds"], 3)})
+            if echo:
+                echo(f"{name}: {m['seconds']:.2f} s for {m['samples']:,} deals (one core)")
     extra = {"machine": machine()}
     if compile_times:
         cold, warm = measure_compile()
