@@ -148,8 +148,10 @@ def test_bench_times_the_advisors_three_questions():
              "--repeat", "1", "--no-compile", "--dd-deals", "0", "--pimc-decisions", "0", "--advise-samples", "200",
              "--json"])
     assert r.exit_code == 0, r.output
-    rows = {x["measure"]: x for x in json.loads(r.output) if "measure" in x}
-    assert set(rows) == {"advise_bid1_heuristic", "advise_bid1_pimc", "advise_lead_pimc"}
+    rows = {(x["measure"], x["workers"]): x for x in json.loads(r.output) if "measure" in x}
+    assert {m for m, _ in rows} == {"advise_bid1_heuristic", "advise_bid1_pimc", "advise_lead_pimc"}
+    assert {w for m, w in rows if m == "advise_bid1_heuristic"} == {1}
+    rows = {m: x for (m, w), x in rows.items() if w == 1}
     assert rows["advise_bid1_heuristic"]["samples"] == 200 and rows["advise_lead_pimc"]["samples"] == 10
     assert all(x["seconds"] > 0 and "machine" in x for x in rows.values())
 

@@ -16,8 +16,12 @@ the paired difference to the next best with its interval.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
+import json
 import math
+import os
 
 import numpy as np
 import pandas as pd
@@ -30,12 +34,42 @@ MODEL_HANDS = 20_000
 
 @functools.lru_cache(maxsize=8)
 def win_model(rules, policy: str, hands: int = MODEL_HANDS, seed: int = 0) -> np.ndarray:
-    """P(win) by score and dealer (``winprob.solve``) under ``policy`` at every seat, from ``hands`` hands."""
+    """P(win) by score and dealer (``winprob.solve``) under ``policy`` at every seat, from ``hands`` hands.
+
+    Kept on disk beside the compiled kernels (engine.cache_dir, whose name
+    changes with the kernels' source, so a changed policy never finds an
+    old model): ``pimc``'s 2,000 hands take seconds, and every ``advise``
+    is a new process.  Written under a temporary name and renamed.
+    """
+    path = _model_path(rules, policy, hands, seed)
+    try:
+        V = np.load(path, allow_pickle=False)
+        if V.shape == (rules.game_to,) * parties(rules.players) + (rules.players, parties(rules.players)):
+            return V
+    except (OSError, ValueError):
+        pass
     from euchresim.run.runner import RunSpec, play_chunk
     spec = RunSpec(rules, (policy,), seed=seed, count=hands)
     rows = [pd.DataFrame(play_chunk(spec, i).hands) for i in range(spec.n_chunks)]
     dist = outcome_distribution(pd.concat(rows, ignore_index=True), rules.players, pool_seats=True)
-    return solve(dist, rules.players, rules.game_to, rules.cutthroat_tie)
+    V = solve(dist, rules.players, rules.game_to, rules.cutthroat_tie)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as fh:
+            np.save(fh, V, allow_pickle=False)
+        os.replace(tmp, path)
+    except OSError:           # a cache that cannot be written costs time next run, nothing else
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+    return V
+
+
+def _model_path(rules, policy: str, hands: int, seed: int) -> str:
+    from euchresim.engine import cache_dir
+    from euchresim.policies import resolve
+    _, _, names = resolve([policy], rules.players)
+    key = json.dumps({"rules": rules.to_dict(), "policies": names, "hands": hands, "seed": seed}, sort_keys=True)
+    return os.path.join(cache_dir(), "winmodel-" + hashlib.sha256(key.encode()).hexdigest()[:20] + ".npy")
 
 
 def party_of(seat: int, players: int) -> int:

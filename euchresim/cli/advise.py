@@ -107,7 +107,9 @@ def _score(text: str | None, players: int, target: int):
               help="The stopping rule's error rate: the chance it stops on an option that is not the best.")
 @click.option("--model-hands", type=int, default=None,
               help="Hands of the policy behind the P(win) model (default 20,000; pimc and dd 2,000).")
-@click.option("--workers", type=int, default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes [default: every core for pimc and dd, 1 for the fast bots, whose answer takes less "
+                   "time than starting a process]; the numbers do not depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar or compile notice.")
 @rules_options
@@ -146,7 +148,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         bar = None if quiet or as_json or not sys.stderr.isatty() else _bar(name)
         try:
             adv = A.advise(sit, name, samples=samples, seed=seed, infer=not no_inference, alpha=alpha,
-                           workers=workers, on_batch=bar)
+                           workers=workers or A.default_workers(name), on_batch=bar)
             model = win_model(sit.rules, name, model_hands or A.default_model_hands(name), seed)
         except A.AdviceError as e:
             raise InputError(str(e)) from None

@@ -266,6 +266,12 @@ def default_batch(policy) -> int:
     return 25 if slow else 1000
 
 
+def default_workers(policy) -> int:
+    """Every core for the search bots; one for the fast bots, whose answer is quicker than a process pool."""
+    from euchresim.run.runner import default_workers as all_cores
+    return all_cores() if default_batch(policy) < 1000 else 1
+
+
 def default_model_hands(policy) -> int:
     """Hands behind the P(win) model (analysis.advice.win_model): fewer for the search bots, at ms a hand."""
     return 2_000 if default_batch(policy) < 1000 else 20_000

@@ -179,8 +179,8 @@ def measure_pimc(decisions: int, worlds: int = 50, repeat: int = 3, seed: int = 
     return decisions / best
 
 
-def measure_advise(samples: int, repeat: int = 3) -> dict:
-    """Seconds for the advisor's three questions of docs/advise.md, kernels loaded, one core, best of ``repeat``.
+def measure_advise(samples: int, repeat: int = 3) -> list:
+    """Seconds for the advisor's three questions of docs/advise.md, kernels loaded, best of ``repeat``.
 
     A round-one call from the left with ``heuristic`` at ``samples`` deals,
     the dealer's pick-up with ``pimc`` at ``samples // 20`` and a lead with
@@ -200,15 +200,17 @@ def measure_advise(samples: int, repeat: int = 3) -> dict:
         "advise_lead_pimc": (from_hand(rules, parse_board("AS KS AH QD 9C".split()), parse_card("JS"), 1,
                                        calls=(0, 0, 0, 1), decision="play"), "pimc", max(1, samples // 20)),
     }
-    out = {}
+    out = []
     for name, (sit, policy, n) in cases.items():
-        advise(sit, policy, samples=min(n, 25), stop=False)             # loaded, not timed
-        best = float("inf")
-        for _ in range(repeat):
-            t = time.perf_counter()
-            advise(sit, policy, samples=n, stop=False)
-            best = min(best, time.perf_counter() - t)
-        out[name] = {"samples": n, "seconds": best, "policy": policy}
+        # the search bots' answers use every core by default (cli/advise.py); the fast bots' one
+        for w in sorted({1, sim.default_workers()}) if policy == "pimc" else [1]:
+            advise(sit, policy, samples=min(n, 25), stop=False, workers=w)     # loaded, not timed
+            best = float("inf")
+            for _ in range(repeat):
+                t = time.perf_counter()
+                advise(sit, policy, samples=n, stop=False, workers=w)
+                best = min(best, time.perf_counter() - t)
+            out.append({"measure": name, "samples": n, "seconds": best, "policy": policy, "workers": w})
     return out
 
 
@@ -258,12 +260,14 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
             echo(f"pimc play decisions, 4 players, 24 cards, 50 worlds: {rate:,.0f} a second "
                  f"({pimc_decisions:,} decisions with a choice, one core)")
     if advise_samples:
-        for name, m in measure_advise(advise_samples, repeat).items():
-            rows.append({"measure": name, "players": 4, "deck": 24, "policy": m["policy"], "workers": 1,
+        for m in measure_advise(advise_samples, repeat):
+            name = m["measure"]
+            rows.append({"measure": name, "players": 4, "deck": 24, "policy": m["policy"], "workers": m["workers"],
                          "samples": m["samples"],
                          "repeat": repeat, "seconds": round(m["seconds"], 3)})
             if echo:
-                echo(f"{name}: {m['seconds']:.2f} s for {m['samples']:,} deals (one core)")
+                echo(f"{name}: {m['seconds']:.2f} s for {m['samples']:,} deals ({m['workers']} worker"
+                     f"{'s' if m['workers'] > 1 else ''})")
     extra = {"machine": machine()}
     if compile_times:
         cold, warm = measure_compile()
