@@ -366,6 +366,11 @@ def test_several_models_side_by_side_and_dd_named_a_cheating_bound():
     assert res.exit_code == 0, res.output
     assert "== dd (sees every card: a cheating bound)" in res.output
     assert "the models agree" in res.output or "the models disagree" in res.output
+    res = _advise("--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left", "--models", "heuristic,dd",
+                  "--samples", "100", "--json")
+    assert res.exit_code == 0, res.output
+    assert [(m["policy"], m["cheating"]) for m in json.loads(res.output)["models"]] == [("heuristic", False),
+                                                                                        ("dd", True)]
 
 
 def test_the_win_model_is_kept_on_disk_and_read_back(tmp_path, monkeypatch):

@@ -221,3 +221,30 @@ def test_say_if_compiling_speaks_only_when_the_kernels_are_not_cached(monkeypatc
         monkeypatch.setattr(E, "kernels_cached", lambda: cached)
         say_if_compiling(quiet)
         assert capsys.readouterr().err.splitlines() == said, (cached, quiet)
+
+
+def test_after_a_stop_llvmlites_late_teardown_says_nothing_and_other_errors_still_speak():
+    """Ctrl-C while kernels load can leave an llvmlite object half built; its __del__ fails at exit."""
+    import types
+    from euchresim.cli.app import _Stop
+    saved = sys.unraisablehook
+    heard = []
+    sys.unraisablehook = heard.append        # what Python would print
+    try:
+        with _Stop() as stop:
+            stop.heard = True          # as if Ctrl-C had been pressed
+        hook = sys.unraisablehook
+
+        def unraisable(filename):
+            try:
+                exec(compile("raise AttributeError('_ptr')", filename, "exec"))
+            except AttributeError as e:
+                return types.SimpleNamespace(exc_type=AttributeError, exc_value=e, exc_traceback=e.__traceback__,
+                                             err_msg="Exception ignored in", object=None)
+        hook(unraisable("/site-packages/llvmlite/binding/ffi.py"))
+        assert heard == []
+        other = unraisable("/somewhere/else.py")
+        hook(other)
+        assert heard == [other]
+    finally:
+        sys.unraisablehook = saved

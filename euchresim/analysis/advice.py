@@ -177,6 +177,8 @@ def advice_json(adv, table: pd.DataFrame) -> dict:
     sit = adv.situation
     return {"recommended": None if best is None else best["action"], "confidence": sure,
             "decision": adv.decision.kind, "seat": sit.seat, "dealer": sit.dealer, "policy": adv.policy,
+            # dd sees every hand: its values bound what any fair player could get, and say so
+            "cheating": any(p.split(":")[0] == "dd" for p in adv.policy.split(",")),
             "stopped": adv.stopped, "alpha": adv.alpha, "samples": int(len(s)), "effective_samples": int(len(s)),
             "tries": int(s.tries), "inference": adv.infer, "seed": adv.seed, "actions": actions}
 

@@ -57,7 +57,9 @@ class _Stop:
     def __exit__(self, *exc):
         if self._previous is not None:
             signal.signal(signal.SIGINT, self._previous)
-        sys.unraisablehook = self._hook
+        # after a stop, llvmlite's half-built objects can still be torn down later (at exit): their
+        # complaint is the stop's too, so a hook that drops just those outlives this main
+        sys.unraisablehook = _after_stop(self._hook) if self.heard else self._hook
         return False
 
     def _on_sigint(self, signum, frame):
@@ -71,6 +73,18 @@ class _Stop:
 
     def caused(self, e: BaseException) -> bool:
         return self.heard or _from_interrupt(e)
+
+
+def _after_stop(previous):
+    def hook(unraisable):
+        tb = unraisable.exc_traceback
+        while tb is not None:
+            if "llvmlite" in tb.tb_frame.f_code.co_filename:
+                return
+            tb = tb.tb_next
+        previous(unraisable)
+    hook.after_stop = True
+    return hook
 
 
 def _from_interrupt(e: BaseException | None) -> bool:
