@@ -2,10 +2,13 @@
 
 - ``rows_of``: one chunk played through the runner; ``VARIANTS``: every (players, deck);
 - slow, obvious twins of the card tables (R1, R2, R10) and of the legal-action kernel;
-- ``run`` and ``one_error_line``: the command line through ``main()``, as a user sees it.
+- ``run`` and ``one_error_line``: the command line through ``main()``, as a user sees it;
+- ``wait_for``: a subprocess watched until something happens, or it ends, or time is up.
 """
 import os
+import time
 
+import pytest
 from click.testing import CliRunner
 
 from euchresim.engine.layout import (BIDSUIT, BID2_PASS, DEALER, DUMMY, HAND, LED, NINTRICK, PH_ALONE, PH_BID1,
@@ -183,3 +186,15 @@ def one_error_line(r):
     assert len(lines) == 1 and "Traceback" not in r.output, r.output
     return lines[0]
 
+
+
+def wait_for(pred, proc, what, timeout):
+    """Poll ``pred()`` while the subprocess ``proc`` runs: fail, naming ``what``, if it ends or ``timeout`` passes."""
+    deadline = time.monotonic() + timeout
+    while not pred():
+        if proc.poll() is not None:
+            pytest.fail(f"the run ended (rc {proc.returncode}) before {what}: {proc.stderr.read()}")
+        if time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.02)

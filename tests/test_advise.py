@@ -313,6 +313,11 @@ def test_a_record_line_that_does_not_exist_is_one_line(tmp_path):
     res = _advise("--record", str(tmp_path / "r424.jsonl"), "--line", "9", "--after", "2")
     assert res.exit_code != 0
     assert "no line 9" in one_error_line(res)
+    # the record's rules are the record's: a rule option beside it is refused, not silently dropped
+    res = _advise("--record", str(tmp_path / "r424.jsonl"), "--line", "1", "--players", "3")
+    assert "own rules" in one_error_line(res)
+    res = _advise("--record", str(tmp_path / "r424.jsonl"), "--line", "1", "--after", "99")
+    assert "cards played, not 99" in one_error_line(res)
 
 
 def test_a_played_hand_is_reviewed_decision_by_decision_as_its_seats_saw_it(tmp_path):

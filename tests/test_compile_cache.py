@@ -18,13 +18,14 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 
 import click
 import pytest
 
 from euchresim.cli.app import cli, main
 from euchresim.cli.options import COMPILING
+
+from tests.helpers import wait_for
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HANG = 1800
@@ -158,14 +159,10 @@ def test_quiet_says_nothing_and_a_stop_while_compiling_is_one_line(tmp_path, pac
     xdg = tmp_path / "xdg"
     proc = subprocess.Popen(SIMULATE + ["--quiet", "--hands", "100000"], env=_env(package, xdg), cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + HANG
     # numba writes a kernel's index file as soon as that kernel is compiled: the compile is under way,
     # and any notice would have been said before it began
-    while not any(n.endswith(".nbi") for _, _, names in os.walk(xdg) for n in names):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"no kernel was compiled (rc {proc.returncode}): {proc.communicate()[1]}")
-        time.sleep(0.05)
+    wait_for(lambda: any(n.endswith(".nbi") for _, _, names in os.walk(xdg) for n in names), proc,
+             "a kernel was compiled", HANG)
     proc.send_signal(signal.SIGINT)
     try:
         out, err = proc.communicate(timeout=HANG)

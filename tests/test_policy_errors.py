@@ -99,7 +99,7 @@ def test_a_user_policys_parameters_from_a_json_file(tmp_path):
 @pytest.mark.parametrize("setting,words", [
     ("order=99", "order=99 is out of range 0..20"),
     ("nosuch=1", f"{M}:baseline_with_two_numbers has no parameter 'nosuch'; its parameters: order, alone"),
-    ("order", "'order' is neither KEY=VALUE nor a .json file"),
+    ("order", "'order' is neither KEY=VALUE, a .json file of parameters nor a preset of"),
 ])
 def test_a_bad_user_parameter_is_one_line(setting, words):
     spec = f"{M}:baseline_with_two_numbers:{setting}"

@@ -25,6 +25,8 @@ import pytest
 from euchresim.run import runner as sim
 from euchresim.rules import FOUR_HAND
 
+from tests.helpers import wait_for
+
 HANG = 120         # seconds after SIGINT before a run counts as hung
 START = 900        # seconds a run may take to reach a point the test waits for: a hang guard, not a wait
 
@@ -48,14 +50,7 @@ def _start(args, cwd):
 
 
 def _wait_for(pred, proc, what):
-    deadline = time.monotonic() + START
-    while not pred():
-        if proc.poll() is not None:
-            pytest.fail(f"the run ended (rc {proc.returncode}) before {what}: {proc.stderr.read()}")
-        if time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.02)
+    wait_for(pred, proc, what, START)
 
 
 def _finished_on_disk(folder):

@@ -200,6 +200,10 @@ def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, a
         if hand or upcard or seat or calls_text or discard_text or dummy_text or alone_text:
             raise InputError("--record takes the hand, upcard, seat and calls from the record: "
                              "give --line and --after (or --after-calls), not --hand/--upcard/--seat/--calls")
+        from euchresim.rules import Rules
+        if rules != Rules():
+            raise InputError("--record: the record states its own rules; leave out the rule options "
+                             "(--players, --deck, ...)")
         rec = _read_record(record_file, line)
         sit = A.from_record(rec, calls=after_calls, plays=after_plays, decision=decision)
         if score_text is not None:

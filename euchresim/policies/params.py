@@ -93,11 +93,22 @@ def _set(name: str, params, row: np.ndarray, key: str, value, where: str) -> Par
 
 
 def apply_settings(name: str, params, row: np.ndarray, parts, where: str) -> list[str]:
-    """Set ``row`` from ``KEY=VALUE`` and ``FILE.json`` parts, in order; the ``key=value`` canonical parts."""
+    """Set ``row`` from ``KEY=VALUE``, ``FILE.json`` and preset parts, in order; the ``key=value`` canonical parts.
+
+    A preset (policies/presets.py, e.g. ``heuristic:human``) stands for its
+    settings, written out in the canonical name so that a run's record of
+    its policies does not depend on the preset table staying the same.
+    """
+    from euchresim.policies.presets import PRESETS
     canon = []
     for part in parts:
         part = part.strip()
-        if "=" in part:
+        preset = PRESETS.get(name, {}).get(part.lower())
+        if preset is not None:
+            for key, val in preset.items():
+                p = _set(name, params, row, key, val, f"{where} ({part})")
+                canon.append(f"{key}={row[p.slot]:g}")
+        elif "=" in part:
             key, _, val = part.partition("=")
             key = key.strip().lower()
             p = _set(name, params, row, key, val.strip(), where)
@@ -116,5 +127,8 @@ def apply_settings(name: str, params, row: np.ndarray, parts, where: str) -> lis
                 p = _set(name, params, row, str(key).lower(), val, f"{where} ({part})")
                 canon.append(f"{str(key).lower()}={row[p.slot]:g}")
         else:
-            raise PolicyError(f"{where}: {part!r} is neither KEY=VALUE nor a .json file of parameters")
+            from euchresim.policies.presets import PRESETS as _P
+            named = ", ".join(_P.get(name, {})) or "none"
+            raise PolicyError(f"{where}: {part!r} is neither KEY=VALUE, a .json file of parameters nor a preset "
+                              f"of {name} (its presets: {named})")
     return canon

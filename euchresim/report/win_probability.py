@@ -101,9 +101,15 @@ def _run(ctx, key: str, spec: sim.RunSpec, job, label: str, **extra) -> dict:
 
 
 def _pct(p: float, se: float | None = None) -> str:
-    """A probability in percent, with its standard error in percentage points."""
-    return f"{100 * p:.1f}%" + ("" if se is None else f" (±{100 * se:.1f})" if se >= 0.0005 else
-                                f" (±{100 * se:.2f})")
+    """A probability in percent, with its 95% interval's half-width (Z95 standard errors) in percentage points.
+
+    The README says every figure carries a 95% interval: a bare standard
+    error after a ± would be read as one and be too narrow by half.
+    """
+    if se is None:
+        return f"{100 * p:.1f}%"
+    half = Z95 * se
+    return f"{100 * p:.1f}%" + (f" (±{100 * half:.1f})" if half >= 0.0005 else f" (±{100 * half:.2f})")
 
 
 def _view(tab: pd.DataFrame, se: np.ndarray, players: int, party: int = 0) -> pd.DataFrame:
@@ -291,8 +297,8 @@ def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps) ->
            f"P(win) at every score for games to {', '.join(map(str, targets))} (`p_win_to*.csv`: every "
            f"score and dealer; `p_win_view_to*.csv`: our score, their score, who deals next"
            + ("; with 3 players the two others on the same score" if pl == 3 else "")
-           + f"). Standard errors (±) are resampled from the distribution ({reps} redraws); intervals "
-             "are 95%. See docs/win-probability.md.\n",
+           + f"). Every ± is the half-width of a 95% interval: {Z95:.2f} standard errors, resampled from "
+             f"the distribution ({reps} redraws). See docs/win-probability.md.\n",
            "## Findings\n"]
     for t in targets:
         a, b = hc(t, 0, 0, "we deal"), hc(t, t - 1, t - 1, "we deal")
@@ -324,8 +330,8 @@ def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps) ->
             "everything else by the policy. Points gain: our points less the others' (on average), order "
             "minus pass, 95% interval. The change in P(win) (`order_pass_by_score.csv`) is the mean, over "
             "the same deals, of P(win) after the hand ordered minus passed, the rest of the game from the "
-            "distribution above; its ± is the paired standard error over deals (the distribution's own "
-            "error left out). Trumps are counted in hand, besides the upcard; the joker counts as a bower.\n",
+            f"distribution above; its ± is the half-width of the paired 95% interval over deals ({Z95:.2f} "
+            "standard errors; the distribution's own error left out). Trumps are counted in hand, besides the upcard; the joker counts as a bower.\n",
             md_table(gains), ""]
     for _, r in gains.iterrows():
         sub = dec[(dec["class"] == r["class"]) & (dec["target"] == T)]
@@ -345,7 +351,7 @@ def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps) ->
             line += (f"the sign of the change in P(win) differs at {len(f)} of {len(sub)} scores "
                      f"({len(fc)} of them by more than {Z95:.2f} standard errors), e.g. "
                      + "; ".join(f"{sc(int(x.ours), int(x.theirs))}: {100 * x.delta:+.1f} percentage points of P(win) "
-                                 f"(±{100 * x.se:.1f})" for x in show.itertuples()) + ".")
+                                 f"(±{100 * Z95 * x.se:.1f})" for x in show.itertuples()) + ".")
         out.append(line)
     out.append(f"\nAll scores, every target: `order_pass_by_score.csv`; where the signs differ: "
                f"`order_pass_flips.csv` ({len(flips)} rows).")
