@@ -162,6 +162,21 @@ def build(ctx) -> Section:
         if len(rows):
             text.append(f"- maker with `{cls}`: " + "; ".join(fmt_gain(r, r["policy"]) for _, r in rows.iterrows()) + ".")
     text.append("")
+    fit = _alone_where_it_pays(by_class)
+    if len(fit):
+        text.append("## Does the bot go alone where it pays?\n")
+        text.append("For each maker's hand class with 200 or more deals: the gain of going alone (95% interval), "
+                    "whether it pays (the interval above 0), costs (below 0) or cannot be told, and how often "
+                    "the policy itself went alone there. A policy that plays for points goes alone where it "
+                    "pays and not where it costs (`loner_fit.csv`).\n")
+        for policy, g in fit.groupby("policy", sort=False):
+            pays, costs = g[g["verdict"] == "pays"], g[g["verdict"] == "costs"]
+            share = lambda t: (t["n"] * t["alone_rate"]).sum() / t["n"].sum() if len(t) else float("nan")
+            text.append(f"- {policy}: alone on {share(pays):.1%} of the deals in the {len(pays)} classes where it "
+                        f"pays, and on {share(costs):.1%} of those in the {len(costs)} where it costs.")
+        shown = fit[["policy", "hand_class", "n", "gain", "ci_low", "ci_high", "verdict", "alone_rate"]].copy()
+        shown["alone_rate"] = [f"{x:.0%}" for x in shown["alone_rate"]]
+        text.append("\n" + md_table(shown, "{:+.2f}") + "\n")
     for name in ("heatmap_maker", "threshold_maker", "bars_round", "heatmap_defender", "threshold_defender"):
         if name in charts:
             text.append(f"![{name}]({name}.png)\n\n*{ctx.caption(', '.join(policies), len(df))}*\n")
@@ -192,7 +207,20 @@ def build(ctx) -> Section:
         shown = models[models["models"].str.startswith("differ")].head(12)
         if len(shown):
             text.append(md_table(shown, "{:+.2f}") + "\n")
-    tables = {"loner_by_round": by_who, "loner_by_class": by_class, "loner_by_feature": by_feat,
+    tables = {"loner_by_round": by_who, "loner_by_class": by_class, "loner_by_feature": by_feat, "loner_fit": fit,
               "loner_by_points": by_points, "loner_models": models, "loner_count_points": pts,
               "loner_count_thresholds": thr, "loner_count_eval": ev}
     return Section(title="Going alone: paired counterfactuals", text="\n".join(text), tables=tables, charts=charts)
+
+
+def _alone_where_it_pays(by_class: pd.DataFrame, min_deals: int = 200) -> pd.DataFrame:
+    """The makers' classes with their gain, its verdict and the policy's own alone rate (``policy_chose``).
+
+    ``dd`` is left out: its ``policy_chose`` comes from rollouts that make
+    later calls as ``heuristic`` would, so it is not dd's own choice.
+    """
+    t = by_class[(by_class["who"] == "maker") & (by_class["n"] >= min_deals)
+                 & (by_class["policy"].astype(str).str.split(":").str[0] != "dd")].copy()
+    t["verdict"] = np.where(t["ci_low"] > 0, "pays", np.where(t["ci_high"] < 0, "costs", "cannot tell"))
+    t["alone_rate"] = t["policy_chose"]
+    return t.reset_index(drop=True)
