@@ -17,7 +17,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (folder under reports/, arguments after `euchresim report`)
 REPORTS = [
     ("order-up", ["order-up", "--hands", "400000", "--policy", "heuristic", "--policy", "pimc:worlds=20",
-                  "--policy", "dd", "--model-hands", "8000", "--model-hands", "40000"]),
+                  "--policy", "dd", "--policy", "heuristic:human", "--model-hands", "8000", "--model-hands", "40000",
+                  "--model-hands", "400000"]),
     ("loner", ["loner", "--defend-alone", "--hands", "400000", "--policy", "heuristic",
                "--policy", "pimc:worlds=20", "--policy", "dd", "--model-hands", "8000", "--model-hands", "40000"]),
     ("euchre-rates", ["euchre-rates", "--hands", "2000000"]),

@@ -147,7 +147,7 @@ def build(ctx) -> Section:
         t["hand_class"] = pd.Categorical(t["hand_class"], [c for c in class_order() if c in set(t["hand_class"])],
                                          ordered=True)
         t = t.sort_values(["position", "hand_class"])
-        name = f"heatmap_{policy.split(':')[0]}"
+        name = _heat_name(policy, policies)
         charts[name] = plots.heatmap(
             t, "position", "hand_class", "gain", ctx.path(f"{name}.png"),
             title=f"Round one: points a hand gained by ordering up over passing ({policy})",
@@ -173,7 +173,7 @@ def build(ctx) -> Section:
             y_label="gain of ordering (points)")
     if len(ev):
         e = ev[ev["rule"].isin(["fitted count", f"published count (call at {PUBLISHED_CALL}+)"])]
-        e = e.assign(what=e["policy"].str.split(":").str[0] + " r" + e["round"].astype(str))
+        e = e.assign(what=e["policy"].map(lambda p: _label(p, policies)) + " r" + e["round"].astype(str))
         charts["bars_counts"] = plots.bars(
             e, "what", "given_up", ctx.path("bars_counts.png"),
             title="Points a hand a point count gives up against the simulation's best call",
@@ -205,11 +205,14 @@ def build(ctx) -> Section:
             text.append(f"- {pos}, `{cls}`: " + "; ".join(fmt_gain(r, r["policy"]) for _, r in g.iterrows()) + ".")
         text.append("")
     text.append("![Round one heatmap]({}) \n\n*{}*\n".format(
-        f"heatmap_{first.split(':')[0]}.png", ctx.caption(first, n_r1[first], "round one, all seats")))
+        f"{_heat_name(first, policies)}.png", ctx.caption(first, n_r1[first], "round one, all seats")))
     for policy in policies[1:]:
-        text.append(f"![{policy}](heatmap_{policy.split(':')[0]}.png)\n\n"
+        text.append(f"![{policy}]({_heat_name(policy, policies)}.png)\n\n"
                     f"*{ctx.caption(policy, n_r1[policy], 'round one, all seats')}*\n")
     text.append(f"![By seat](bars_position.png)\n\n*{ctx.caption(', '.join(policies), sum(n_of.values()))}*\n")
+    human = _like_people(by_pos, by_class, policies, players, order)
+    if human is not None:
+        text += human[0]
     text.append("## Where the play models agree\n")
     if len(policies) > 1:
         counts = models["models"].value_counts()
@@ -263,5 +266,66 @@ def build(ctx) -> Section:
     tables = {"order_up_by_position": by_pos, "order_up_by_class": by_class, "order_up_by_upcard": by_up,
               "order_up_by_feature": by_feat, "order_up_models": models, "order_up_count_points": pts,
               "order_up_count_thresholds": thr, "order_up_count_eval": ev}
+    if human is not None:
+        tables["order_up_like_people"] = human[1]
     return Section(title="When to order up: paired counterfactuals", text="\n".join(text), tables=tables,
                    charts=charts)
+
+
+def _canonical(policy: str, players: int) -> str:
+    from euchresim.policies import resolve
+    return resolve([policy], players)[2][0]
+
+
+def _label(policy: str, policies: list) -> str:
+    """A policy's short name, made unique when two share one (heuristic, heuristic:human): heuristic_1."""
+    head = policy.split(":")[0]
+    same = [p for p in policies if p.split(":")[0] == head]
+    return head if same[0] == policy else f"{head}_{same.index(policy)}"
+
+
+def _heat_name(policy: str, policies: list) -> str:
+    return f"heatmap_{_label(policy, policies)}"
+
+
+def _like_people(by_pos, by_class, policies, players, order):
+    """Round one under ``heuristic`` beside ``heuristic:human``, whose seats call as people do (policies/presets).
+
+    The deciding seat's call is forced either way; what changes is how the
+    other three call after a pass (and before it: who gets to decide).  A
+    class whose gain changes sign with both intervals clear of zero is one
+    where the answer rests on how the table calls.  None unless both run.
+    """
+    if players != 4:
+        return None
+    canon = {p: _canonical(p, players) for p in policies}
+    human = _canonical("heuristic:human", players)
+    bot = next((p for p in policies if canon[p] == "heuristic"), None)
+    people = next((p for p in policies if canon[p] == human), None)
+    if bot is None or people is None:
+        return None
+    text = ["## When the other seats call like people\n",
+            "`heuristic:human`" + ("" if people == "heuristic:human" else f" (given as `{people}`)")
+            + " is heuristic with round-one thresholds at which each seat orders up "
+            "as often as people at online tables (the dealer's left on 5% of deals, its partner 17%, its "
+            "right 5%, the dealer 30%; docs/policies.md). The same deals played under it give the gain of "
+            "ordering up when the other three seats call like people, beside heuristic's own:\n"]
+    for pos in order:
+        rows = by_pos[(by_pos["position"] == pos) & (by_pos["round"] == 1) & by_pos["policy"].isin([bot, people])]
+        if len(rows) == 2:
+            a, b = (rows[rows["policy"] == p].iloc[0] for p in (bot, people))
+            text.append(f"- **{pos}**: {fmt_gain(a, 'heuristic')}; {fmt_gain(b, 'heuristic:human')}.")
+    r1 = by_class[by_class["round"] == 1]
+    keys = ["position", "hand_class"]
+    cols = ["n", "gain", "ci_low", "ci_high"]
+    both = r1[r1["policy"] == bot][keys + cols].merge(r1[r1["policy"] == people][keys + cols], on=keys,
+                                                      suffixes=("_heuristic", "_human"))
+    both = both[(both["n_heuristic"] >= 200) & (both["n_human"] >= 200)].reset_index(drop=True)
+    clear = lambda side: (both[f"ci_low_{side}"] > 0) | (both[f"ci_high_{side}"] < 0)
+    both["flips"] = (np.sign(both["gain_heuristic"]) != np.sign(both["gain_human"])) & clear("heuristic") \
+        & clear("human")
+    flips = both[both["flips"]]
+    text.append(f"\nOf {len(both)} seat and hand classes with 200+ deals under both, the answer (order or pass) "
+                f"changes at {len(flips)}, both intervals clear of zero (`order_up_like_people.csv`)"
+                + (":\n\n" + md_table(flips.drop(columns=["flips"]), "{:+.2f}") if len(flips) else ".") + "\n")
+    return text, both

@@ -1,0 +1,34 @@
+"""The order-up report beside heuristic:human (report/order_up.py): labels, and where the answer changes."""
+import pandas as pd
+
+from euchresim.report.order_up import _heat_name, _label, _like_people
+
+
+def test_two_variants_of_one_policy_get_distinct_labels_and_files():
+    pols = ["heuristic", "pimc:worlds=20", "heuristic:human"]
+    assert [_label(p, pols) for p in pols] == ["heuristic", "pimc", "heuristic_1"]
+    assert len({_heat_name(p, pols) for p in pols}) == 3
+
+
+def _row(policy, pos, cls, n, gain, lo, hi):
+    return {"policy": policy, "round": 1, "position": pos, "hand_class": cls, "n": n, "gain": gain,
+            "ci_low": lo, "ci_high": hi, "right": 0.5, "right_low": 0.4, "right_high": 0.6}
+
+
+def test_a_class_flips_only_when_the_sign_changes_with_both_intervals_clear_of_zero():
+    rows = [_row("heuristic", "partner", "2T -", 900, -0.1, -0.15, -0.05),
+            _row("heuristic:human", "partner", "2T -", 900, 0.2, 0.15, 0.25),      # flips
+            _row("heuristic", "partner", "2T L", 900, -0.1, -0.15, -0.05),
+            _row("heuristic:human", "partner", "2T L", 900, 0.05, -0.01, 0.11),    # interval holds 0: no flip
+            _row("heuristic", "dealer", "3T R", 900, 1.0, 0.9, 1.1),
+            _row("heuristic:human", "dealer", "3T R", 900, 1.2, 1.1, 1.3),         # same sign
+            _row("heuristic", "left", "3T R", 100, -0.3, -0.5, -0.1),
+            _row("heuristic:human", "left", "3T R", 100, 0.3, 0.1, 0.5)]           # too few deals
+    by_class = pd.DataFrame(rows)
+    by_pos = by_class.groupby(["policy", "round", "position"], as_index=False).first()
+    text, both = _like_people(by_pos, by_class, ["heuristic", "heuristic:human"], 4,
+                              ["left", "partner", "right", "dealer"])
+    assert both.loc[both["flips"], ["position", "hand_class"]].values.tolist() == [["partner", "2T -"]]
+    assert len(both) == 3
+    assert any("changes at 1," in t for t in text)
+    assert _like_people(by_pos, by_class, ["heuristic"], 4, ["left"]) is None      # only with both
