@@ -123,8 +123,12 @@ def test_no_sampled_deal_breaks_a_void_the_record_shows(tmp_path):
     assert checked >= 3
 
 
-def test_with_inference_every_sampled_deal_is_one_on_which_the_passers_would_have_passed():
-    """The dealer decides after three passes: each passer, holding its sampled cards, passes when heuristic is asked."""
+@pytest.mark.parametrize("policy, infer_policy", [("heuristic", None), ("random", "heuristic")])
+def test_with_inference_every_sampled_deal_is_one_on_which_the_passers_would_have_passed(policy, infer_policy):
+    """The dealer decides after three passes: each passer, holding its sampled cards, passes when heuristic is asked.
+
+    Also when another policy plays on (``infer_policy``): the calls are evidence of the inference model.
+    """
     from euchresim.policies import resolve
     from euchresim.policies.heuristic import heuristic_decide
     hand = parse_board("9H TD QD 9S TS".split(), 24)
@@ -132,7 +136,7 @@ def test_with_inference_every_sampled_deal_is_one_on_which_the_passers_would_hav
     sit = A.from_hand(R4, hand, up, 0)              # the dealer: the three others passed
     dec = A.decision_of(sit)
     assert sit.calls == (0, 0, 0)
-    s = A.play_batch(sit, dec, "heuristic", True, 300, 5, 0)
+    s = A.play_batch(sit, dec, policy, True, 300, 5, 0, infer_policy)
     tab = build_tables(R4)
     _, params, _ = resolve(["heuristic"], 4)
     refused = 0
@@ -147,7 +151,7 @@ def test_with_inference_every_sampled_deal_is_one_on_which_the_passers_would_hav
             assert call == 0, "a sampled hand the passer would have ordered with"
             apply_action(st, priv, tab, 0)
     # and without inference some sampled deals are ones a passer would have ordered on: the test can fail
-    s2 = A.play_batch(sit, dec, "heuristic", False, 300, 5, 0)
+    s2 = A.play_batch(sit, dec, policy, False, 300, 5, 0, infer_policy)
     for row in s2.deals:
         st = np.zeros(ST_SIZE, np.int64)
         priv = np.zeros(PRIV_SIZE, np.int64)

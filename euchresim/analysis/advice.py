@@ -123,7 +123,9 @@ def advice_table(adv, model: np.ndarray | None = None, z: float = Z95) -> pd.Dat
                "own_points": o["mean"], "own_points_low": o["low"], "own_points_high": o["high"]}
         if win is not None:
             w = mean_interval(win[:, k], z)
-            row.update(win_probability=w["mean"], win_probability_low=w["low"], win_probability_high=w["high"])
+            # a mean of probabilities lies in [0, 1]: so do the ends shown for it
+            row.update(win_probability=w["mean"], win_probability_low=max(0.0, w["low"]),
+                       win_probability_high=min(1.0, w["high"]))
         made = s.maker[:, k] >= 0
         ours = made & (np.array([party_of(int(m), players) for m in s.maker[:, k]]) == party_of(sit.seat, players)
                        if len(s) else made)

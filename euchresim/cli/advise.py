@@ -103,6 +103,9 @@ def _score(text: str | None, players: int, target: int):
               help="At most this many deals (default 10,000; pimc and dd 500).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--no-inference", is_flag=True, help="Ignore what the other seats' calls say about their hands.")
+@click.option("--infer-policy", default=None, metavar="POLICY",
+              help="Whose calls the other seats' calls are taken to be [default: --policy]; heuristic is "
+                   "cheap where pimc's searched bids keep few deals.")
 @click.option("--alpha", type=float, default=0.05, show_default=True,
               help="The stopping rule's error rate: the chance it stops on an option that is not the best.")
 @click.option("--model-hands", type=int, default=None,
@@ -114,8 +117,8 @@ def _score(text: str | None, players: int, target: int):
 @click.option("--quiet", is_flag=True, help="No progress bar or compile notice.")
 @rules_options
 def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text, dummy_text, score_text, record_file, line, after_plays,
-           after_calls, policy, models, samples, seed, no_inference, alpha, model_hands, workers, as_json, quiet,
-           rules):
+           after_calls, policy, models, samples, seed, no_inference, infer_policy, alpha, model_hands, workers, as_json,
+           quiet, rules):
     """Should I order up?  Every option of one decision, valued on deals the seat cannot tell apart.
 
     \b
@@ -148,7 +151,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         bar = None if quiet or as_json or not sys.stderr.isatty() else _bar(name)
         try:
             adv = A.advise(sit, name, samples=samples, seed=seed, infer=not no_inference, alpha=alpha,
-                           workers=workers or A.default_workers(name), on_batch=bar)
+                           workers=workers or A.default_workers(name), on_batch=bar, infer_policy=infer_policy)
             model = win_model(sit.rules, name, model_hands or A.default_model_hands(name), seed)
         except A.AdviceError as e:
             raise InputError(str(e)) from None

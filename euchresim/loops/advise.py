@@ -86,6 +86,8 @@ def _deal_unseen(tab, fixed, fixed_dummy, upcard, rng, hands):
 @njit(cache=True, _nrt=False)
 def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone, discard, keep,
                 plays, steps, turn, infer, pids, params, fns, drng, prng, st, priv, ws, hands, at):
+    # ``pids``, ``params``, ``fns``: the policies the other seats' calls are evidence of (and that make the
+    # discard or keep the seat did not see) -- the inference model, which may differ from who plays on
     """One try at a deal the seat cannot tell from the true one, replayed up to its decision (module docstring).
 
     ``calls``, ``alone`` (seat mask), ``discard``, ``keep``, ``plays`` and
@@ -219,9 +221,12 @@ def probe(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, call
 
 @njit(cache=True)
 def play_options(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone, discard, keep,
-                 plays, steps, infer, pids, params, fns, drng, prng, n, max_tries, options, points, maker,
-                 tricks, chosen, deals):
+                 plays, steps, infer, ipids, iparams, ifns, pids, params, fns, drng, prng, n, max_tries, options,
+                 points, maker, tricks, chosen, deals):
     """Up to ``n`` kept deals, every option of ``options`` played out on each (module docstring).
+
+    ``ipids``/``iparams``/``ifns`` are the inference model (``sample_deal``);
+    ``pids``/``params``/``fns`` play the seat's own choice and every option out.
 
     Per kept deal i: ``points[i, k, s]`` seat s's points with option k,
     ``maker[i, k]`` the maker and ``tricks[i, k]`` the makers' tricks
@@ -248,7 +253,7 @@ def play_options(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_sui
     while kept < n and t < max_tries:
         t += 1
         status = sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone,
-                             discard, keep, plays, steps, seat, infer, pids, params, fns, drng, prng, st, priv,
+                             discard, keep, plays, steps, seat, infer, ipids, iparams, ifns, drng, prng, st, priv,
                              ws, hands, at)
         if status == REJECTED:
             continue

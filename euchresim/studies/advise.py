@@ -216,27 +216,35 @@ class AdviseJob(Job):
     stop_label = "batch"
 
     def __init__(self, sit: Situation, decision: Decision, policy, infer: bool, batch: int, seed: int,
-                 first: int, count: int):
+                 first: int, count: int, infer_policy=None):
         self.sit, self.decision, self.policy, self.infer = sit, decision, policy, infer
         self.batch, self.seed, self.first, self.n_chunks = batch, seed, first, count
+        self.infer_policy = infer_policy
 
     def header(self) -> dict:
         return {"advise": repr(self.sit), "policy": str(self.policy), "infer": self.infer, "batch": self.batch,
-                "seed": self.seed, "first": self.first}
+                "seed": self.seed, "first": self.first, "infer_policy": str(self.infer_policy)}
 
     def label(self, chunk: int) -> int:
         return self.first + chunk
 
     def play(self, chunk: int) -> Played:
         return Played({}, {"result": _to_bytes(play_batch(self.sit, self.decision, self.policy, self.infer,
-                                                          self.batch, self.seed, self.first + chunk))})
+                                                          self.batch, self.seed, self.first + chunk,
+                                                          self.infer_policy))})
 
 
-def play_batch(sit: Situation, decision: Decision, policy, infer: bool, n: int, seed: int, batch: int) -> Samples:
-    """Batch ``batch`` of ``n`` kept deals (the streams of chunk ``batch`` of ``seed``)."""
+def play_batch(sit: Situation, decision: Decision, policy, infer: bool, n: int, seed: int, batch: int,
+               infer_policy=None) -> Samples:
+    """Batch ``batch`` of ``n`` kept deals (the streams of chunk ``batch`` of ``seed``).
+
+    ``infer_policy`` (default ``policy``) is what the other seats' calls are
+    evidence of, and who makes the discard or keep the seat did not see.
+    """
     from euchresim.loops.advise import POLICY_ERROR, SCRIPT_ERROR, play_options
     players = sit.rules.players
     pids, params, fns, _ = _policy_arrays(policy, players)
+    ipids, iparams, ifns, _ = _policy_arrays(infer_policy or policy, players)
     drng, prng = chunk_states(seed, batch)
     k = len(decision.options)
     points = np.zeros((n, k, 4), np.int64)
@@ -244,8 +252,8 @@ def play_batch(sit: Situation, decision: Decision, policy, infer: bool, n: int, 
     tricks = np.zeros((n, k), np.int64)
     chosen = np.zeros((n, 2), np.int64)
     deals = np.zeros((n, 6), np.int64)
-    kept, tries, err = play_options(_tables(sit.rules), *sit.arrays(), np.int64(1 if infer else 0), pids, params,
-                                    fns, drng, prng, np.int64(n), np.int64(MAX_TRIES_PER_SAMPLE * n),
+    kept, tries, err = play_options(_tables(sit.rules), *sit.arrays(), np.int64(1 if infer else 0), ipids, iparams,
+                                    ifns, pids, params, fns, drng, prng, np.int64(n), np.int64(MAX_TRIES_PER_SAMPLE * n),
                                     decision.options, points, maker, tricks, chosen, deals)
     if err == -SCRIPT_ERROR:
         raise AdviceError(f"the calls and cards given do not lead to a decision of seat {sit.seat}")
@@ -255,7 +263,7 @@ def play_batch(sit: Situation, decision: Decision, policy, infer: bool, n: int, 
         raise SimError(f"policy {policy} made an illegal move in a played-out option (engine error {int(err)})")
     if kept < n:
         raise AdviceError(f"only {int(kept)} of {int(tries)} deals fit what the seat knows"
-                          + (" and the calls heard (try --no-inference)" if infer else "")
+                          + (" and the calls heard (try --infer-policy heuristic, or --no-inference)" if infer else "")
                           + ": the calls or cards given are (nearly) impossible")
     return Samples(points, maker, tricks, chosen, deals, int(tries))
 
@@ -336,10 +344,11 @@ def net_points(points: np.ndarray, seat: int, players: int) -> np.ndarray:
 
 def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch: int | None = None,
            seed: int = 0, infer: bool = True, alpha: float = 0.05, workers: int = 1, backend: str = "local",
-           address: str | None = None, on_batch=None, stop: bool = True) -> Advice:
+           address: str | None = None, on_batch=None, stop: bool = True, infer_policy=None) -> Advice:
     """Sample and play out ``sit``'s options until the best stands apart (module docstring).
 
     ``stop`` False plays every sample asked for (the benchmark's fixed cost).
+    ``infer_policy``: the model of the other seats' calls, if not ``policy``.
     """
     decision = decision_of(sit)
     batch = batch or default_batch(policy)
@@ -355,7 +364,7 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
     stopped = "samples"
     done = 0
     for upto in schedule:
-        job = AdviseJob(sit, decision, policy, infer, batch, seed, done, upto - done)
+        job = AdviseJob(sit, decision, policy, infer, batch, seed, done, upto - done, infer_policy)
         out = run_job(job, workers=workers, backend=backend, address=address, collect=("result",),
                       on_chunk=(lambda d, t, base=done: on_batch(base + d, max_batches)) if on_batch else None)
         parts += [_from_bytes(b) for b in out.files["result"]]
