@@ -268,3 +268,9 @@ def test_dd_is_marked_as_cheating_wherever_a_match_prints_it():
     text = format_ladder(o)
     assert text.count("dd (cheats: sees every hand)") == 2          # the rating row and the matrix row
     assert "heuristic (cheats" not in text
+
+
+def test_one_place_says_which_policies_cheat():
+    from euchresim.policies import cheats
+    assert cheats("dd") and cheats("dd:search_bids=0") and cheats("heuristic,dd,heuristic,dd") and cheats(" DD")
+    assert not cheats("pimc") and not cheats("heuristic:human") and not cheats("mymod:ddish")

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from euchresim.analysis.winprob import _winners, outcome_distribution, parties, solve
+from euchresim.policies import cheats
 from euchresim.stats import Z95, mean_interval
 
 MODEL_HANDS = 20_000
@@ -180,7 +181,7 @@ def advice_json(adv, table: pd.DataFrame) -> dict:
     return {"recommended": None if best is None else best["action"], "confidence": sure,
             "decision": adv.decision.kind, "seat": sit.seat, "dealer": sit.dealer, "policy": adv.policy,
             # dd sees every hand: its values bound what any fair player could get, and say so
-            "cheating": any(p.split(":")[0] == "dd" for p in adv.policy.split(",")),
+            "cheating": cheats(adv.policy),
             "stopped": adv.stopped, "alpha": adv.alpha, "samples": int(len(s)), "effective_samples": int(len(s)),
             "tries": int(s.tries), "inference": adv.infer, "seed": adv.seed, "actions": actions}
 
@@ -216,7 +217,7 @@ def format_advice(adv, table: pd.DataFrame) -> str:
     lines.append("")
     if len(order) > 1:
         nxt = order.iloc[1]
-        lines.append(f"best: {best['action']}, by {_f(best['gap'] - nxt['gap'] if False else nxt['gap'])} points "
+        lines.append(f"best: {best['action']}, by {_f(nxt['gap'])} points "
                      f"a hand over {nxt['action']} [{_f(nxt['gap_low'])}, {_f(nxt['gap_high'])}]")
     else:
         lines.append(f"best: {best['action']} (the only option)")
@@ -225,7 +226,7 @@ def format_advice(adv, table: pd.DataFrame) -> str:
            f"separated from the rest at {adv.alpha:.0%} error")
     lines.append(f"{len(s):,} deals the seat cannot tell apart ({s.tries:,} tried), {adv.policy} after the decision; "
                  + how)
-    if "dd" in adv.policy.split(","):
+    if cheats(adv.policy):
         lines.append("dd sees every card: its values are a cheating bound, not a fair player's")
     return "\n".join(lines)
 
@@ -253,15 +254,14 @@ def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int =
         alone = nxt["code"] if (nxt and nxt["kind"] == "alone" and nxt["seat"] == d["seat"]) else -1
         did = [k for k, (a, b) in enumerate(dec.options.tolist()) if a == d["code"] and (b < 0 or b == alone)]
         adv = A.advise(sit, policy, samples=samples, seed=seed, infer=infer, alpha=alpha)
-        net = A.net_points(adv.samples.points, sit.seat, sit.rules.players).astype(float)
-        best = int(np.argmax(net.mean(axis=0)))
-        k = did[0] if did else -1
-        g = mean_interval(net[:, best] - net[:, k], Z95) if k >= 0 else None
-        rows.append({"step": d["step"], "seat": d["seat"], "kind": d["kind"], "did": d["action"] if k < 0 else
-                     dec.labels[k], "best": dec.labels[best],
-                     "gave_up": math.nan if g is None else g["mean"],
-                     "gave_up_low": math.nan if g is None else g["low"],
-                     "gave_up_high": math.nan if g is None else g["high"],
+        table = advice_table(adv)          # the best, and each option's paired gap to it, as advise shows them
+        best = table.loc[table["best"]].iloc[0]
+        got = table.iloc[did[0]] if did else None
+        rows.append({"step": d["step"], "seat": d["seat"], "kind": d["kind"],
+                     "did": d["action"] if got is None else got["action"], "best": best["action"],
+                     "gave_up": math.nan if got is None else got["gap"],
+                     "gave_up_low": math.nan if got is None else got["gap_low"],
+                     "gave_up_high": math.nan if got is None else got["gap_high"],
                      "samples": len(adv.samples), "stopped": adv.stopped})
     return pd.DataFrame(rows)
 

@@ -116,8 +116,8 @@ def _score(text: str | None, players: int, target: int):
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar or compile notice.")
 @rules_options
-def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text, dummy_text, score_text, record_file, line, after_plays,
-           after_calls, policy, models, samples, seed, no_inference, infer_policy, alpha, model_hands, workers, as_json,
+def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text, dummy_text, score_text,
+           record_file, line, after_plays, after_calls, policy, models, samples, seed, no_inference, infer_policy, alpha, model_hands, workers, as_json,
            quiet, rules):
     """Should I order up?  Every option of one decision, valued on deals the seat cannot tell apart.
 
@@ -129,6 +129,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
     """
     from euchresim.analysis.advice import advice_json, advice_table, format_advice, win_model
     from euchresim.cli.options import say_if_compiling
+    from euchresim.policies import cheats
     from euchresim.run.errors import SimError
     from euchresim.studies import advise as A
 
@@ -166,7 +167,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
     click.echo(_describe(sit))
     for name, adv, table in answers:
         if len(answers) > 1:
-            click.echo(f"\n== {name}{' (sees every card: a cheating bound)' if name.split(':')[0] == 'dd' else ''}")
+            click.echo(f"\n== {name}{' (sees every card: a cheating bound)' if cheats(name) else ''}")
         click.echo(format_advice(adv, table))
     if len(answers) > 1:
         picks = {name: table.loc[table["best"], "action"].iloc[0] for name, _, table in answers}

@@ -83,7 +83,6 @@ def _after_stop(previous):
                 return
             tb = tb.tb_next
         previous(unraisable)
-    hook.after_stop = True
     return hook
 
 

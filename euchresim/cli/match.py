@@ -33,13 +33,9 @@ def _rules_line(rules) -> str:
     return f"players {rules.players}  deck {rules.deck}  game to {rules.game_to}" + (f"  ({extra})" if extra else "")
 
 
-def _cheats(name: str) -> bool:
-    """``dd`` sees every hand: wherever it is rated, it is a bound no fair player can reach, and says so."""
-    return str(name).split(":")[0] == "dd"
-
-
 def _named(name: str) -> str:
-    return f"{name} (cheats: sees every hand)" if _cheats(name) else name
+    from euchresim.policies import cheats
+    return f"{name} (cheats: sees every hand)" if cheats(name) else name
 
 
 def format_duel(o: dict) -> str:

@@ -61,6 +61,15 @@ POLICIES = {p.name: p for p in (
 )}
 
 
+def cheats(spec: str) -> bool:
+    """Whether a policy sees every hand (``dd``): a bound no fair player can reach, to be named so wherever shown.
+
+    ``spec`` is a policy as given (``dd:search_bids=0``) or several joined
+    by commas (one per seat): any seat that cheats makes the result a bound.
+    """
+    return any(part.strip().split(":")[0].lower() == "dd" for part in str(spec).split(","))
+
+
 def known() -> str:
     return ", ".join(POLICIES)
 

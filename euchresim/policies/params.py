@@ -79,7 +79,8 @@ def _number(text: str, where: str) -> float:
     return v
 
 
-def _set(name: str, params, row: np.ndarray, key: str, value, where: str) -> Param:
+def _set(name: str, params, row: np.ndarray, key: str, value, where: str) -> str:
+    """Set one parameter in ``row``, checked; its canonical ``key=value`` part."""
     p = next((q for q in params if q.name == key), None)
     if p is None:
         names = ", ".join(q.name for q in params) or "none"
@@ -89,7 +90,7 @@ def _set(name: str, params, row: np.ndarray, key: str, value, where: str) -> Par
     if not (p.lo <= v <= p.hi):
         raise PolicyError(f"{where}: {key}={v:g} is out of range {p.lo:g}..{p.hi:g}")
     row[p.slot] = v
-    return p
+    return f"{key}={row[p.slot]:g}"
 
 
 def apply_settings(name: str, params, row: np.ndarray, parts, where: str) -> list[str]:
@@ -105,14 +106,10 @@ def apply_settings(name: str, params, row: np.ndarray, parts, where: str) -> lis
         part = part.strip()
         preset = PRESETS.get(name, {}).get(part.lower())
         if preset is not None:
-            for key, val in preset.items():
-                p = _set(name, params, row, key, val, f"{where} ({part})")
-                canon.append(f"{key}={row[p.slot]:g}")
+            canon += [_set(name, params, row, key, val, f"{where} ({part})") for key, val in preset.items()]
         elif "=" in part:
             key, _, val = part.partition("=")
-            key = key.strip().lower()
-            p = _set(name, params, row, key, val.strip(), where)
-            canon.append(f"{key}={row[p.slot]:g}")
+            canon.append(_set(name, params, row, key.strip().lower(), val.strip(), where))
         elif part.lower().endswith(".json"):
             try:
                 with open(part, encoding="utf-8-sig") as fh:
@@ -124,11 +121,9 @@ def apply_settings(name: str, params, row: np.ndarray, parts, where: str) -> lis
             for key, val in obj.items():
                 if isinstance(val, bool) or not isinstance(val, (int, float, str)):
                     raise PolicyError(f"{where}: {part}: {key} must be a number")
-                p = _set(name, params, row, str(key).lower(), val, f"{where} ({part})")
-                canon.append(f"{str(key).lower()}={row[p.slot]:g}")
+                canon.append(_set(name, params, row, str(key).lower(), val, f"{where} ({part})"))
         else:
-            from euchresim.policies.presets import PRESETS as _P
-            named = ", ".join(_P.get(name, {})) or "none"
+            named = ", ".join(PRESETS.get(name, {})) or "none"
             raise PolicyError(f"{where}: {part!r} is neither KEY=VALUE, a .json file of parameters nor a preset "
                               f"of {name} (its presets: {named})")
     return canon

@@ -269,6 +269,12 @@ def model_compare(table: pd.DataFrame, keys: list, models: list, min_n: int = 30
     return out
 
 
+def interval_sign(low, high) -> np.ndarray:
+    """+1 where a 95% interval lies above 0, -1 below, 0 where it holds 0: the answer the interval gives."""
+    low, high = np.asarray(low, float), np.asarray(high, float)
+    return np.where(low > 0, 1, np.where(high < 0, -1, 0))
+
+
 def fmt_gain(r, policy: str) -> str:
     """A table row's gain as prose: "+0.41 points a hand (±0.02, 12,345 hands, heuristic)"."""
     half = (r["ci_high"] - r["ci_low"]) / 2

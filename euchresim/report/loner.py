@@ -17,7 +17,7 @@ import pandas as pd
 from euchresim.analysis import position_names
 from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table
-from euchresim.report.calls import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, collect, count_points, evaluate, fit_count, fmt_gain, gain_table, hand_class, hand_features, model_compare, published_points)
+from euchresim.report.calls import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, collect, count_points, evaluate, fit_count, fmt_gain, gain_table, interval_sign, hand_class, hand_features, model_compare, published_points)
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
 
@@ -219,8 +219,10 @@ def _alone_where_it_pays(by_class: pd.DataFrame, min_deals: int = 200) -> pd.Dat
     ``dd`` is left out: its ``policy_chose`` comes from rollouts that make
     later calls as ``heuristic`` would, so it is not dd's own choice.
     """
+    from euchresim.policies import cheats
     t = by_class[(by_class["who"] == "maker") & (by_class["n"] >= min_deals)
-                 & (by_class["policy"].astype(str).str.split(":").str[0] != "dd")].copy()
-    t["verdict"] = np.where(t["ci_low"] > 0, "pays", np.where(t["ci_high"] < 0, "costs", "cannot tell"))
+                 & ~by_class["policy"].astype(str).map(cheats)].copy()
+    sign = interval_sign(t["ci_low"], t["ci_high"])
+    t["verdict"] = np.where(sign > 0, "pays", np.where(sign < 0, "costs", "cannot tell"))
     t["alone_rate"] = t["policy_chose"]
     return t.reset_index(drop=True)

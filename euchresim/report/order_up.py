@@ -16,7 +16,7 @@ from euchresim.analysis import position_names
 from euchresim.cards import JOKER
 from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table
-from euchresim.report.calls import (PUBLISHED_CALL, PUBLISHED_URL, class_order, collect, evaluate, fit_count, fmt_gain, gain_table, hand_class, hand_features, model_compare, best_suit, count_points, published_points)
+from euchresim.report.calls import (PUBLISHED_CALL, PUBLISHED_URL, class_order, collect, evaluate, fit_count, fmt_gain, gain_table, hand_class, hand_features, interval_sign, model_compare, best_suit, count_points, published_points)
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
 
@@ -321,9 +321,8 @@ def _like_people(by_pos, by_class, policies, players, order):
     both = r1[r1["policy"] == bot][keys + cols].merge(r1[r1["policy"] == people][keys + cols], on=keys,
                                                       suffixes=("_heuristic", "_human"))
     both = both[(both["n_heuristic"] >= 200) & (both["n_human"] >= 200)].reset_index(drop=True)
-    clear = lambda side: (both[f"ci_low_{side}"] > 0) | (both[f"ci_high_{side}"] < 0)
-    both["flips"] = (np.sign(both["gain_heuristic"]) != np.sign(both["gain_human"])) & clear("heuristic") \
-        & clear("human")
+    sign = {side: interval_sign(both[f"ci_low_{side}"], both[f"ci_high_{side}"]) for side in ("heuristic", "human")}
+    both["flips"] = sign["heuristic"] * sign["human"] < 0      # opposite answers, each clear of zero
     flips = both[both["flips"]]
     text.append(f"\nOf {len(both)} seat and hand classes with 200+ deals under both, the answer (order or pass) "
                 f"changes at {len(flips)}, both intervals clear of zero (`order_up_like_people.csv`)"
