@@ -3,7 +3,7 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.layout import PH_DUMMY, PH_PLAY, PHASE
-from euchresim.policies import POLICY_SIG, param, user_policy
+from euchresim.policies import POLICY_SIG, param, python_policy, user_policy
 from euchresim.policies.builtin import (BASELINE_DEFAULTS, P_ALONE, P_ORDER, baseline_decide, random_choice,
                                         random_keep)
 
@@ -77,3 +77,38 @@ def baseline_with_two_numbers(st, hand, away, seat, legal, params, rng, tab):
     row[P_ORDER] = params[0]
     row[P_ALONE] = params[1]
     return baseline_decide(st, hand, away, seat, legal, row, tab)
+
+
+@user_policy
+def random_player(st, hand, away, seat, legal, params, rng, tab):
+    """The random policy's draws from the shared policy stream, in a user's function (played jitted or as Python)."""
+    return random_choice(legal, rng) if st[PHASE] != PH_DUMMY else random_keep(legal, rng)
+
+
+# ---- plain Python (MODULE:FUNCTION:python): not compiled, so any Python goes
+@python_policy(params=(param("order", 4.0, 0.0, 20.0, "round one: baseline's strength needed to order"),
+                       param("alone", 7.0, 0.0, 20.0, "baseline's strength needed to go alone")))
+def plain_baseline_with_two_numbers(st, hand, away, seat, legal, params, rng, tab):
+    """``baseline_with_two_numbers`` as undecorated Python: a dict and f-strings, which numba would refuse."""
+    named = {"order": float(params[0]), "alone": float(params[1])}
+    row = BASELINE_DEFAULTS.copy()
+    row[P_ORDER], row[P_ALONE] = named["order"], named["alone"]
+    return baseline_decide(st, hand, away, seat, legal, row, tab)
+
+
+def plain_raises_at_play(st, hand, away, seat, legal, params, rng, tab):
+    if st[PHASE] == PH_PLAY:
+        raise ValueError(f"seat {seat} has no card it likes")
+    return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
+
+
+def plain_returns_none_at_play(st, hand, away, seat, legal, params, rng, tab):
+    if st[PHASE] == PH_PLAY:
+        return None
+    return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
+
+
+def plain_plays_a_card_it_lacks(st, hand, away, seat, legal, params, rng, tab):
+    if st[PHASE] == PH_PLAY:
+        return 33
+    return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)

@@ -157,7 +157,8 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         except A.AdviceError as e:
             raise InputError(str(e)) from None
         except (SimError, ValueError) as e:
-            raise InputError(f"--policy {name}: {e}") from None
+            said = str(e)
+            raise InputError(said if said.startswith("--policy") else f"--policy {name}: {said}") from None
         table = advice_table(adv, model)
         answers.append((name, adv, table))
     if as_json:

@@ -42,3 +42,23 @@ def rubber_points(loser_score):
     if loser_score <= 2:
         return 2
     return 1
+
+
+@njit(cache=True, _nrt=False)
+def rubber_margin(winner_points, loser_points):
+    """R13: a rubber's margin, the 2 for winning it and the games' rubber points."""
+    return 2 + winner_points - loser_points
+
+
+@njit(cache=True, _nrt=False)
+def at_the_bridge(rows, start, stop, players, target):
+    """R12 "at the bridge" (a label, no rule of play): in a 4-player game to 5, after some hand of
+    ``rows[start:stop]`` one side stood on 4 and the other on 2 or less."""
+    if players != 4 or target != 5:
+        return False
+    for k in range(start, stop):
+        a = rows[k]["score0"] + rows[k]["points0"]
+        b = rows[k]["score1"] + rows[k]["points1"]
+        if (a == 4 and b <= 2) or (b == 4 and a <= 2):
+            return True
+    return False

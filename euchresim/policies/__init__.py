@@ -11,9 +11,9 @@ A policy is named on the command line as
 * ``NAME`` -- a built-in with its defaults;
 * ``NAME:KEY=VALUE[:KEY=VALUE...]`` -- a built-in with some parameters set;
 * ``NAME:FILE.json`` -- a built-in with the parameters in a JSON object;
-* ``MODULE:FUNCTION[:KEY=VALUE...][:check]`` -- a user's policy (MODULE importable, or a ``.py``
-  path), with the parameters it declares (``user_policy(params=...)``) and, with ``check``,
-  built with bounds checks (policies/user.py).
+* ``MODULE:FUNCTION[:KEY=VALUE...][:check|:python]`` -- a user's policy (MODULE importable, or a
+  ``.py`` path), with the parameters it declares (``user_policy(params=...)``); with ``check``
+  built with bounds checks, with ``python`` played uncompiled, as plain Python (policies/user.py).
 """
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ from euchresim.policies.heuristic import HEURISTIC_PARAMS
 from euchresim.policies.params import (NPARAMS, Param, PolicyError, apply_settings, check_declared, defaults_row,
                                        param)
 from euchresim.policies.search import dd_params, pimc_params
-from euchresim.policies.user import CHECK, declared_params, load_function, split_spec, user_policy
+from euchresim.policies.user import (CHECK, PYTHON, PythonPolicy, declared_params, load_function, load_python_function,
+                                     python_policy, split_spec, user_policy)
 
 
 @dataclass(frozen=True)
@@ -94,12 +95,15 @@ def _one(spec: str, seat: int):
     if ":" not in spec:
         raise PolicyError(f"{where}: unknown policy {spec!r}; known: {known()}, or MODULE:FUNCTION")
     name, rest = split_spec(spec)
-    checked = any(part.strip().lower() == CHECK for part in rest)
-    rest = [part for part in rest if part.strip().lower() != CHECK]
-    fn = load_function(name, where, checked)
+    flags = {part.strip().lower() for part in rest} & {CHECK, PYTHON}
+    if flags == {CHECK, PYTHON}:
+        raise PolicyError(f"{where}: {spec}: '{CHECK}' builds a jitted function with bounds checks, '{PYTHON}' "
+                          "plays it uncompiled (Python checks every index itself): name one")
+    rest = [part for part in rest if part.strip().lower() not in flags]
+    fn = load_python_function(name, where) if PYTHON in flags else load_function(name, where, CHECK in flags)
     declared = declared_params(fn)
     row = defaults_row(declared)
-    canon = [name] + apply_settings(name, declared, row, rest, where) + ([CHECK] if checked else [])
+    canon = [name] + apply_settings(name, declared, row, rest, where) + sorted(flags)
     return USER, row, ":".join(canon), fn
 
 
@@ -115,12 +119,16 @@ def _split(names, players):
 
 
 def with_checks(names) -> list[str]:
-    """``names`` with every user's policy built with bounds checks (``:check``; the CLI's --check-policy)."""
+    """``names`` with every user's policy built with bounds checks (``:check``; the CLI's --check-policy).
+
+    A policy played as plain Python (``:python``) is left as it is: Python checks every index itself.
+    """
     out = []
     for n in names:
         head = n.strip().partition(":")[0].lower()
         user = head not in POLICIES and ":" in n
-        out.append(n + ":" + CHECK if user and CHECK not in [p.strip().lower() for p in n.split(":")[2:]] else n)
+        flags = [p.strip().lower() for p in n.split(":")[2:]]
+        out.append(n + ":" + CHECK if user and CHECK not in flags and PYTHON not in flags else n)
     return out
 
 
@@ -154,16 +162,24 @@ def _search_function(pid):
     return njit(SEARCH_SIG, cache=True, _nrt=False)(py)
 
 
-def functions(names, players):
+def functions(names, players, python_ok=False):
     """The first-class functions ``resolve``'s ids point into: (NFNS user slots, the dd and pimc slots).
 
-    Unused slots hold ``no_policy`` and ``no_search`` (never called).
+    Unused slots hold ``no_policy`` and ``no_search`` (never called).  A
+    seat played as plain Python (``:python``) is asked by loops/slow.py,
+    which only whole hands and games use (``python_ok``, the runner's);
+    every other caller plays its kernels compiled, and refuses it here.
     """
     names = _split(names, players)
     fns = [no_policy] * NFNS
     search = [no_search, no_search]
     for s, n in enumerate(names):
         pid, _, _, fn = _one(n, s)
+        if isinstance(fn, PythonPolicy):
+            if not python_ok:
+                raise PolicyError(f"--policy {n}: a policy played as plain Python (':{PYTHON}') plays whole hands "
+                                  f"and games (simulate, duel, ladder), not this; drop ':{PYTHON}'")
+            continue                  # asked from Python by loops/slow.py; the jitted slot is never called
         if fn is not None:
             fns[s] = fn
         elif pid in (DD, PIMC) and search[pid - DD] is no_search:
@@ -171,5 +187,20 @@ def functions(names, players):
     return PolicySlots(fns), SearchSlots(search)
 
 
+def python_functions(names, players):
+    """Each user slot's plain-Python function (``MODULE:FUNCTION:python``), or None when no seat has one.
+
+    A chunk with any is played by loops/slow.py, which asks these seats
+    from Python and every other seat through the jitted dispatch.
+    """
+    names = _split(names, players)
+    slots = [None] * NFNS
+    for s, n in enumerate(names):
+        fn = _one(n, s)[3]
+        if isinstance(fn, PythonPolicy):
+            slots[s] = fn
+    return tuple(slots) if any(f is not None for f in slots) else None
+
+
 __all__ = ["with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
-           "user_policy", "param", "load_function"]
+           "user_policy", "python_policy", "python_functions", "param", "load_function"]

@@ -93,14 +93,22 @@ from euchresim.policies.heuristic import heuristic_decide   # noqa: E402  (it im
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def act(pid, st, priv, seat, legal, params, rng, tab, ws, fns):
-    """The action of ``seat``'s policy ``pid``; only ``dd`` (which cheats, by name) reads ``priv``."""
+def plain_act(pid, st, priv, seat, legal, params, rng, tab):
+    """The action of a built-in that needs no function slot: ``random``, ``baseline``, ``heuristic`` (pid < DD)."""
     hand = priv[U(HAND + seat)]
     away = priv[U(AWAY + seat)]
     if pid <= BASELINE:
         return builtin_decide(pid, st, hand, away, seat, legal, params, rng, tab)
-    if pid == HEURISTIC:
-        return heuristic_decide(st, hand, away, seat, legal, params, tab)
+    return heuristic_decide(st, hand, away, seat, legal, params, tab)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def act(pid, st, priv, seat, legal, params, rng, tab, ws, fns):
+    """The action of ``seat``'s policy ``pid``; only ``dd`` (which cheats, by name) reads ``priv``."""
+    if pid < DD:
+        return plain_act(pid, st, priv, seat, legal, params, rng, tab)
+    hand = priv[U(HAND + seat)]
+    away = priv[U(AWAY + seat)]
     if pid == DD or pid == PIMC:
         return fns[1][pid - DD](st, priv, seat, legal, params, rng, tab, ws)
     # An exception cannot leave the loop and still say where it was raised: the engine refuses

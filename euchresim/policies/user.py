@@ -18,11 +18,23 @@ import functools
 import importlib
 import os
 import sys
+from dataclasses import dataclass
 
 from euchresim.policies.dispatch import POLICY_SIG
 from euchresim.policies.params import PolicyError, declare
 
 CHECK = "check"     # the setting (``mymod:fn:check``, or --check-policy) that builds the function with bounds checks
+PYTHON = "python"   # the setting (``mymod:fn:python``) that plays the function as plain Python (loops/slow.py)
+
+
+@dataclass(frozen=True)
+class PythonPolicy:
+    """A policy played as plain Python: the function itself (a jitted one's ``py_func``) and what it declares."""
+    fn: object
+    params: tuple = ()
+
+    def __call__(self, *args):
+        return self.fn(*args)
 
 
 def user_policy(fn=None, *, params=()):
@@ -47,9 +59,37 @@ def user_policy(fn=None, *, params=()):
     return build if fn is None else build(fn)
 
 
+def python_policy(fn=None, *, params=()):
+    """Decorator: declare a plain-Python policy's parameters, as ``user_policy`` does; nothing is compiled.
+
+    Played only as ``mymod:fn:python`` (a loop of plain Python: print,
+    breakpoints and any library work in it, thousands of hands a second).
+    """
+    def build(f):
+        f.policy_params = declare(params, f"{f.__module__}:{f.__name__}")
+        return f
+    return build if fn is None else build(fn)
+
+
 def declared_params(fn) -> tuple:
     """The parameters a user's function declared (none for a plain ``@njit`` function)."""
+    if isinstance(fn, PythonPolicy):
+        return fn.params
     return getattr(fn, "policy_params", ())
+
+
+def load_python_function(spec: str, where: str) -> PythonPolicy:
+    """The function ``module:function`` names, to be called from Python: a jitted one's own Python code."""
+    mod_name, _, fn_name = spec.rpartition(":")
+    if not mod_name or not fn_name:
+        raise PolicyError(f"{where}: {spec!r} is not MODULE:FUNCTION")
+    fn = getattr(load_module(mod_name, where), fn_name, None)
+    if fn is None:
+        raise PolicyError(f"{where}: module {mod_name!r} has no {fn_name!r}")
+    py = getattr(fn, "py_func", fn)
+    if not callable(py):
+        raise PolicyError(f"{where}: {spec} is not a function")
+    return PythonPolicy(py, getattr(fn, "policy_params", ()))
 
 
 def _import(name: str, folder: str):
@@ -110,7 +150,8 @@ def load_function(spec: str, where: str, checked: bool = False):
     if fn is None:
         raise PolicyError(f"{where}: module {mod_name!r} has no {fn_name!r}")
     if not hasattr(fn, "compile") or not hasattr(fn, "py_func"):
-        raise PolicyError(f"{where}: {spec} is not a numba @njit function (docs/policies.md, 'Your own policy')")
+        raise PolicyError(f"{where}: {spec} is not a numba @njit function; name it {spec}:{PYTHON} to play it as "
+                          "plain Python (slow), or see docs/policies.md, 'Your own policy'")
     try:
         if POLICY_SIG.args not in fn.overloads:      # @user_policy compiled it already
             fn.compile(POLICY_SIG.args)

@@ -40,6 +40,7 @@ class Decision:
     legal: int
     action: int | None = None
     error: BaseException | None = None
+    where: str = ""            # the file and line that raised, when known (a policy played as plain Python)
 
 
 def _setup(spec):
@@ -141,6 +142,6 @@ def line(decision: Decision | None, names) -> tuple[str, str, str] | None:
     who = f"seat {decision.seat}'s policy {names[decision.seat]!r}"
     if decision.error is not None:
         first = next((ln.strip() for ln in str(decision.error).splitlines() if ln.strip()), "")
-        return who, f"raised {type(decision.error).__name__}", first
+        return who, f"raised {type(decision.error).__name__}", first + (f" ({decision.where})" if decision.where else "")
     return who, "made an illegal move", \
         f"it returned {_action(decision.phase, decision.action)}; {_legal(decision.phase, decision.legal)}"

@@ -122,12 +122,17 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows
     """
     from euchresim.loops.hands import run_games, run_hands, run_hands_grouped
     from euchresim.engine.features import tally_groups
-    from euchresim.policies import functions, resolve
+    from euchresim.policies import functions, python_functions, resolve
     from euchresim.engine.tables import build_tables
 
+    if not 0 <= chunk < spec.n_chunks:
+        raise SimError(f"chunk {chunk}: the run has chunks 0..{spec.n_chunks - 1}")
     tab = build_tables(spec.rules)
     pids, params, _ = resolve(list(spec.policies), spec.rules.players)
-    fns = functions(list(spec.policies), spec.rules.players)
+    fns = functions(list(spec.policies), spec.rules.players, python_ok=True)
+    pyfns = python_functions(list(spec.policies), spec.rules.players)
+    if pyfns is not None:                 # a seat in plain Python: the same steps, from Python (loops/slow.py)
+        run_hands, run_games = _python_seats(spec, chunk, pyfns)
     n = spec.chunk_count(chunk)
     plan = gcounts = None
     if spec.groups:
@@ -136,7 +141,7 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows
         gcounts = plan.zeros()
     if spec.mode == "hands":
         drng, prng = chunk_states(spec.seed, chunk)
-        ring = not keep_rows and n > ROW_RING
+        ring = not keep_rows and n > ROW_RING and pyfns is None    # the slow loop tallies groups from kept rows
         rows, plays = _buffers(scratch, ROW_RING if ring else n, "ring" if ring else "rows")
         counts = np.zeros(TALLY_SIZE, np.int64)
         if ring and plan is not None:
@@ -201,7 +206,35 @@ def _buffers(scratch, n, name="rows"):
     return rows[:n], plays[:n]
 
 
-def _policy_error(spec, chunk, at, row, plays) -> str:
+def _python_seats(spec, chunk, pyfns):
+    """loops/slow.py's run_hands and run_games for a chunk with Python seats, as the jitted ones are called.
+
+    A Python seat's stop (``slow.Failed``) becomes the run's one line at
+    once: the decision is known, so the chunk is not played again to find it.
+    """
+    from euchresim.loops import slow
+    from euchresim.run.blame import Decision
+
+    def stopped(f, rows, plays):
+        decision = Decision(f.seat, f.phase, f.legal, action=f.action, error=f.error, where=f.where)
+        return SimError(_policy_error(spec, chunk, f.at, rows[f.at], plays[f.at], decision))
+
+    def hands(tab, n, drng, prng, pids, params, fns, rows, plays, chunk_, counts):
+        try:
+            return slow.run_hands(tab, n, drng, prng, pids, params, fns, pyfns, rows, plays, chunk_, counts)
+        except slow.Failed as f:
+            raise stopped(f, rows, plays) from None
+
+    def games(tab, ngames, nrub, drng, prng, pids, params, fns, rows, plays, games_, rubbers, chunk_):
+        try:
+            return slow.run_games(tab, ngames, nrub, drng, prng, pids, params, fns, pyfns, rows, plays, games_,
+                                  rubbers, chunk_)
+        except slow.Failed as f:
+            raise stopped(f, rows, plays) from None
+    return hands, games
+
+
+def _policy_error(spec, chunk, at, row, plays, decision=None) -> str:
     """One line: whose policy, at which decision, in which hand (the hand record up to it).
 
     The row holds the hand up to the refused action, so replaying it
@@ -221,7 +254,9 @@ def _policy_error(spec, chunk, at, row, plays) -> str:
     obj = format_record(rec)
     where = replay_record(obj).get("error", "")          # the replay's own words for where the hand stands
     from euchresim.run import blame                      # the chunk played again: what the policy returned or raised
-    who, did, detail = blame.line(blame.failing_decision(spec, chunk, at, row, chunk_states), names) or (
+    if decision is None:
+        decision = blame.failing_decision(spec, chunk, at, row, chunk_states)
+    who, did, detail = blame.line(decision, names) or (
         who, "made an illegal move", "")
     return (f"chunk {chunk}, hand {at}: {who} {did} at its {phase!r} decision{': ' + detail if detail else ''} "
             f"({where}); the hand so far: " + json.dumps(obj, separators=(",", ":")))
