@@ -22,7 +22,7 @@ from euchresim.engine import solver as S
 from euchresim.engine.bits import seed_state
 from euchresim.engine.deal import deal
 from euchresim.engine.hand import apply_legal, legal_actions, start_hand
-from euchresim.engine.layout import (AWAY, CFG_NPACK, DEALER, EXCHANGED, HAND, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_PLAY, PHASE, PLAYS, PRIV_SIZE, ST_SIZE, T_PACK, TO_ACT, UPCARD)
+from euchresim.engine.layout import (AWAY, CFG_NPACK, DEALER, DUMMY, EXCHANGED, HAND, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_PLAY, PHASE, PLAYS, PRIV_SIZE, ST_SIZE, T_PACK, TO_ACT, TRUMP, UPCARD)
 from euchresim.policies import resolve
 from euchresim.policies.dd import dd_decide
 from euchresim.policies.heuristic import heuristic_decide
@@ -215,21 +215,53 @@ def test_sampled_worlds_reach_every_card_a_seat_may_hold():
             assert may <= set(bits(reached[s])), (s, sorted(may - set(bits(reached[s]))))
 
 
+def test_dummy_taken_is_what_the_maker_kept_said_publicly():
+    """``view.dummy_taken`` reads only the public state; the private keep says the truth (0 until taken)."""
+    from euchresim.engine.layout import DUMMY_KEEP
+    from euchresim.policies.view import dummy_taken
+    seen = set()
+    for players, deck in ((3, 25), (3, 24), (4, 24)):
+        tab, states = _states(Rules(players=players, deck=deck), 300, seed=deck + players, stop_in_play=False)
+        for st, priv in states:
+            taken = bool(dummy_taken(st, tab))
+            assert taken == (priv[DUMMY_KEEP] != 0), (players, int(st[PHASE]), int(st[TRUMP]))
+            seen.add((players, taken))
+    assert seen == {(3, True), (3, False), (4, False)}
+
+
+def test_a_cutthroat_world_has_a_dummy_while_the_keep_is_to_come():
+    tab, states = _states(Rules(players=3, deck=25), 200, seed=4, stop_in_play=False)
+    rng = seed_state(np.random.SeedSequence(3))
+    world = np.zeros(PRIV_SIZE, np.int64)
+    before = 0
+    for st, priv in states:
+        if st[PHASE] > PH_DUMMY:
+            continue
+        before += 1
+        seat = int(st[TO_ACT])
+        world[:] = 0
+        sample_world(st, priv[HAND + seat], priv[AWAY + seat], np.int64(seat), tab, rng, world)
+        dummy = set(bits(world[DUMMY]))
+        assert len(dummy) == 5 and not dummy & set(bits(world[HAND] | world[HAND + 1] | world[HAND + 2]))
+    assert before >= 50
+
+
 @settings(max_examples=60, deadline=None)
-@given(hs.integers(0, 10**6))
-def test_the_true_deal_fits_the_calls_heuristic_made(seed):
-    rules = Rules()
+@given(hs.integers(0, 10**6), hs.sampled_from([(4, 24), (3, 25)]))
+def test_the_true_deal_fits_the_calls_heuristic_made(seed, variant):
+    players, deck = variant
+    rules = Rules(players=players, deck=deck)
     tab, states = _states(rules, 1, seed=seed)
     if not states:
         return
     st, priv = states[0]
-    _, params, _ = resolve(["pimc"], 4)
+    _, params, _ = resolve(["pimc"], players)
     ws = new_workspace()
     seat = int(st[TO_ACT])
     if st[EXCHANGED] == 1 and seat != st[DEALER]:
         return          # the dealer's discard is unseen: the fit draws a stand-in for it
     ws[WR_WORLD][:PRIV_SIZE] = priv
-    for s in range(4):
+    for s in range(players):
         if s != seat:
             ws[WR_WORLD][AWAY + s] = 0
     assert calls_fit(st, ws[WR_WORLD], np.int64(seat), tab, params[0], seed_state(np.random.SeedSequence(0)), ws)

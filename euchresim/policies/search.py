@@ -27,10 +27,11 @@ from numba import njit
 from euchresim.engine import solver as S
 from euchresim.engine.bits import U, lowbit, popcount, random_bit
 from euchresim.engine.hand import apply_action, legal_actions, score_hand, start_hand
-from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, DUMMY_KEEP, EXCHANGED, HAND, JOKER_SUIT, MAKER, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_BID1, PH_DONE, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, T_SUIT_OF, TO_ACT, TRICKS, TRUMP, UPCARD)
+from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, EXCHANGED, HAND, JOKER_SUIT, MAKER, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_BID1, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, T_SUIT_OF, TO_ACT, TRICKS, TRUMP, UPCARD)
 from euchresim.policies.builtin import NPARAMS
 from euchresim.policies.heuristic import HEURISTIC_PARAMS, heuristic_decide
 from euchresim.policies.params import Param, defaults_row
+from euchresim.policies.view import dummy_taken
 
 P_WORLDS = 28       # pimc: sampled deals per play decision
 P_BID_WORLDS = 29   # pimc: sampled deals per other decision (calls, alone, defend alone, discard)
@@ -364,8 +365,9 @@ def sample_world(st, hand, away, seat, tab, rng, world):
                 rem &= ~b
             world[U(HAND + pick)] = h
         if ok:
-            if players == 3 and st[DUMMY_KEEP] == 0 and popcount(rem) >= 5:
-                d = np.int64(0)                 # the dummy, for a rollout that reaches the maker's keep
+            # the dummy, for a rollout that reaches the maker's keep: only while the keep is still to come
+            if players == 3 and st[PHASE] <= PH_DUMMY and popcount(rem) >= 5:
+                d = np.int64(0)
                 for _ in range(5):
                     c = random_bit(rng, rem)
                     d |= np.int64(1) << c
@@ -405,7 +407,7 @@ def calls_fit(st, world, seat, tab, params, rng, ws):
         pool &= ~world[U(HAND + s)] & ~world[U(AWAY + s)]
     pool &= ~world[DUMMY]
     skip = np.int64(-1)
-    if players == 3 and st[DUMMY_KEEP] != 0:
+    if dummy_taken(st, tab):
         skip = st[MAKER]
     hands = ws[WR_ST2]           # scratch: the four hands as dealt (slots 0..3)
     for s in range(4):

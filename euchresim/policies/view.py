@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import U, lowbit
-from euchresim.engine.layout import (BEST_SEAT, CFG_PACK, CFG_PLAYERS, LED, MAKER, NINTRICK, NPLAYS, PLAY_SEAT, PLAYS, TRUMP, UPCARD, T_EFF, T_ORDER, T_POWER)
+from euchresim.engine.layout import (ALONE, BEST_SEAT, CFG_PACK, CFG_PLAYERS, LED, MAKER, NINTRICK, NPLAYS, PH_DUMMY, PHASE, PLAY_SEAT, PLAYS, TRUMP, UPCARD, T_EFF, T_ORDER, T_POWER)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -74,6 +74,18 @@ def partner(st, seat, tab):
     if n == 3 and st[MAKER] >= 0 and seat != st[MAKER]:
         return 3 - st[MAKER] - seat
     return np.int64(-1)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def dummy_taken(st, tab):
+    """True once a Cutthroat maker has taken the dummy (R9): its hand since is five of ten, chosen unseen.
+
+    Public: every seat sees that the maker did not go alone and that the
+    keep is over; which five it kept only the maker knows.
+    """
+    maker = st[MAKER]
+    return (tab[CFG_PLAYERS] == 3 and maker >= 0 and (st[ALONE] >> maker) & 1 == 0
+            and st[PHASE] > PH_DUMMY)
 
 
 @njit(cache=True, _nrt=False)
