@@ -144,3 +144,43 @@ def test_the_outcome_slots_are_read_by_name():
     want = ([L.MAKER, L.TRUMP] + list(range(*L.ST.span("TRICK_WINNER"))) + list(range(*L.ST.span("TRICKS")))
             + list(range(*L.ST.span("POINTS"))))
     assert list(_OUTCOME_SLOTS) == want
+
+
+ST_ARRAYS = {"st", "st0", "st2", "state"}          # arrays laid out as ST in the kernels
+PRIV_ARRAYS = {"priv", "priv0", "priv2", "world"}  # arrays laid out as PRIV (a search bot's world is one)
+
+
+def _index_names(node):
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id.isupper()}
+
+
+def test_no_kernel_indexes_the_public_state_with_a_private_field_or_back():
+    """``st[DUMMY_KEEP]`` read st[TRUMP] in pimc's Cutthroat sampler: an index from the other array's layout."""
+    st_names = {n for n, _ in L.ST.fields if n}
+    priv_names = {n for n, _ in L.PRIV.fields if n}
+    assert not st_names & priv_names
+    wrong, seen = [], 0
+    for folder in ("engine", "policies", "loops"):
+        for base, _, files in os.walk(os.path.join(ROOT, folder)):
+            for f in files:
+                if not f.endswith(".py"):
+                    continue
+                path = os.path.join(base, f)
+                with open(path, encoding="utf-8") as fh:
+                    tree = ast.parse(fh.read())
+                for node in ast.walk(tree):
+                    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
+                        continue
+                    names = _index_names(node.slice)
+                    arr = node.value.id
+                    if arr in ST_ARRAYS:
+                        seen += 1
+                        bad = names & priv_names
+                    elif arr in PRIV_ARRAYS:
+                        seen += 1
+                        bad = names & st_names
+                    else:
+                        continue
+                    wrong += [f"{os.path.relpath(path, ROOT)}:{node.lineno}: {arr}[{n}]" for n in sorted(bad)]
+    assert seen > 300                      # the scan does see the kernels' state reads
+    assert not wrong, wrong
