@@ -184,3 +184,19 @@ def test_no_kernel_indexes_the_public_state_with_a_private_field_or_back():
                     wrong += [f"{os.path.relpath(path, ROOT)}:{node.lineno}: {arr}[{n}]" for n in sorted(bad)]
     assert seen > 300                      # the scan does see the kernels' state reads
     assert not wrong, wrong
+
+
+def test_one_sentinel_each_for_no_discard_and_no_keep_in_state_rows_and_records():
+    from euchresim.records.rows import row_record
+    from tests.helpers import rows_of
+    for players, deck in ((3, 25), (4, 24)):
+        rules, res = rows_of(players=players, deck=deck, policy="baseline", seed=2, n=600)
+        rows = res.hands
+        took = rows["dummy_keep"] != L.NO_KEEP
+        assert (took.any() if players == 3 else not took.any())
+        assert (rows["discard"] == L.NO_CARD).any() and (rows["discard"] != L.NO_CARD).any()
+        for i in (np.flatnonzero(took)[:3].tolist() + np.flatnonzero(~took)[:3].tolist()):
+            rec, _ = row_record(rules, rows[i], res.plays[i])
+            assert (rec.dummy_keep is None) == (not took[i])
+            assert (rec.discard is None) == (rows["discard"][i] == L.NO_CARD)
+    assert {L.NO_CARD, L.NO_KEEP} == {-1, 0}      # a card index is never -1, a 5-card board never 0

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import U, highbit, popcount
-from euchresim.engine.layout import CFG_PLAYERS, T_EFF
+from euchresim.engine.layout import CFG_PLAYERS, NO_CARD, NO_KEEP, T_EFF
 
 FEATURES = (
     "maker_pos",           # 0..3: the maker's seat relative to the dealer (0 dealer, 1 dealer's left)
@@ -68,11 +68,11 @@ def maker_hand(r):
     """The five cards the maker played with: as dealt, after the dealer's exchange, after the dummy."""
     maker = r["maker"]
     keep = np.int64(r["dummy_keep"])
-    if keep != 0:                       # Cutthroat: what the maker kept of hand + dummy (exchange included)
+    if keep != NO_KEEP:                 # Cutthroat: what the maker kept of hand + dummy (exchange included)
         return keep
     h = np.int64(_hand_of(r, maker))
     disc = np.int64(r["discard"])
-    if maker == r["dealer"] and disc >= 0:   # the discard may be the upcard itself (exchange declined)
+    if maker == r["dealer"] and disc != NO_CARD:   # the discard may be the upcard itself (exchange declined)
         h = (h | np.int64(r["upcard"])) & ~(np.int64(1) << disc)
     return h
 
@@ -111,7 +111,7 @@ def row_features(r, tab, f):
     f[F_VOIDS] = voids - ((h & tab[U(eff + trump)]) == 0)
     # the dealer's side: the dealer, or (4 players) the dealer's partner
     dealer_side = (maker == dealer) | ((players == 4) & ((maker ^ dealer) & 1 == 0))
-    f[F_UPCARD_TO_MAKERS] = (rnd == 1) & dealer_side & (r["discard"] >= 0)   # C2: a dealer sitting out takes none
+    f[F_UPCARD_TO_MAKERS] = (rnd == 1) & dealer_side & (r["discard"] != NO_CARD)   # C2: a dealer sitting out takes none
     up_suit = np.int64(r["joker_suit"]) if up == _JOKER else up >> 3
     f[F_TRUMP_VS_UPCARD] = (rnd - 1) * (1 + np.int64(trump != 3 - up_suit))
     mt = np.int64(r["maker_tricks"])

@@ -34,7 +34,7 @@ from numba import njit
 
 from euchresim.engine.bits import U, popcount, random_bit
 from euchresim.engine.hand import apply_legal, legal_actions, start_hand
-from euchresim.engine.layout import (BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, CFG_PACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, HAND, KITTY, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, POINTS, PRIV_SIZE, SCORE, ST_SIZE, TO_ACT)
+from euchresim.engine.layout import (BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, CFG_PACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, HAND, NO_CARD, KITTY, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, POINTS, PRIV_SIZE, SCORE, ST_SIZE, TO_ACT, NO_KEEP)
 from euchresim.loops.hands import _all_random, play_out
 from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 
@@ -140,7 +140,7 @@ def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit
         elif ph == PH_ALONE or ph == PH_DEFEND:
             a = (alone >> s) & 1
         elif ph == PH_DISCARD:
-            if s == seat or discard >= 0:
+            if s == seat or discard != NO_CARD:
                 a = discard
                 ask = False
             elif infer != 0:
@@ -153,7 +153,7 @@ def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit
                     return REJECTED
                 a = random_bit(drng, own)
         elif ph == PH_DUMMY:
-            if s == seat or keep >= 0:
+            if s == seat or keep != NO_KEEP:
                 a = keep
             else:
                 a = act(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)

@@ -22,7 +22,7 @@ import json
 import numpy as np
 
 from euchresim.cards import SUITS, card_str
-from euchresim.engine.layout import (Layout, BIDSUIT, DEALER, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, LED, MAKER, ST, PH_BID1, PH_BID2, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, REDEAL, ROUND, ST_SIZE, TO_ACT)
+from euchresim.engine.layout import (Layout, BIDSUIT, DEALER, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, LED, MAKER, NO_CARD, NO_KEEP, ST, PH_BID1, PH_BID2, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, REDEAL, ROUND, ST_SIZE, TO_ACT)
 from euchresim.engine.tables import cached_tables
 from euchresim.records.format import (FINDING_FIELDS, JOIN_FIELDS, OUTCOME_FIELDS, RECORD_FIELDS, Record, RecordError, _is_int, call_str, cards_desc, parse_record)
 
@@ -74,8 +74,8 @@ def replay_states(recs: list[Record], tab):
         col([r.dummy for r in recs]), col([r.upcard for r in recs]), col([r.kitty for r in recs]),
         col([-1 if r.joker_suit is None else r.joker_suit for r in recs]), col(calls), col(call_at),
         col([sum(1 << s for s in r.alone) for r in recs]),
-        col([-1 if r.discard is None else r.discard for r in recs]),
-        col([-1 if r.dummy_keep is None else r.dummy_keep for r in recs]), col(plays), col(play_at),
+        col([NO_CARD if r.discard is None else r.discard for r in recs]),
+        col([NO_KEEP if r.dummy_keep is None else r.dummy_keep for r in recs]), col(plays), col(play_at),
         found, states)
     return found, states
 

@@ -8,7 +8,7 @@ from numba import njit
 
 from euchresim.engine.bits import lowbit
 from euchresim.engine.hand import apply_action, start_hand
-from euchresim.engine.layout import (ALONE, BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, HAND, JOKER_SUIT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PHASE, TO_ACT)
+from euchresim.engine.layout import (ALONE, BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, HAND, JOKER_SUIT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PHASE, TO_ACT, NO_CARD, NO_KEEP)
 from euchresim.loops.hands import _new_state
 
 
@@ -56,12 +56,12 @@ def replay_hand(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, alo
             asked |= 1 << seat
             step = seat
         elif ph == PH_DISCARD:
-            if discard < 0:
+            if discard == NO_CARD:
                 return ERR_SCRIPT_SHORT, ph, -1
             a = discard
             used_discard = True
         elif ph == PH_DUMMY:
-            if keep < 0:
+            if keep == NO_KEEP:
                 return ERR_SCRIPT_SHORT, ph, -1
             a = keep
             used_keep = True
@@ -86,9 +86,9 @@ def replay_hand(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, alo
         return ERR_PLAYS_EXTRA, PH_DONE, pi
     if not alone_checked and alone:
         return ERR_ALONE_UNASKED, PH_DONE, lowbit(alone)
-    if discard >= 0 and not used_discard:
+    if discard != NO_CARD and not used_discard:
         return ERR_DISCARD_UNUSED, PH_DONE, -1
-    if keep >= 0 and not used_keep:
+    if keep != NO_KEEP and not used_keep:
         return ERR_DUMMY_UNUSED, PH_DONE, -1
     if joker_suit >= 0 and not used_joker and joker_suit != st[JOKER_SUIT]:
         return ERR_JOKER_UNUSED, PH_DONE, -1

@@ -10,6 +10,7 @@ import json
 import numpy as np
 
 from euchresim.cards import SUITS, card_str
+from euchresim.engine.layout import NO_CARD, NO_KEEP
 from euchresim.records.format import Record, call_str, format_record
 from euchresim.rules import Rules
 
@@ -63,8 +64,8 @@ def row_record(rules: Rules, row, plays) -> tuple[Record, dict]:
         joker_suit=None if row["joker_suit"] < 0 else int(row["joker_suit"]),
         calls=calls,
         alone=tuple(s for s in range(P) if (alone_mask >> s) & 1),
-        discard=None if row["discard"] < 0 else int(row["discard"]),
-        dummy_keep=None if row["dummy_keep"] == 0 else int(row["dummy_keep"]),
+        discard=None if row["discard"] == NO_CARD else int(row["discard"]),
+        dummy_keep=None if row["dummy_keep"] == NO_KEEP else int(row["dummy_keep"]),
         plays=tuple(int(c) for c in plays if c >= 0),
         **_join(rules, row),
     )
@@ -152,7 +153,7 @@ def _lines(rules: Rules, head: str, rows, plays) -> list[str]:
              for k, *cs in zip(col("n_calls"), *[col(f"call{k}") for k in range(1, 9)])]
     alone = [_ALONE_JSON[m] for m in col("alone")]
     discard = [CARD_JSON[c] if c >= 0 else "null" for c in col("discard")]
-    keep = [board_json(k) if k else "null" for k in col("dummy_keep")]
+    keep = [board_json(k) if k != NO_KEEP else "null" for k in col("dummy_keep")]
     played = [",".join([CARD_JSON[c] for c in p if c >= 0]) for p in plays.tolist()]
     def game(g, r, score):          # what a --games or --rubbers run adds (docs/hand-record.md)
         if g < 0:

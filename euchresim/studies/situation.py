@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from euchresim.cards import SUITS, card_str
-from euchresim.engine.layout import (BID2_PASS, ERR_SCRIPT_SHORT, EXCHANGED, MAKER, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE_NAMES, PLAY_SEAT)
+from euchresim.engine.layout import (BID2_PASS, ERR_SCRIPT_SHORT, EXCHANGED, MAKER, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE_NAMES, PLAY_SEAT, NO_CARD, NO_KEEP)
 from euchresim.records.format import Record
 from euchresim.rules import Rules
 from euchresim.run.runner import chunk_states
@@ -28,7 +28,7 @@ class Situation:
 
     ``fixed[s]`` are the cards seat s is known to have been dealt: the
     seat's own hand, and for each other seat the cards it has played (the
-    dealer's upcard excepted).  ``discard`` and ``keep`` are -1 unless the
+    dealer's upcard excepted).  ``discard`` and ``keep`` are NO_CARD and NO_KEEP unless the
     seat made them.  ``steps`` is how many actions of the hand so far are
     replayed before the decision.
     """
@@ -40,8 +40,8 @@ class Situation:
     steps: int
     calls: tuple = ()
     alone: int = 0                  # seat mask of those who went alone so far
-    discard: int = -1
-    keep: int = -1
+    discard: int = NO_CARD
+    keep: int = NO_KEEP
     plays: tuple = ()
     joker_suit: int = -1
     fixed_dummy: int = 0
@@ -172,7 +172,7 @@ def default_calls(rnd: int, position: int, players: int) -> tuple:
 
 def from_hand(rules: Rules, hand: int, upcard: int, position: int, calls: tuple | None = None, score=None,
               decision: str | None = None, dealer: int = 0, joker_suit: int = -1, alone: int = 0,
-              discard: int = -1, rnd: int = 1, dummy: int = 0) -> Situation:
+              discard: int = NO_CARD, rnd: int = 1, dummy: int = 0) -> Situation:
     """The seat ``position`` left of the dealer, holding ``hand``, after ``calls`` (codes, from the dealer's left).
 
     ``calls`` None: everyone before the seat passed, in round ``rnd``.
@@ -187,7 +187,7 @@ def from_hand(rules: Rules, hand: int, upcard: int, position: int, calls: tuple 
     seat = seat_of(position, dealer, players)
     fixed = [0, 0, 0, 0]
     fixed[seat] = hand
-    base = Situation(rules, dealer, seat, tuple(fixed), upcard, 0, tuple(calls), alone, discard, -1, (), joker_suit,
+    base = Situation(rules, dealer, seat, tuple(fixed), upcard, 0, tuple(calls), alone, discard, NO_KEEP, (), joker_suit,
                      dummy, _score_tuple(score, players, seat))
     return _first_decision(base, len(calls), 0, decision)
 
@@ -277,8 +277,8 @@ def from_record(rec: Record, calls: int | None = None, plays: int | None = None,
                   plays=tuple(rec.plays[:plays]), joker_suit=-1 if rec.joker_suit is None else rec.joker_suit)
     # the whole deal known: where the prefix leads, and whose turn it is, without sampling
     full = Situation(rec.rules, rec.dealer, -1, hands, rec.upcard, 0,
-                     discard=-1 if rec.discard is None else rec.discard,
-                     keep=-1 if rec.dummy_keep is None else rec.dummy_keep, fixed_dummy=rec.dummy, **script)
+                     discard=NO_CARD if rec.discard is None else rec.discard,
+                     keep=NO_KEEP if rec.dummy_keep is None else rec.dummy_keep, fixed_dummy=rec.dummy, **script)
     seat, phase = -1, -1
     for seat_try in range(players):
         try:
@@ -300,11 +300,11 @@ def from_record(rec: Record, calls: int | None = None, plays: int | None = None,
         if not (exchanged and s == rec.dealer and c == rec.upcard):
             fixed[s] |= 1 << c
     fixed[seat] = hands[seat]
-    discard = rec.discard if (seat == rec.dealer and rec.discard is not None) else -1
+    discard = rec.discard if (seat == rec.dealer and rec.discard is not None) else NO_CARD
     maker = int(st[MAKER])
     took_dummy = rec.dummy_keep is not None and seat == maker and phase >= PH_DUMMY    # seen from its keep on
     base = Situation(rec.rules, rec.dealer, seat, tuple(fixed), rec.upcard, 0, discard=discard,
-                     keep=rec.dummy_keep if took_dummy else -1, fixed_dummy=rec.dummy if took_dummy else 0,
+                     keep=rec.dummy_keep if took_dummy else NO_KEEP, fixed_dummy=rec.dummy if took_dummy else 0,
                      **script)
     return _first_decision(base, calls, plays, decision)
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from euchresim.cards import JOKER, SUITS, card_str
 from euchresim.engine import solver as S
-from euchresim.engine.layout import (ALONE, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_JOKER_UNUSED, ERR_SCRIPT_SHORT, JOKER_SUIT, MAKER, MAKER_TRICKS, NCALLS, NINTRICK, NPLAYS, OUT, PH_DONE, PH_PLAY, PLAY_SEAT, PLAYS, ROUND, TO_ACT, TRICK, TRICK_WINNER, TRUMP)
+from euchresim.engine.layout import (ALONE, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_JOKER_UNUSED, ERR_SCRIPT_SHORT, JOKER_SUIT, MAKER, MAKER_TRICKS, NCALLS, NINTRICK, NPLAYS, OUT, PH_DONE, PH_PLAY, PLAY_SEAT, PLAYS, ROUND, TO_ACT, TRICK, TRICK_WINNER, TRUMP, NO_CARD, NO_KEEP)
 from euchresim.records.format import (OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, parse_record)
 from euchresim.engine.tables import cached_tables
 from euchresim.loops.records import _OUTCOME_SLOTS, _ended_rule, _with_error as _replay_error, _message, _written, outcome_of, replay_states
@@ -237,11 +237,11 @@ def opening_positions(rules, n: int, seed: int):
     pos = np.zeros((n, S.POS_SIZE), np.int64)
     for i, r in enumerate(rows[:n]):
         hands = [int(r[f"hand{s}"]) for s in range(4)]
-        if r["discard"] >= 0:
+        if r["discard"] != NO_CARD:
             d = int(r["dealer"])
             hands[d] = (hands[d] | int(r["upcard"])) & ~(1 << int(r["discard"]))
         m = int(r["maker"])
-        if r["dummy_keep"]:
+        if r["dummy_keep"] != NO_KEEP:
             hands[m] = int(r["dummy_keep"])
         pos[i, S.P_TRUMP] = r["trump"]
         pos[i, S.P_HAND:S.P_HAND + 4] = hands
