@@ -48,7 +48,7 @@ def test_r4_jacks_in_a_hand_are_hypergeometric(players, deck):
 def test_r4_upcard_is_uniform_over_the_pack(players, deck):
     _, res = rows_of(players, deck, "random", seed=12, n=N)
     cards = cards_of(pack_mask(deck))
-    up = np.array([int(m).bit_length() - 1 for m in res.hands["upcard"]])   # one-card boards
+    up = res.hands["upcard"].astype(np.int64)          # one card: its index
     counts = np.bincount(up, minlength=33)[cards]
     assert_freqs(counts, [1 / deck] * deck, N)
 
@@ -101,7 +101,7 @@ def deal_places(res, players, deck, relative):
         d = h["dealer"].astype(np.int64)
         seats = [np.choose((d + p) % players, seats) for p in range(players)]
     boards = seats + ([h["dummy"].astype(np.int64)] if players == 3 else []) + \
-        [h["upcard"].astype(np.int64), h["kitty"].astype(np.int64)]
+        [np.int64(1) << h["upcard"].astype(np.int64), h["kitty"].astype(np.int64)]
     sizes = [5] * players + ([5] if players == 3 else []) + [1, deck - 5 * players - (5 if players == 3 else 0) - 1]
     assert sum(sizes) == deck
     b = np.stack(boards, axis=1)                       # n x places

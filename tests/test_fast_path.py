@@ -32,7 +32,7 @@ def test_random_tricks_equals_the_generic_loop(players, deck):
             rng = base.copy()
             hands = np.array([row[f"hand{s}"] for s in range(4)], np.int64)
             start_hand(st, priv, tab, np.int64(row["dealer"]), hands, np.int64(row["dummy"]),
-                       np.int64(int(row["upcard"]).bit_length() - 1), np.int64(row["kitty"]))
+                       np.int64(row["upcard"]), np.int64(row["kitty"]))
             assert play_out(st, priv, tab, pids, params, fns, rng, ws, fast) == 0
             out.append((st, priv, rng))
         (a, pa, ra), (b, pb, rb) = out

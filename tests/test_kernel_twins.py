@@ -21,7 +21,7 @@ def _deals(res, deck, every=4):
     for i, row in enumerate(res.hands):
         hands = [int(row[f"hand{s}"]) for s in range(4)]
         dummy, kitty = int(row["dummy"]), int(row["kitty"])
-        up = int(row["upcard"]).bit_length() - 1
+        up = int(row["upcard"])
         joker = 1 << JOKER_INDEX
         if deck in (25, 33) and i % every == 0 and up != JOKER_INDEX:
             swap = lambda b: b & ~joker | (1 << up) if b & joker else b    # noqa: E731

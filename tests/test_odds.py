@@ -115,15 +115,15 @@ def test_exact_odds_inside_the_simulated_intervals(players, deck):
     z = NormalDist().inv_cdf(1 - 0.005 / cells)          # 1% over every cell of every table
     for w, t in tables.items():
         n = int(t["of"].iloc[0])
-        joker_ups = int((hands["upcard"] == (1 << JOKER)).sum())
+        joker_ups = int((hands["upcard"] == JOKER).sum())
         assert n == N - joker_ups and t["count"].sum() == n
         for row in t.itertuples():
             se = math.sqrt(row.exact * (1 - row.exact) / n)
             assert abs(row.simulated - row.exact) <= z * se + 1e-12, (w, row)
     # a seat's count agrees with a direct count of its cards, row by row
     got = odds.observed(hands[:500], deck, "trumps", seat=1)
-    keep = [r for r in hands[:500] if r["upcard"] != 1 << JOKER]
-    want = [COUNTS["trumps"](cards_of(int(r["hand1"])), (int(r["upcard"]).bit_length() - 1) >> 3) for r in keep]
+    keep = [r for r in hands[:500] if r["upcard"] != JOKER]
+    want = [COUNTS["trumps"](cards_of(int(r["hand1"])), int(r["upcard"]) >> 3) for r in keep]
     assert got.tolist() == want
 
 

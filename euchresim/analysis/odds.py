@@ -148,10 +148,10 @@ def observed(hands, deck: int, what: str = "trumps", seat: int = 0) -> np.ndarra
     """
     df = pd.DataFrame(hands) if not isinstance(hands, pd.DataFrame) else hands
     up = df["upcard"].to_numpy(np.int64)
-    keep = up != (1 << JOKER)
+    keep = up != JOKER
     up = up[keep]
     hand = df[f"hand{seat}"].to_numpy(np.int64)[keep]
-    suit = np.log2(up).astype(np.int64) >> 3
+    suit = up >> 3
     pack = pack_mask(deck)
     boards = {}
     for t in range(4):

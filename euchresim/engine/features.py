@@ -15,7 +15,7 @@ they describe; ``euchresim.groups`` adds the labels people read.
 import numpy as np
 from numba import njit
 
-from euchresim.engine.bits import U, highbit, popcount
+from euchresim.engine.bits import U, popcount
 from euchresim.engine.layout import CFG_PLAYERS, NO_CARD, NO_KEEP, T_EFF
 
 FEATURES = (
@@ -73,14 +73,14 @@ def maker_hand(r):
     h = np.int64(_hand_of(r, maker))
     disc = np.int64(r["discard"])
     if maker == r["dealer"] and disc != NO_CARD:   # the discard may be the upcard itself (exchange declined)
-        h = (h | np.int64(r["upcard"])) & ~(np.int64(1) << disc)
+        h = (h | (np.int64(1) << np.int64(r["upcard"]))) & ~(np.int64(1) << disc)
     return h
 
 
 @njit(cache=True, _nrt=False, inline='always')
 def row_features(r, tab, f):
     """Every feature of hand row ``r`` into ``f`` (NFEAT int64)."""
-    up = highbit(np.int64(r["upcard"]))
+    up = np.int64(r["upcard"])
     maker = np.int64(r["maker"])
     if maker < 0:
         for k in range(NFEAT):

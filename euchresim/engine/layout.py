@@ -138,7 +138,7 @@ SC_CUTTHROAT_DEFENDER = 5
 # so a slot declared here is reset without a change there.
 ST = Layout("st", 96, (
     ("DEALER", 1),
-    ("UPCARD", 1),          # card index (the hand rows' and records' encoding too)
+    ("UPCARD", 1),          # card index, as in the hand rows, the records and every kernel: one card is an index
     ("JOKER_SUIT", 1),      # -1 unless the upcard is the joker
     ("BIDSUIT", 1),         # the suit round one bids on (turned down in round two)
     ("PHASE", 1),
@@ -269,7 +269,7 @@ HAND_FIELDS = [
     ("chunk", np.int32), ("index", np.int64), ("game", np.int64), ("rubber", np.int64),
     ("dealer", np.int8),
     ("hand0", np.int64), ("hand1", np.int64), ("hand2", np.int64), ("hand3", np.int64),
-    ("dummy", np.int64), ("upcard", np.int64), ("kitty", np.int64), ("joker_suit", np.int8),
+    ("dummy", np.int64), ("upcard", np.int8), ("kitty", np.int64), ("joker_suit", np.int8),
     ("n_calls", np.int8),
 ] + [(f"call{k}", np.int8) for k in range(1, 9)] + [
     ("maker", np.int8), ("maker_pos", np.int8), ("make_round", np.int8), ("trump", np.int8),

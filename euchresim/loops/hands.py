@@ -13,7 +13,7 @@ from euchresim.engine.bits import PICK, U, digit_next, inline_copy, lowbit, popc
 from euchresim.engine.deal import deal
 from euchresim.engine.hand import apply_legal, legal_actions, score_hand, start_hand
 from euchresim.engine.layout import (ALONE, CALLS, CFG_GAME_TO, CFG_PLAYERS, CFG_TIE, DEAL, DEAL_DUMMY, DISCARD, DUMMY_KEEP, ERR, FIRST_LEADER, HAND, JOKER_SUIT, KITTY, MAKER, MAKER_TRICKS, NCALLS, NPLAYS, OUT, PH_DONE, PHASE, PLAYS, POINTS, PRIV_SIZE, REDEAL, ROUND, SCORE, ST_SIZE, THROWN_IN, TO_ACT, TRICK_WINNER, TRICKS, TRUMP, UPCARD, DEALER, CFG_NPACK, T_PACK, T_SUIT_OF, T_POWER, T_NEXT, NACTIVE, LEADER, RT_CARDS, RT_REM, RT_SUITS, TRICK, NINTRICK, LED, BEST_SEAT, BEST_POWER, PH_PLAY, PLAY_SEAT)
-from euchresim.engine.game import game_winners, rubber_points
+from euchresim.engine.game import at_the_bridge, game_winners, rubber_margin, rubber_points
 from euchresim.loops.tally import tally_row
 from euchresim.policies.dispatch import RANDOM, WS_COLS, WS_ROWS, act
 
@@ -154,7 +154,7 @@ def write_row(rows, plays, i, mask, st, priv, players, chunk, game, rubber):
     r["hand2"] = priv[DEAL + 2]
     r["hand3"] = priv[DEAL + 3]
     r["dummy"] = priv[DEAL_DUMMY]
-    r["upcard"] = np.int64(1) << st[UPCARD]     # a board, like the rest of the deal
+    r["upcard"] = st[UPCARD]                    # one card: an index (a set of cards is a board)
     r["kitty"] = priv[KITTY]
     r["joker_suit"] = st[JOKER_SUIT]
     r["n_calls"] = st[NCALLS]
@@ -314,13 +314,7 @@ def _play_game(tab, st, priv, ws, work, hands, dealer, drng, prng, pids, params,
         return -2 - (err + 64 * end), dealer, 0     # the failing row too (sim.play_chunk decodes it)
     if winners == 0:
         return -1, dealer, 0
-    bridge = False
-    if players == 4 and tab[CFG_GAME_TO] == 5:
-        for k in range(nrows, end):            # R12 "at the bridge" after some hand: a label only
-            a = rows[k]["score0"] + rows[k]["points0"]
-            b = rows[k]["score1"] + rows[k]["points1"]
-            if (a == 4 and b <= 2) or (b == 4 and a <= 2):
-                bridge = True
+    bridge = at_the_bridge(rows, np.int64(nrows), np.int64(end), players, tab[CFG_GAME_TO])
     g = games[gi]
     g["game"] = game
     g["rubber"] = rubber
@@ -380,7 +374,7 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, rows, plays,
         r["winner_side"] = wside
         r["winner_points"] = rp[wside]
         r["loser_points"] = rp[1 - wside]
-        r["margin"] = 2 + rp[wside] - rp[1 - wside]    # R13
+        r["margin"] = rubber_margin(rp[wside], rp[1 - wside])
     return nrows
 
 

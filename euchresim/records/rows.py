@@ -59,7 +59,7 @@ def row_record(rules: Rules, row, plays) -> tuple[Record, dict]:
         dealer=int(row["dealer"]),
         hands=tuple(int(row[f"hand{s}"]) for s in range(P)),
         dummy=int(row["dummy"]),
-        upcard=int(row["upcard"]).bit_length() - 1,     # the row holds a one-card board
+        upcard=int(row["upcard"]),
         kitty=int(row["kitty"]),
         joker_suit=None if row["joker_suit"] < 0 else int(row["joker_suit"]),
         calls=calls,
@@ -147,7 +147,7 @@ def _lines(rules: Rules, head: str, rows, plays) -> list[str]:
 
     hands = [",".join(t) for t in zip(*[boards(f"hand{s}") for s in range(P)])]
     dummy = [',"dummy":' + t for t in boards("dummy")] if rules.has_dummy else [""] * len(rows)
-    upcard = [CARD_JSON[u.bit_length() - 1] for u in col("upcard")]
+    upcard = [CARD_JSON[u] for u in col("upcard")]
     joker = [SUIT_JSON[j] if j >= 0 else "null" for j in col("joker_suit")]
     calls = [",".join([CALL_JSON[c] for c in cs[:k]])
              for k, *cs in zip(col("n_calls"), *[col(f"call{k}") for k in range(1, 9)])]

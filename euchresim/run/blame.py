@@ -89,7 +89,7 @@ def failing_decision(spec, chunk, at: int, row, chunk_states) -> Decision | None
     for s in range(4):
         st[SCORE + s] = int(row[f"score{s}"])
     hands = np.array([int(row[f"hand{s}"]) for s in range(4)], np.int64)
-    upcard = int(row["upcard"]).bit_length() - 1
+    upcard = int(row["upcard"])
     start_hand(st, priv, tab, np.int64(row["dealer"]), hands, np.int64(row["dummy"]), np.int64(upcard),
                np.int64(row["kitty"]))
     ws = new_workspace()

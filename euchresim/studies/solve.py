@@ -239,7 +239,7 @@ def opening_positions(rules, n: int, seed: int):
         hands = [int(r[f"hand{s}"]) for s in range(4)]
         if r["discard"] != NO_CARD:
             d = int(r["dealer"])
-            hands[d] = (hands[d] | int(r["upcard"])) & ~(1 << int(r["discard"]))
+            hands[d] = (hands[d] | 1 << int(r["upcard"])) & ~(1 << int(r["discard"]))
         m = int(r["maker"])
         if r["dummy_keep"] != NO_KEEP:
             hands[m] = int(r["dummy_keep"])
