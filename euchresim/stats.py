@@ -15,10 +15,6 @@ import math
 import numpy as np
 
 Z95 = 1.959963984540054     # the 97.5% point of the standard normal: statistics.NormalDist().inv_cdf(0.975)
-# The duel and the ladder have always printed intervals with z to six digits;
-# their pinned outputs (tests/golden/outputs.json) carry that to the last
-# digit, so they keep it until those outputs are next regenerated on purpose.
-Z95_6 = round(Z95, 6)
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:

@@ -27,7 +27,7 @@ import numpy as np
 
 from euchresim.rules import Rules
 from euchresim.run.jobs import Job, Played, run_job
-from euchresim.stats import Z95_6 as Z95, normal_interval   # six digits: see stats.Z95_6
+from euchresim.stats import Z95, normal_interval
 
 MAX_BATCH = 4           # pairing units per worker job: a slow policy's progress still moves (jobs cost ~0.1 ms)
 

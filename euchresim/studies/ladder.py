@@ -18,7 +18,7 @@ import os
 
 import numpy as np
 
-from euchresim.stats import Z95_6 as Z95, normal_interval   # six digits, as the duel: see stats.Z95_6
+from euchresim.stats import Z95, normal_interval
 from euchresim.studies.duel import DuelSpec, duel
 
 ELO = 400 / math.log(10)        # one rating unit in Elo points: a 400-point gap is 10:1 odds
