@@ -14,38 +14,21 @@ is played as if every card were seen, which makes a call look better than
 a player who must guess could make it; docs/policies.md has the
 measurement against heuristic bidding with the same play.
 """
-import numpy as np
 from numba import njit
 
-from euchresim.engine.bits import lowbit, popcount
 from euchresim.engine.hand import legal_actions
-from euchresim.engine.layout import (AWAY, HAND, TO_ACT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_PLAY, PHASE)
-from euchresim.policies.heuristic import heuristic_decide
-from euchresim.policies.search import (P_BID_WORLDS, P_SEARCH_BIDS, P_WORLDS, WR_WORLD, best_action, card_values, clear_sums, pick_card, points_table, sample_fitting_world, value_actions)
+from euchresim.engine.layout import AWAY, HAND, TO_ACT
+from euchresim.policies.search import search_decide
 
 
 @njit(cache=True, _nrt=False)
 def pimc_decide(st, hand, away, seat, legal, params, rng, tab, ws):
-    ph = st[PHASE]
-    if ph == PH_PLAY:
-        if popcount(legal) == 1:
-            return lowbit(legal)
-        clear_sums(ws)
-        points_table(st, tab, seat, ws)
-        for _ in range(np.int64(params[P_WORLDS])):
-            sample_fitting_world(st, hand, away, seat, tab, params, rng, ws)
-            card_values(st, ws[WR_WORLD], tab, ws, seat, 1)
-        return pick_card(legal, hand, ws, st, tab)
-    if (ph == PH_BID1 or ph == PH_BID2 or ph == PH_ALONE or ph == PH_DEFEND or ph == PH_DISCARD) \
-            and params[P_SEARCH_BIDS] != 0:
-        if popcount(legal) == 1:
-            return lowbit(legal)
-        clear_sums(ws)
-        for _ in range(np.int64(params[P_BID_WORLDS])):
-            sample_fitting_world(st, hand, away, seat, tab, params, rng, ws)
-            value_actions(st, ws[WR_WORLD], tab, ws, seat, legal, params)
-        return best_action(legal, ws)
-    return heuristic_decide(st, hand, away, seat, legal, params, tab)
+    """``search_decide`` over worlds drawn from what the seat sees: its own cards, never another's.
+
+    The true deal's slot is handed the public state: there is no private
+    state here to read, by construction, and it is never read either.
+    """
+    return search_decide(st, st, hand, away, seat, legal, params, rng, tab, ws, False)
 
 
 @njit(cache=True)

@@ -27,7 +27,7 @@ from numba import njit
 from euchresim.engine import solver as S
 from euchresim.engine.bits import U, lowbit, popcount, random_bit
 from euchresim.engine.hand import apply_action, legal_actions, score_hand, start_hand
-from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, EXCHANGED, HAND, JOKER_SUIT, MAKER, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_BID1, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, T_SUIT_OF, TO_ACT, TRICKS, TRUMP, UPCARD)
+from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, EXCHANGED, HAND, JOKER_SUIT, MAKER, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, T_SUIT_OF, TO_ACT, TRICKS, TRUMP, UPCARD)
 from euchresim.policies.builtin import NPARAMS
 from euchresim.policies.heuristic import HEURISTIC_PARAMS, heuristic_decide
 from euchresim.policies.params import Param, defaults_row
@@ -461,3 +461,37 @@ def sample_fitting_world(st, hand, away, seat, tab, params, rng, ws):
             return 1
         sample_world(st, hand, away, seat, tab, rng, world)
     return 0
+
+
+@njit(cache=True, _nrt=False)
+def search_decide(st, priv, hand, away, seat, legal, params, rng, tab, ws, sees_all):
+    """The search bots' decision: ``pimc`` over sampled worlds, ``dd`` (``sees_all``) over the true deal.
+
+    A card is valued by the solver and any other searched decision (a call,
+    alone, defend alone, the discard; with ``search_bids``) by rollouts, in
+    each world, summed, the best mean taken.  ``dd``'s one world is
+    ``priv``; ``pimc`` draws ``worlds`` (``bid_worlds``) worlds that fit
+    what the seat has seen and heard, and never reads ``priv``.  The joker's
+    suit and the dummy keep are heuristic's.
+    """
+    ph = st[PHASE]
+    play = ph == PH_PLAY
+    if not play and not ((ph == PH_BID1 or ph == PH_BID2 or ph == PH_ALONE or ph == PH_DEFEND or ph == PH_DISCARD)
+                         and params[P_SEARCH_BIDS] != 0):
+        return heuristic_decide(st, hand, away, seat, legal, params, tab)
+    if popcount(legal) == 1:
+        return lowbit(legal)
+    clear_sums(ws)
+    if play:
+        points_table(st, tab, seat, ws)
+    n = np.int64(1) if sees_all else np.int64(params[P_WORLDS] if play else params[P_BID_WORLDS])
+    for _ in range(n):
+        world = priv
+        if not sees_all:
+            sample_fitting_world(st, hand, away, seat, tab, params, rng, ws)
+            world = ws[WR_WORLD]
+        if play:
+            card_values(st, world, tab, ws, seat, 1)
+        else:
+            value_actions(st, world, tab, ws, seat, legal, params)
+    return pick_card(legal, hand, ws, st, tab) if play else best_action(legal, ws)
