@@ -14,7 +14,7 @@ from euchresim.rules import Rules
 for pol in ("pimc", "heuristic"):
     n = 4000
     r = sim.play_chunk(sim.RunSpec(rules=Rules(), policies=(pol,), count=n, chunk_size=n, seed=11), 0).hands
-    up = np.array([int(u).bit_length() - 1 for u in r["upcard"]])
+    up = r["upcard"].astype(np.int64)
     jack = (up < 32) & ((up & 7) == 4)
     reached = jack & (r["call1"] == 0) & (r["call2"] == 0) & (r["call3"] == 0)
     took = reached & (r["call4"] == 1)

@@ -8,6 +8,8 @@ arithmetic.
 import dataclasses
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from euchresim.cards import pack_mask
 from euchresim.engine.layout import NACTIVE, TO_ACT
@@ -79,3 +81,22 @@ def test_partner_and_the_card_tables():
     assert view.card_power(ac, 2, 2, tab4) == 0 < view.card_power(ah, 2, 2, tab4)
     assert view.cheapest(np.int64((1 << jh) | (1 << ac)), 2, tab4) == ac
     assert view.suit_cards(np.int64(1 << (8 * 1 + 4)), 2, 2, tab4) == 1 << (8 * 1 + 4)    # JD is a heart
+
+
+@settings(max_examples=200, deadline=None)
+@given(hs.integers(0, (1 << 33) - 1), hs.integers(0, 3), hs.integers(-1, 3))
+def test_the_best_card_scans_are_min_and_max_of_the_order_ties_the_lowest_card(cards, t, led):
+    """view.cheapest / strongest and builtin.cheapest_by_power against a plain min / max over the cards."""
+    from euchresim.policies.builtin import cheapest_by_power
+    tab = build_tables(Rules(deck=33))
+    cards &= pack_mask(33)
+    held = [c for c in range(33) if cards >> c & 1]
+    if not held:
+        assert view.cheapest(np.int64(cards), t, tab) == -1 == view.strongest(np.int64(cards), t, tab)
+        return
+    order = [int(view.card_order(c, t, tab)) for c in held]
+    assert view.cheapest(np.int64(cards), t, tab) == held[order.index(min(order))]
+    assert view.strongest(np.int64(cards), t, tab) == held[order.index(max(order))]
+    lead = led if led >= 0 else t
+    power = [int(view.card_power(c, t, lead, tab)) for c in held]
+    assert cheapest_by_power(np.int64(cards), t, lead, tab) == held[power.index(min(power))]

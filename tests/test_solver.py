@@ -143,7 +143,7 @@ def played_positions(players, deck, n, seed, rng=None):
         hands = [int(r[f"hand{s}"]) for s in range(4)]
         if r["discard"] >= 0:
             d = int(r["dealer"])
-            hands[d] = (hands[d] | int(r["upcard"])) & ~(1 << int(r["discard"]))
+            hands[d] = (hands[d] | 1 << int(r["upcard"])) & ~(1 << int(r["discard"]))
         maker = int(r["maker"])
         if r["dummy_keep"]:
             hands[maker] = int(r["dummy_keep"])

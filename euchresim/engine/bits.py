@@ -289,3 +289,39 @@ def seed_state(seed_sequence):
     if not st[:4].any():  # the all-zero state is the one xoshiro cannot leave
         st[0] = 1
     return st
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def lowest_by(cards, tab, base):
+    """The card ``c`` of ``cards`` with the least ``tab[base + c]`` (ties: the lowest index); -1 when empty.
+
+    The one best-card scan: ``base`` picks the table row, R2's order with a
+    trump (``T_ORDER``) or the power with a suit led (``T_POWER``).
+    """
+    best = np.int64(-1)
+    bv = np.int64(1) << 62
+    m = cards
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        v = tab[U(base + c)]
+        if v < bv:
+            bv = v
+            best = c
+    return best
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def highest_by(cards, tab, base):
+    """The card ``c`` of ``cards`` with the greatest ``tab[base + c]`` (ties: the lowest index); -1 when empty."""
+    best = np.int64(-1)
+    bv = -(np.int64(1) << 62)
+    m = cards
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        v = tab[U(base + c)]
+        if v > bv:
+            bv = v
+            best = c
+    return best

@@ -228,6 +228,22 @@ def _tt_key(ws, seat):
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def _others(ws, wbit, h):
+    """The live cards of the other hands, the card winning the trick and the sentinels: what tells runs apart."""
+    return (ws[0] | ws[1] | ws[2] | ws[3] | wbit | SENTINELS) & ~h
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _starts_run(prev, c, others):
+    """Whether card ``c`` (taken high to low after ``prev``, 0 at first) begins a new run of equivalent cards.
+
+    Two cards of a hand are interchangeable from here on when no card in
+    ``others`` lies between them: the search solves one card a run.
+    """
+    return prev == 0 or ((prev - 1) & ~((c << 1) - 1) & others) != 0
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def _cards_to_try(ws, h, legal, seat, nin, led, wbit, wseat, maxi):
     """One card of each run of equivalent cards, and the order to try them.
 
@@ -235,14 +251,14 @@ def _cards_to_try(ws, h, legal, seat, nin, led, wbit, wseat, maxi):
     them (nor the card winning the trick) are interchangeable from here
     on.  Returns (cards, first card to try or 0, then low to high?).
     """
-    others = (ws[0] | ws[1] | ws[2] | ws[3] | wbit | SENTINELS) & ~h
+    others = _others(ws, wbit, h)
     reps = np.int64(0)
     rest = legal
     prev = np.int64(0)
     while rest != 0:
         c = np.int64(1) << highbit(rest)
         rest ^= c
-        if prev == 0 or ((prev - 1) & ~((c << 1) - 1) & others) != 0:
+        if _starts_run(prev, c, others):
             reps |= c
         prev = c
     first = np.int64(0)
@@ -443,7 +459,7 @@ def solve_position(ws, tab, pos, res, mode):
         legal = h
         if nin > 0 and (h & led) != 0:
             legal = h & led
-        others = (ws[0] | ws[1] | ws[2] | ws[3] | wbit | SENTINELS) & ~h
+        others = _others(ws, wbit, h)
         maxi = (makers >> seat) & 1
         value = np.int64(-1) if maxi else np.int64(99)
         guess = np.int64(5)
@@ -453,7 +469,7 @@ def solve_position(ws, tab, pos, res, mode):
         while rest != 0:
             c = np.int64(1) << highbit(rest)
             rest ^= c
-            if prev == 0 or ((prev - 1) & ~((c << 1) - 1) & others) != 0:
+            if _starts_run(prev, c, others):
                 ws[seat] = h ^ c              # a new run of touching cards: solve it
                 nled, nb, ns = _play(c, seat, nin, led, wbit, wseat)
                 if nin + 1 == nact:

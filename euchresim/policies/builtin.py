@@ -18,7 +18,7 @@ It never sees another seat's cards.  Ids: 0 ``random``, 1 ``baseline``.
 import numpy as np
 from numba import njit
 
-from euchresim.engine.bits import U, digit_bit, lowbit, popcount, random_bit
+from euchresim.engine.bits import U, digit_bit, lowbit, lowest_by, popcount, random_bit
 from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, BIDSUIT, BID2_PASS, CFG_PLAYERS, DEALER, LED, MAKER, NINTRICK, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, ROUND, TRUMP, UPCARD, T_EFF, T_ORDER, T_POWER)
 
 RANDOM = 0
@@ -32,6 +32,7 @@ P_DEFEND = 3     # trumps needed to defend alone, one of them the joker or a bow
 P_PARTNER_UP = 4  # round one: + for the dealer's partner (the upcard joins the side), - for an opponent
 P_DEFEND_CUTTHROAT = 5  # as P_DEFEND, in Cutthroat (where the other defender, not a partner, sits out)
 from euchresim.policies.params import NPARAMS, Param, defaults_row  # noqa: E402,F401  (NPARAMS: a row's width)
+from euchresim.policies.view import cheapest, strongest  # noqa: E402
 
 # baseline's parameters, declared once: the command line's names and ranges, and the defaults row
 BASELINE_PARAMS = (
@@ -99,50 +100,9 @@ def strength(hand, t, tab):
 
 
 @njit(cache=True, _nrt=False)
-def _lowest(cards, t, tab):
-    """The cheapest card: lowest plain rank first, trumps last (R2 order)."""
-    best = -1
-    bv = 1 << 30
-    m = cards
-    while m:
-        c = lowbit(m)
-        m &= m - 1
-        v = tab[U(T_ORDER + 33 * (t) + (c))]
-        if v < bv:
-            bv = v
-            best = c
-    return best
-
-
-@njit(cache=True, _nrt=False)
-def _highest(cards, t, tab):
-    best = -1
-    bv = -1
-    m = cards
-    while m:
-        c = lowbit(m)
-        m &= m - 1
-        v = tab[U(T_ORDER + 33 * (t) + (c))]
-        if v > bv:
-            bv = v
-            best = c
-    return best
-
-
-@njit(cache=True, _nrt=False)
 def cheapest_by_power(cards, t, led, tab):
     """The card of ``cards`` with the least trick-taking power (R2, R10); ties the lowest index."""
-    best = -1
-    bv = 1 << 30
-    m = cards
-    while m:
-        c = lowbit(m)
-        m &= m - 1
-        v = tab[U(T_POWER + 132 * t + 33 * led + c)]
-        if v < bv:
-            bv = v
-            best = c
-    return best
+    return lowest_by(cards, tab, T_POWER + 132 * t + 33 * led)
 
 
 @njit(cache=True, _nrt=False)
@@ -157,7 +117,7 @@ def baseline_discard(cards, t, tab):
         off = cards & tab[U(T_EFF + 4 * (t) + (s))]
         if off == 0:
             continue
-        c = _lowest(off, t, tab)
+        c = cheapest(off, t, tab)
         if (c & 7) == 7:   # keep off-suit aces when possible
             continue
         v = tab[U(T_ORDER + 33 * (t) + (c))] - (10 if popcount(off) == 1 else 0)
@@ -168,8 +128,8 @@ def baseline_discard(cards, t, tab):
         return best
     offs = cards & ~trumps
     if offs:
-        return _lowest(offs, t, tab)
-    return _lowest(cards, t, tab)
+        return cheapest(offs, t, tab)
+    return cheapest(cards, t, tab)
 
 
 @njit(cache=True, _nrt=False)
@@ -178,7 +138,7 @@ def baseline_keep(cards, t, tab):
     keep = np.int64(0)
     left = cards
     for _ in range(5):
-        c = _highest(left, t, tab)
+        c = strongest(left, t, tab)
         keep |= np.int64(1) << c
         left &= ~(np.int64(1) << c)
     return keep
@@ -201,16 +161,16 @@ def baseline_play(st, hand, seat, legal, tab, players):
     maker_side = seat == st[MAKER] or (players == 4 and (seat + 2) & 3 == st[MAKER])
     if st[NINTRICK] == 0:
         if maker_side and trumps:
-            return _highest(trumps, t, tab)
+            return strongest(trumps, t, tab)
         aces = np.int64(0)
         for s in range(4):
             if s != t:
                 aces |= legal & (np.int64(1) << (8 * s + 7)) & tab[U(T_EFF + 4 * (t) + (s))]
         if aces:
             return lowbit(aces)
-        return _lowest(legal, t, tab)
+        return cheapest(legal, t, tab)
     if st[BEST_SEAT] == _teammate(st, seat, players):
-        return _lowest(legal, t, tab)
+        return cheapest(legal, t, tab)
     led = st[LED]
     winners = np.int64(0)
     m = legal
@@ -221,7 +181,7 @@ def baseline_play(st, hand, seat, legal, tab, players):
             winners |= np.int64(1) << c
     if winners:
         return cheapest_by_power(winners, t, led, tab)     # the cheapest card that wins
-    return _lowest(legal, t, tab)
+    return cheapest(legal, t, tab)
 
 
 @njit(cache=True, _nrt=False)

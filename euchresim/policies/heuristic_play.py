@@ -8,7 +8,8 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import U, lowbit, popcount
-from euchresim.policies.builtin import _highest, _lowest, cheapest_by_power
+from euchresim.policies.builtin import cheapest_by_power
+from euchresim.policies.view import cheapest, strongest
 from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, CFG_PACK, CFG_PLAYERS, DEALER, EXCHANGED, LED, MAKER, NACTIVE, NINTRICK, NPLAYS, OUT, PLAY_SEAT, PLAYS, TRUMP, UPCARD, T_EFF, T_NEXT, T_ORDER, T_POWER, T_SUIT_OF)
 
 JOKER = 32
@@ -99,9 +100,9 @@ def best_discard(cards, t, params, tab):
     return best
 
 
-# the cheapest and the strongest card by R2 order: baseline's, shared (ties the lowest index)
-lowest = _lowest
-highest = _highest
+# the cheapest and the strongest card by R2 order: the one scan (engine.bits.lowest_by), ties the lowest index
+lowest = cheapest
+highest = strongest
 
 
 @njit(cache=True, _nrt=False)

@@ -12,7 +12,7 @@ one on a state).  Cards are indexes 0..32 (``8 * suit + rank``, the joker
 import numpy as np
 from numba import njit
 
-from euchresim.engine.bits import U, lowbit
+from euchresim.engine.bits import U, highest_by, lowest_by
 from euchresim.engine.layout import (ALONE, BEST_SEAT, CFG_PACK, CFG_PLAYERS, LED, MAKER, NINTRICK, NPLAYS, PH_DUMMY, PHASE, PLAY_SEAT, PLAYS, TRUMP, UPCARD, T_EFF, T_ORDER, T_POWER)
 
 
@@ -124,14 +124,10 @@ def card_power(card, t, led, tab):
 @njit(cache=True, _nrt=False)
 def cheapest(cards, t, tab):
     """The card of ``cards`` with the lowest ``card_order`` (ties the lowest index); -1 when empty."""
-    best = np.int64(-1)
-    bv = np.int64(1) << 30
-    m = cards
-    while m:
-        c = lowbit(m)
-        m &= m - 1
-        v = tab[U(T_ORDER + 33 * t + c)]
-        if v < bv:
-            bv = v
-            best = c
-    return best
+    return lowest_by(cards, tab, T_ORDER + 33 * t)
+
+
+@njit(cache=True, _nrt=False)
+def strongest(cards, t, tab):
+    """The card of ``cards`` with the highest ``card_order`` (ties the lowest index); -1 when empty."""
+    return highest_by(cards, tab, T_ORDER + 33 * t)
