@@ -193,3 +193,31 @@ def test_a_finished_datasets_lost_chunk_is_played_again_on_resume(tmp_path):
     assert seen == [3]                                   # one chunk played, the other two kept
     pd.testing.assert_frame_equal(pd.read_parquet(out).sort_values(["chunk", "index"]).reset_index(drop=True),
                                   whole.sort_values(["chunk", "index"]).reset_index(drop=True))
+
+
+@pytest.mark.parametrize("loss", ["a parquet chunk", "the records file", "a changed records file"])
+def test_a_finished_run_with_records_resumes_after_a_loss_to_the_same_files(tmp_path, loss):
+    """The joined --records file is cut back into its chunks (or, lost itself, every chunk is played again)."""
+    import pandas as pd
+    from tests.helpers import run
+    out, recs = tmp_path / "h.parquet", tmp_path / "h.jsonl"
+    args = ["simulate", "--hands", "3000", "--chunk-size", "1000", "--seed", "4", "--policy", "random",
+            "--workers", "1", "--quiet", "--out", str(out), "--records", str(recs)]
+    assert run(args).exit_code == 0
+    whole, lines = pd.read_parquet(out), recs.read_bytes()
+    if loss == "a parquet chunk":
+        os.remove(out / "chunk-000001.parquet")
+    elif loss == "the records file":
+        os.remove(recs)
+    else:
+        recs.write_bytes(lines[:-200])
+    r = run(args + ["--resume"])
+    assert r.exit_code == 0, r.output
+    assert recs.read_bytes() == lines
+    pd.testing.assert_frame_equal(pd.read_parquet(out).sort_values(["chunk", "index"]).reset_index(drop=True),
+                                  whole.sort_values(["chunk", "index"]).reset_index(drop=True))
+    assert run(args + ["--resume"]).exit_code == 0 and recs.read_bytes() == lines     # whole: nothing to do
+    other = tmp_path / "other.jsonl"
+    other.write_text("mine\n")
+    r = run(args[:-1] + [str(other), "--resume"])                 # a file the run never wrote is not its own
+    assert r.exit_code != 0 and "exists; add --force" in r.output and other.read_text() == "mine\n"

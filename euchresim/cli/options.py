@@ -77,13 +77,17 @@ def os_error(e: OSError) -> str:
     return f"{where}: {e.strerror}" if where else str(e.strerror or e)
 
 
-def check_outputs(outputs, force):
-    """Every output named on the command line, checked before anything runs (run/files.py)."""
+def check_outputs(outputs, force, own=()):
+    """Every output named on the command line, checked before anything runs (run/files.py).
+
+    ``own``: paths that may exist because they are the resumed run's own
+    (a finished run's joined ``--records`` file, cut back into its chunks).
+    """
     from euchresim.run.files import OutputPathError, check_distinct, check_output
     try:
         for option, path, suffixes, what, dash_ok, *folder in outputs:
             if path is not None:
-                check_output(path, option, suffixes, what, force, dash_ok, *folder)
+                check_output(path, option, suffixes, what, force or path in own, dash_ok, *folder)
         check_distinct([(option, path) for option, path, *_ in outputs])
     except OutputPathError as e:
         raise InputError(str(e)) from None

@@ -72,7 +72,8 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
     _warn_unused(mode)
     check_outputs([("--out", out, PARQUET, "a Parquet dataset", False, True),
                     ("--records", records, JSONL, "hand records", True, False),
-                    ("--checkpoint", checkpoint, (), "a checkpoint", False, True)], force)
+                    ("--checkpoint", checkpoint, (), "a checkpoint", False, True)], force,
+                  own=_resumed_records(out, records) if resume else ())
     from euchresim.run import runner as sim
     outputs = sim.Outputs(parquet=out, records=records, checkpoint=checkpoint)   # one run folder holds all
     try:
@@ -194,3 +195,14 @@ def _stopped(spec, outputs, stop, as_json, echo):
     click.echo(f"stopped: {stop.done} of {stop.total} chunks finished{where}", err=True)
     if stop.partial:
         _print_summary(spec, stop.partial, as_json, summary_frame, format_summary, outputs, echo, partial=True)
+
+
+def _resumed_records(out, records) -> tuple:
+    """``records`` when it is the file the finished run in ``out`` joined its records into: a resume may
+    cut it back into its chunks (a lost Parquet chunk played again) and join them anew."""
+    from euchresim.run import folder
+    from euchresim.run.files import file_id
+    if not out or not records or records == "-" or not os.path.isdir(out):
+        return ()
+    joined = folder.joined_file(out, "records")
+    return (records,) if joined and os.path.exists(records) and file_id(joined) == file_id(records) else ()

@@ -19,7 +19,9 @@ the chunk's tally and each file's size and SHA-256.  A chunk counts as
 finished only through that line, so a crash at any instant leaves whole
 chunks or none; a resume checks every listed file against its checksum
 and plays a damaged or missing one again.  At the end the lines are
-folded into the manifest (``complete: true``).  Names starting ``_`` are
+folded into the manifest (``complete: true``), with each joined file's
+(``--records``) size and checksum and every chunk's part of it, so a later
+resume can cut it back into its chunks if a kept chunk is lost.  Names starting ``_`` are
 skipped by Parquet readers, so the dataset reads cleanly with them in it.
 
 Every job of the package runs on it through ``run.jobs.run_job``.
@@ -158,7 +160,7 @@ def prepare(folder: str, header: dict, n_chunks: int, resume: bool, force: bool 
                 raise PartsError(f"{folder} {state}; add --resume to continue it, or --force to start over")
             shutil.rmtree(folder)
         else:
-            mine = {k: v for k, v in old.items() if k not in ("complete", "chunks")}
+            mine = {k: v for k, v in old.items() if k not in ("complete", "chunks", "joined")}
             if mine != header:
                 diff = sorted(k for k in set(mine) | set(header) if mine.get(k) != header.get(k))
                 raise PartsError(f"{folder}: the run there differs in {', '.join(diff)}; "
@@ -181,15 +183,52 @@ def _final_path(folder: str, kind: str, chunk: int) -> str:
     return os.path.join(folder, FINAL[kind].format(chunk)) if kind in FINAL else chunk_path(folder, kind, chunk)
 
 
+def joined_file(folder: str, kind: str) -> str | None:
+    """The file a finished run in ``folder`` joined its chunks' ``kind`` into (``--records``), or None."""
+    m = _manifest(folder) or {}
+    return (m.get("joined") or {}).get(kind, {}).get("file") if m.get("complete") else None
+
+
+def _unjoin(folder: str, manifest: dict, entries: dict[int, dict]) -> bool:
+    """Cut each joined file back into its chunks' parts, as they were before ``finish``; False if one cannot be.
+
+    A joined file that is gone or changed since the run finished has lost
+    what its chunks wrote: the caller plays them all again.
+    """
+    for kind, j in (manifest.get("joined") or {}).items():
+        if _file_digest(j["file"]) != {k: v for k, v in j.items() if k != "file"}:
+            return False
+        with open(j["file"], "rb") as fh:
+            for i in sorted(entries):
+                part = entries[i].get("joined", {}).get(kind)
+                data = fh.read(part["bytes"])
+                if _digest(data) != part:
+                    return False
+                _write_atomic(chunk_path(folder, kind, i), data)
+                entries[i]["files"][kind] = part
+    for e in entries.values():
+        e.pop("joined", None)
+    return True
+
+
 def _reopen(folder: str, manifest: dict, n_chunks: int) -> dict[int, dict]:
     if manifest.get("complete"):
         entries = {int(k): v for k, v in manifest.get("chunks", {}).items()}
         damaged = [i for i, e in entries.items()
                    if any(_file_digest(_final_path(folder, k, i)) != want for k, want in e["files"].items())]
-        if not damaged:
+        lost = [j["file"] for j in (manifest.get("joined") or {}).values()
+                if _file_digest(j["file"]) != {k: v for k, v in j.items() if k != "file"}]
+        if not damaged and not lost:
             return {i: e["counts"] for i, e in entries.items()}
         # a kept file lost or changed since the run finished: the run is unfinished again, its good
-        # chunks back where an unfinished run keeps them, the damaged ones to be played again
+        # chunks back where an unfinished run keeps them (a joined --records file cut back into its
+        # chunks' parts), the damaged ones to be played again
+        if not _unjoin(folder, manifest, entries):
+            for i, e in entries.items():      # the joined file is lost: every chunk is played again
+                for kind in e["files"]:
+                    if kind in FINAL and os.path.exists(_final_path(folder, kind, i)):
+                        os.remove(_final_path(folder, kind, i))
+            entries = {}
         for i, e in entries.items():
             for kind in e["files"]:
                 if kind in FINAL and os.path.exists(_final_path(folder, kind, i)):
@@ -197,7 +236,7 @@ def _reopen(folder: str, manifest: dict, n_chunks: int) -> dict[int, dict]:
                     os.replace(_final_path(folder, kind, i), chunk_path(folder, kind, i))
         lines = "".join(json.dumps({"chunk": i, **e}, separators=(",", ":")) + "\n" for i, e in sorted(entries.items()))
         _write_atomic(os.path.join(folder, LOG), lines.encode())
-        manifest = {k: v for k, v in manifest.items() if k != "chunks"}
+        manifest = {k: v for k, v in manifest.items() if k not in ("chunks", "joined")}
         _write_atomic(os.path.join(folder, MANIFEST), json.dumps(dict(manifest, complete=False), indent=1).encode())
     for root, _, names in os.walk(folder):          # half-written files of a killed run
         for name in names:
@@ -262,6 +301,7 @@ def finish(folder: str, n_chunks: int, joins: dict[str, str], keep_folder: bool)
     if (_manifest(folder) or {}).get("complete"):
         return                    # a resume of a finished run: nothing was played, nothing to do
     entries = _read_log(folder, n_chunks)
+    joined = {}
     for kind, target in joins.items():
         if not target:
             continue
@@ -271,8 +311,11 @@ def finish(folder: str, n_chunks: int, joins: dict[str, str], keep_folder: bool)
                 with open(chunk_path(folder, kind, i), "rb") as fh:
                     shutil.copyfileobj(fh, out)
         os.replace(tmp, target)
+        # each chunk's part of the joined file stays known (size, checksum): a resume after a kept
+        # chunk is lost can cut the joined file back into its chunks and join them again (_unjoin)
+        joined[kind] = {"file": os.path.abspath(target), **_file_digest(target)}
         for e in entries.values():
-            e["files"].pop(kind, None)
+            e.setdefault("joined", {})[kind] = e["files"].pop(kind)
     if not keep_folder:
         shutil.rmtree(folder)
         return
@@ -282,7 +325,7 @@ def finish(folder: str, n_chunks: int, joins: dict[str, str], keep_folder: bool)
                 os.replace(chunk_path(folder, kind, i), os.path.join(folder, final.format(i)))
         shutil.rmtree(os.path.dirname(chunk_path(folder, kind, 0)), ignore_errors=True)
     m = _manifest(folder) or {}
-    m.update(complete=True, chunks={str(i): entries[i] for i in sorted(entries)})
+    m.update(complete=True, chunks={str(i): entries[i] for i in sorted(entries)}, **({"joined": joined} if joined else {}))
     _write_atomic(os.path.join(folder, MANIFEST), json.dumps(m, indent=1).encode())
     os.remove(os.path.join(folder, LOG))
     for kind in joins:
