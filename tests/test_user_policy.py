@@ -12,7 +12,7 @@ import pytest
 
 from euchresim.run import runner as sim
 from euchresim.policies import POLICIES, PolicyError, functions, resolve
-from euchresim.policies.dispatch import USER, no_policy, no_search
+from euchresim.policies.dispatch import BASELINE, HEURISTIC, NSLOTS, RANDOM, SLOTTED, USER, no_policy, no_search
 from euchresim.rules import Rules
 from tests.helpers import one_error_line as _one_error_line, run
 from tests.helpers import VARIANTS
@@ -48,11 +48,12 @@ def test_user_slots_are_the_seats_and_the_rest_are_filled():
     assert list(pids) == [POLICIES["baseline"].pid, USER + 1, POLICIES["random"].pid, USER + 3]
     fns, search = functions(names, 4)
     assert len(fns) == 4 and fns[0] is no_policy and fns[2] is no_policy
-    assert search == (no_search, no_search)          # no search bot in the line-up: none compiled
+    assert search == (no_search,) * NSLOTS           # no search bot in the line-up: none compiled
     assert fns[1].py_func.__name__ == "copy_of_baseline" and canon[1] == COPY
 
 
 def test_search_slots_are_filled_only_for_the_bots_a_line_up_uses():
+    assert functions(["baseline"], 4)[1] == (no_search,) * NSLOTS
     _, search = functions(["dd", "baseline", "dd", "baseline"], 4)
     assert search[0].py_func.__name__ == "dd_act" and search[1] is no_search
     _, again = functions(["pimc", "dd", "pimc", "dd"], 4)
@@ -136,3 +137,32 @@ def test_a_parameter_changes_play_without_a_new_compile():
     b = sim.play_chunk(sim.RunSpec(rules=Rules(), policies=("baseline:order=6",), count=2000, seed=1), 0)
     assert (a.hands["make_round"] == 1).sum() > (b.hands["make_round"] == 1).sum()
     assert len(run_hands.signatures) == max(before, 1)
+
+
+def test_each_builtin_is_one_declaration_inlined_or_in_its_own_slot():
+    from euchresim.policies import BY_PID
+    inlined = {p.pid for p in POLICIES.values() if not p.kernel}
+    assert inlined == {RANDOM, BASELINE, HEURISTIC}              # dispatch.plain_act's branches, and no others
+    slotted = sorted(p.pid for p in POLICIES.values() if p.kernel)
+    assert slotted == list(range(SLOTTED, SLOTTED + len(slotted))) and len(slotted) <= NSLOTS
+    assert BY_PID == {p.pid: p for p in POLICIES.values()}
+    for name in ("dd", "pimc"):                                  # each slot's kernel is the declared one
+        _, search = functions([name], 4)
+        assert search[POLICIES[name].pid - SLOTTED].py_func.__name__ == POLICIES[name].kernel.split(":")[1]
+
+
+def test_a_new_slotted_builtin_is_a_declaration_and_nothing_else(monkeypatch):
+    """Declared with its kernel, it plays through its slot: the same rows as the same moves as a user's function."""
+    import euchresim.policies as P
+    from euchresim.policies.params import defaults_row
+    info = P.PolicyInfo("slotted_random", SLOTTED + 2, defaults_row(()), "random, as a declared kernel", (),
+                        "tests.user_policies:search_random_player")
+    monkeypatch.setitem(P.POLICIES, info.name, info)
+    monkeypatch.setitem(P.BY_PID, info.pid, info)
+    rules = Rules(players=3, deck=25)
+    declared = sim.play_chunk(sim.RunSpec(rules=rules, policies=("slotted_random", "baseline", "heuristic"),
+                                          count=500, seed=6), 0)
+    user = sim.play_chunk(sim.RunSpec(rules=rules, policies=("tests.user_policies:random_player", "baseline",
+                                                             "heuristic"), count=500, seed=6), 0)
+    assert np.array_equal(declared.hands, user.hands) and np.array_equal(declared.plays, user.plays)
+    assert resolve(["slotted_random"], 3)[0][0] == SLOTTED + 2 and functions(["slotted_random"], 3)[1][2] is not no_search

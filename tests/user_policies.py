@@ -112,3 +112,8 @@ def plain_plays_a_card_it_lacks(st, hand, away, seat, legal, params, rng, tab):
     if st[PHASE] == PH_PLAY:
         return 33
     return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
+
+
+def search_random_player(st, priv, seat, legal, params, rng, tab, ws):
+    """``random_player`` as a slotted built-in's kernel (dispatch.SEARCH_SIG): tests/test_user_policy.py declares it."""
+    return random_choice(legal, rng) if st[PHASE] != PH_DUMMY else random_keep(legal, rng)

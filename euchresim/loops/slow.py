@@ -32,7 +32,7 @@ from euchresim.engine.layout import (AWAY, CFG_GAME_TO, CFG_NPACK, CFG_PLAYERS, 
                                      POINTS, PRIV_SIZE, REDEAL, SCORE, ST_SIZE, T_NEXT, T_PACK, TO_ACT)
 from euchresim.loops.hands import decide_one, new_workspace, write_row
 from euchresim.loops.tally import tally_hands
-from euchresim.policies.dispatch import DD, USER, plain_act
+from euchresim.policies.dispatch import SLOTTED, USER, plain_act
 
 
 class Failed(Exception):
@@ -110,7 +110,7 @@ def _play_out(st, priv, tab, pids, params, fns, pyfns, prng, ws, at):
         pid = int(pids[seat])
         fn = pyfns[pid - USER] if pid >= USER else None
         phase = int(st[PHASE])
-        if fn is None and pid < DD:
+        if fn is None and pid < SLOTTED:
             a, legal = _decide(np.int64(pid), st, priv, tab, params[seat], prng)
         elif fn is None:
             a, legal = decide_one(st, priv, tab, pids, params, fns, prng, ws)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from euchresim.policies.builtin import BASELINE_PARAMS
-from euchresim.policies.dispatch import (BASELINE, DD, HEURISTIC, NFNS, PIMC, POLICY_SIG, RANDOM, SEARCH_SIG, USER, PolicySlots, SearchSlots, no_policy, no_search)
+from euchresim.policies.dispatch import (BASELINE, HEURISTIC, NFNS, NSLOTS, POLICY_SIG, RANDOM, SEARCH_SIG, SLOTTED, USER, PolicySlots, SearchSlots, no_policy, no_search)
 from euchresim.policies.heuristic import HEURISTIC_PARAMS
 from euchresim.policies.params import (NPARAMS, Param, PolicyError, apply_settings, check_declared, defaults_row,
                                        param)
@@ -39,27 +39,39 @@ class PolicyInfo:
     defaults: np.ndarray
     summary: str
     params: tuple = ()          # Param, by name
+    kernel: str = ""            # "module:function" of SEARCH_SIG: the function slot's kernel (a slotted built-in)
 
     def param(self, key: str) -> Param | None:
         return next((p for p in self.params if p.name == key), None)
 
 
-# Each built-in is one declaration: its id (dispatch.act's branch), its parameters (name, slot,
-# default, range) and a summary; its defaults row is made from the parameters, never written apart.
-def _info(name, pid, summary, params=()):
+# Each built-in is one declaration: its parameters (name, slot, default, range), a summary and how it
+# is reached. Three are inlined into the loop (their ids are dispatch.plain_act's branches); every other
+# names its kernel (a SEARCH_SIG function) and gets the next function slot, SLOTTED + k, filled from the
+# declaration by ``functions``: a new built-in of that kind is one entry below and nothing else. Its
+# defaults row is made from the parameters, never written apart.
+def _info(name, pid, summary, params=(), kernel=""):
     check_declared(params, name)          # names and slots once each, every slot in the row
-    return PolicyInfo(name, pid, defaults_row(params), summary, tuple(params))
+    return PolicyInfo(name, pid, defaults_row(params), summary, tuple(params), kernel)
 
 
-POLICIES = {p.name: p for p in (
+_INLINED = (
     _info("random", RANDOM, "uniform over the legal actions at every decision"),
     _info("baseline", BASELINE, "a fixed rule of thumb for every decision", BASELINE_PARAMS),
     _info("heuristic", HEURISTIC, "a tunable point count and sound card play (docs/policies.md)",
           tuple(Param(*p) for p in HEURISTIC_PARAMS)),
-    _info("pimc", PIMC, "samples the unseen cards, solves each world double-dummy, takes the best mean",
-          pimc_params()),
-    _info("dd", DD, "CHEATS: sees every hand and plays double-dummy (an upper bound, not a player)", dd_params()),
-)}
+)
+_SLOTTED = tuple(_info(name, SLOTTED + k, summary, params, kernel) for k, (name, summary, params, kernel) in enumerate((
+    ("dd", "CHEATS: sees every hand and plays double-dummy (an upper bound, not a player)", dd_params(),
+     "euchresim.policies.dd:dd_act"),
+    ("pimc", "samples the unseen cards, solves each world double-dummy, takes the best mean", pimc_params(),
+     "euchresim.policies.pimc:pimc_act"),
+)))
+if len(_SLOTTED) > NSLOTS:
+    raise RuntimeError(f"{len(_SLOTTED)} slotted built-ins, room for dispatch.NSLOTS = {NSLOTS}")
+POLICIES = {p.name: p for p in _INLINED + _SLOTTED[::-1]}          # listed as they were: ..., pimc, dd
+BY_PID = {p.pid: p for p in POLICIES.values()}
+DD, PIMC = POLICIES["dd"].pid, POLICIES["pimc"].pid
 
 
 def cheats(spec: str) -> bool:
@@ -147,23 +159,22 @@ def resolve(names, players):
 
 
 @functools.lru_cache(maxsize=None)
-def _search_function(pid):
-    """dd's or pimc's slot function, compiled (or loaded from the cache) only when a run first uses it.
+def _slot_function(kernel: str):
+    """A slotted built-in's kernel (``module:function``), compiled (or loaded from the cache) when a run first uses it.
 
     Compiled for the one signature (as ``@njit(SEARCH_SIG)`` would at
     import), which is what lets numba pass it as a first-class function;
     once per process, like an import.
     """
+    import importlib
+
     from numba import njit
-    if pid == DD:
-        from euchresim.policies.dd import dd_act as py
-    else:
-        from euchresim.policies.pimc import pimc_act as py
-    return njit(SEARCH_SIG, cache=True, _nrt=False)(py)
+    module, _, name = kernel.partition(":")
+    return njit(SEARCH_SIG, cache=True, _nrt=False)(getattr(importlib.import_module(module), name))
 
 
 def functions(names, players, python_ok=False):
-    """The first-class functions ``resolve``'s ids point into: (NFNS user slots, the dd and pimc slots).
+    """The first-class functions ``resolve``'s ids point into: (NFNS user slots, NSLOTS built-in slots).
 
     Unused slots hold ``no_policy`` and ``no_search`` (never called).  A
     seat played as plain Python (``:python``) is asked by loops/slow.py,
@@ -172,7 +183,7 @@ def functions(names, players, python_ok=False):
     """
     names = _split(names, players)
     fns = [no_policy] * NFNS
-    search = [no_search, no_search]
+    search = [no_search] * NSLOTS
     for s, n in enumerate(names):
         pid, _, _, fn = _one(n, s)
         if isinstance(fn, PythonPolicy):
@@ -182,8 +193,8 @@ def functions(names, players, python_ok=False):
             continue                  # asked from Python by loops/slow.py; the jitted slot is never called
         if fn is not None:
             fns[s] = fn
-        elif pid in (DD, PIMC) and search[pid - DD] is no_search:
-            search[pid - DD] = _search_function(pid)
+        elif pid in BY_PID and BY_PID[pid].kernel and search[pid - SLOTTED] is no_search:
+            search[pid - SLOTTED] = _slot_function(BY_PID[pid].kernel)
     return PolicySlots(fns), SearchSlots(search)
 
 

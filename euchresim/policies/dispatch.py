@@ -8,10 +8,16 @@ Two kinds are reached through first-class functions instead, passed in
 * a user's policy is a jitted function of ``POLICY_SIG``; seats whose id
   is ``USER + k`` call ``fns[0][k]``, so the driver is compiled, and
   cached, once for any user code;
-* the search bots ``dd`` and ``pimc`` (ids DD, PIMC) are ``fns[1][0]`` and
-  ``fns[1][1]``, of ``SEARCH_SIG``: the driver is compiled against the
-  signature, not the bots, so a run that uses neither never compiles them
-  (the sampler and the rollouts are most of the package's compile time).
+* a built-in in a function slot (``dd`` and ``pimc`` today), id
+  ``SLOTTED + k``, is ``fns[1][k]``, of ``SEARCH_SIG``: its declaration in
+  ``policies/__init__.py`` names its kernel and ``policies.functions`` fills
+  the slot from it, so a new built-in of this kind is one declaration and
+  no change here; the driver is compiled against the signature, not the
+  bots, so a run that uses none never compiles them (the sampler and the
+  rollouts are most of the package's compile time).
+* ``random``, ``baseline`` and ``heuristic`` (ids below ``SLOTTED``) are
+  inlined into the loop by ``plain_act``, for speed: their declarations say
+  so (``inline=True``) and tests/test_user_policy.py holds the two to each other.
 
 Unused slots hold ``no_policy`` / ``no_search``, which are never called.
 ``ws`` is the chunk's workspace for the search bots (the solver's table
@@ -29,9 +35,9 @@ from euchresim.policies.builtin import decide as builtin_decide
 RANDOM = 0
 BASELINE = 1
 HEURISTIC = 2
-DD = 3
-PIMC = 4
-USER = 8            # USER + k: the user function fns[k], k = 0..3 (one slot per seat)
+SLOTTED = 3         # SLOTTED + k: the built-in in function slot fns[1][k] (policies/__init__.py declares which)
+NSLOTS = 4          # function slots for built-ins (the tuple's length is part of the loop's type: fixed)
+USER = 8            # USER + k: the user function fns[0][k], k = 0..3 (one slot per seat)
 NFNS = 4
 RAISED = -(1 << 62)  # what act hands the engine when a user's function raised: refused as illegal (run/blame.py)
 
@@ -94,7 +100,7 @@ from euchresim.policies.heuristic import heuristic_decide   # noqa: E402  (it im
 
 @njit(cache=True, _nrt=False, inline='always')
 def plain_act(pid, st, priv, seat, legal, params, rng, tab):
-    """The action of a built-in that needs no function slot: ``random``, ``baseline``, ``heuristic`` (pid < DD)."""
+    """The action of a built-in inlined into the loop: ``random``, ``baseline``, ``heuristic`` (pid < SLOTTED)."""
     hand = priv[U(HAND + seat)]
     away = priv[U(AWAY + seat)]
     if pid <= BASELINE:
@@ -105,12 +111,12 @@ def plain_act(pid, st, priv, seat, legal, params, rng, tab):
 @njit(cache=True, _nrt=False, inline='always')
 def act(pid, st, priv, seat, legal, params, rng, tab, ws, fns):
     """The action of ``seat``'s policy ``pid``; only ``dd`` (which cheats, by name) reads ``priv``."""
-    if pid < DD:
+    if pid < SLOTTED:
         return plain_act(pid, st, priv, seat, legal, params, rng, tab)
+    if pid < USER:
+        return fns[1][pid - SLOTTED](st, priv, seat, legal, params, rng, tab, ws)
     hand = priv[U(HAND + seat)]
     away = priv[U(AWAY + seat)]
-    if pid == DD or pid == PIMC:
-        return fns[1][pid - DD](st, priv, seat, legal, params, rng, tab, ws)
     # An exception cannot leave the loop and still say where it was raised: the engine refuses
     # RAISED as an illegal move, and run/blame.py asks the function again from Python for its message.
     a = np.int64(RAISED)
