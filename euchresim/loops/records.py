@@ -44,12 +44,14 @@ def replay(rec: Record) -> tuple[dict | None, str | None]:
     return replay_many([rec])[0]
 
 
-def replay_states(recs: list[Record], tab):
-    """The replay kernel over records of one set of rules, in one call: (found, states).
+def replay_states(recs: list[Record], tab, held: bool = False):
+    """The replay kernel over records of one set of rules, in one call: (found, states[, hands]).
 
     ``found[i]`` is (error code, phase, step) and ``states[i]`` the whole
     public state where record i's replay stopped (its end, or where it went
     wrong); ``solve`` needs the whole state, ``replay_many`` only its outcome.
+    With ``held``, also each seat's cards there (k x 4 boards), as the
+    state machine holds them: what a solver's position is made of.
     """
     from euchresim.loops.replay import replay_hands
     pad = (0,) * (4 - recs[0].rules.players)
@@ -69,6 +71,7 @@ def replay_states(recs: list[Record], tab):
     k = len(recs)
     found = np.zeros((k, 3), np.int64)
     states = np.zeros((k, ST_SIZE), np.int64)
+    hands_now = np.zeros((k if held else 0, 4), np.int64)
     replay_hands(
         tab, col([r.dealer for r in recs]), col([r.hands + pad for r in recs]).reshape(k, 4),
         col([r.dummy for r in recs]), col([r.upcard for r in recs]), col([r.kitty for r in recs]),
@@ -76,8 +79,8 @@ def replay_states(recs: list[Record], tab):
         col([sum(1 << s for s in r.alone) for r in recs]),
         col([NO_CARD if r.discard is None else r.discard for r in recs]),
         col([NO_KEEP if r.dummy_keep is None else r.dummy_keep for r in recs]), col(plays), col(play_at),
-        found, states)
-    return found, states
+        found, states, hands_now)
+    return (found, states, hands_now) if held else (found, states)
 
 
 def _replay_group(recs: list[Record]) -> list[tuple[dict | None, str | None]]:

@@ -97,7 +97,7 @@ def replay_hand(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, alo
 
 @njit(cache=True)
 def replay_hands(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, call_at, alone, discard,
-                 keep, plays, play_at, found, states):
+                 keep, plays, play_at, found, states, held):
     """Replay many hand records that share one set of rules, in one call.
 
     A call per record cost more than the replay itself (argument checks,
@@ -106,7 +106,9 @@ def replay_hands(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, ca
     entry (a row of ``hands``) per record, -1 where ``replay_hand`` takes -1.
     ``found[i]`` gets replay_hand's (error code, phase, step) and
     ``states[i]`` the state the replay stopped in: the outcome, or where it
-    went wrong.
+    went wrong; ``held[i]`` each seat's cards there, as the engine holds
+    them (the exchange, the dummy keep and the plays applied), when
+    ``held`` has rows (a solver's position needs them; no other caller).
     """
     st, priv, _ = _new_state()
     for i in range(dealer.shape[0]):
@@ -117,3 +119,6 @@ def replay_hands(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, ca
         found[i, 1] = ph
         found[i, 2] = step
         states[i, :] = st
+        if held.shape[0] > i:
+            for s in range(4):
+                held[i, s] = priv[HAND + s]

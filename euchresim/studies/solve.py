@@ -27,7 +27,7 @@ import numpy as np
 
 from euchresim.cards import JOKER, SUITS, card_str
 from euchresim.engine import solver as S
-from euchresim.engine.layout import (ALONE, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_JOKER_UNUSED, ERR_SCRIPT_SHORT, JOKER_SUIT, MAKER, MAKER_TRICKS, NCALLS, NINTRICK, NPLAYS, OUT, PH_DONE, PH_PLAY, PLAY_SEAT, PLAYS, ROUND, TO_ACT, TRICK, TRICK_WINNER, TRUMP, NO_CARD, NO_KEEP)
+from euchresim.engine.layout import (ALONE, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_JOKER_UNUSED, ERR_SCRIPT_SHORT, HAND, JOKER_SUIT, MAKER, MAKER_TRICKS, NCALLS, OUT, PH_DONE, PH_PLAY, PRIV_SIZE, ROUND, TRUMP)
 from euchresim.records.format import (OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, parse_record)
 from euchresim.engine.tables import cached_tables
 from euchresim.loops.records import _OUTCOME_SLOTS, _ended_rule, _with_error as _replay_error, _message, _written, outcome_of, replay_states
@@ -97,7 +97,7 @@ def _solve_group(recs: list[Record]) -> list[tuple]:
     """
     rules = recs[0].rules
     tab = cached_tables(rules)
-    found, states = replay_states(recs, tab)
+    found, states, held = replay_states(recs, tab, held=True)
     results: list = [None] * len(recs)
     rows, at = [], []
     outcomes = states[:, _OUTCOME_SLOTS].tolist()
@@ -108,7 +108,7 @@ def _solve_group(recs: list[Record]) -> list[tuple]:
             if msg:
                 results[i] = ("error", msg, None)
                 continue
-            rows.append(_position(rec, st))
+            rows.append(_position(states[i], held[i], tab))
             at.append(i)
             results[i] = ("solved", {"maker": st[MAKER], "trump": SUITS[st[TRUMP]]}, None)
         elif code:
@@ -159,35 +159,19 @@ def _left_over(rec: Record, st: list) -> str | None:
     return None
 
 
-def _position(rec: Record, st: list) -> list[int]:
-    """The solver's position row (``engine/solver.py`` ``P_*``) where the record stops."""
-    P = rec.rules.players
-    maker, out = st[MAKER], st[OUT]
-    hands = list(rec.hands) + [0] * (4 - P)
-    if _exchanged(rec, st):          # the dealer holds hand + upcard - discard (R5; the upcard if declined)
-        d = rec.dealer
-        hands[d] = (hands[d] | 1 << rec.upcard) & ~(1 << rec.discard)
-    if _uses_dummy(rec, st):
-        hands[maker] = rec.dummy_keep
-    n, nin = st[NPLAYS], st[NINTRICK]
-    for k in range(n):
-        hands[st[PLAY_SEAT + k]] &= ~(1 << st[PLAYS + k])
-    makers = 1 << maker
-    partner = (maker + 2) % 4
-    if P == 4 and not (out >> partner) & 1:
-        makers |= 1 << partner
-    row = [0] * S.POS_SIZE
-    row[S.P_TRUMP] = st[TRUMP]
-    row[S.P_HAND:S.P_HAND + 4] = hands
-    row[S.P_SEAT] = st[TO_ACT]
-    row[S.P_NTABLE] = nin
-    for k in range(nin):
-        row[S.P_TCARD + k] = st[PLAYS + n - nin + k]
-        row[S.P_TSEAT + k] = st[PLAY_SEAT + n - nin + k]
-    row[S.P_MAKERS] = makers
-    row[S.P_OUT] = out
-    row[S.P_MTRICKS] = sum((makers >> w) & 1 for w in st[TRICK_WINNER:TRICK_WINNER + st[TRICK]])
-    return row
+def _position(st, held, tab) -> np.ndarray:
+    """The solver's position row (``engine/solver.py`` ``P_*``) where a replay stopped.
+
+    ``held``: each seat's cards there, as the replay's state machine holds
+    them (the dealer's exchange, the Cutthroat keep and the plays applied):
+    the hand as played is the engine's, never rebuilt here.
+    """
+    from euchresim.policies.search import load_position
+    priv = np.zeros(PRIV_SIZE, np.int64)
+    priv[HAND:HAND + 4] = held
+    pos = np.zeros(S.POS_SIZE, np.int64)
+    load_position(np.asarray(st, np.int64), priv, tab, pos)
+    return pos
 
 
 # ---------------------------------------------------------------- files
@@ -234,18 +218,9 @@ def opening_positions(rules, n: int, seed: int):
                                          chunk_size=size), chunk)
         rows.extend(r for r in res.hands if r["maker"] >= 0)
         chunk += 1
-    pos = np.zeros((n, S.POS_SIZE), np.int64)
-    for i, r in enumerate(rows[:n]):
-        hands = [int(r[f"hand{s}"]) for s in range(4)]
-        if r["discard"] != NO_CARD:
-            d = int(r["dealer"])
-            hands[d] = (hands[d] | 1 << int(r["upcard"])) & ~(1 << int(r["discard"]))
-        m = int(r["maker"])
-        if r["dummy_keep"] != NO_KEEP:
-            hands[m] = int(r["dummy_keep"])
-        pos[i, S.P_TRUMP] = r["trump"]
-        pos[i, S.P_HAND:S.P_HAND + 4] = hands
-        pos[i, S.P_SEAT] = r["leader"]
-        pos[i, S.P_MAKERS] = (1 << m) | ((1 << ((m + 2) % 4)) if rules.players == 4 else 0)
-        pos[i, S.P_OUT] = r["out"]
-    return pos
+    from euchresim.records.rows import row_record
+    # each deal as a record cut at the opening lead, replayed: the position is the engine's (_position)
+    recs = [row_record(rules, r, np.full(20, -1, np.int8))[0] for r in rows[:n]]
+    tab = cached_tables(rules)
+    _, states, held = replay_states(recs, tab, held=True)
+    return np.stack([_position(states[i], held[i], tab) for i in range(n)])
