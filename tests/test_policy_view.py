@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from euchresim.cards import pack_mask
-from euchresim.engine.layout import NACTIVE, TO_ACT
+from euchresim.engine.layout import NACTIVE, PLAY_SEAT, TO_ACT, TRUMP
 from euchresim.engine.tables import build_tables
 from euchresim.loops.records import replay_states
 from euchresim.policies import view
@@ -100,3 +100,28 @@ def test_the_best_card_scans_are_min_and_max_of_the_order_ties_the_lowest_card(c
     lead = led if led >= 0 else t
     power = [int(view.card_power(c, t, lead, tab)) for c in held]
     assert cheapest_by_power(np.int64(cards), t, lead, tab) == held[power.index(min(power))]
+
+
+def test_a_void_shown_is_a_suit_the_seat_holds_none_of_and_every_failure_to_follow_shows_one():
+    from tests.reference import SUITS as REF_SUITS, suit_in_play
+    from euchresim.cards import card_str
+    seen = shown = 0
+    for players in (2, 3, 4):
+        for rules, tab, rec, st in _positions(players):
+            _, states, held = replay_states([rec], tab, held=True)
+            voids = int(view.shown_voids(st, tab))
+            trump = REF_SUITS[int(st[TRUMP])] if st[TRUMP] >= 0 else None
+            nact = int(st[NACTIVE])
+            want = 0
+            for i, c in enumerate(rec.plays):          # the reference's suits: the twin of the kernel's
+                led = suit_in_play(card_str(rec.plays[i - i % nact]), trump)
+                if suit_in_play(card_str(c), trump) != led:
+                    want |= 1 << (4 * int(st[PLAY_SEAT + i]) + REF_SUITS.index(led))
+            assert voids == want
+            for s in range(4):
+                for suit in range(4):
+                    if voids >> (4 * s + suit) & 1:
+                        shown += 1
+                        assert int(held[0][s]) & int(view.suit_cards(np.int64(-1), suit, st[TRUMP], tab)) == 0
+            seen += 1
+    assert seen > 300 and shown > 20

@@ -32,7 +32,7 @@ P_DEFEND = 3     # trumps needed to defend alone, one of them the joker or a bow
 P_PARTNER_UP = 4  # round one: + for the dealer's partner (the upcard joins the side), - for an opponent
 P_DEFEND_CUTTHROAT = 5  # as P_DEFEND, in Cutthroat (where the other defender, not a partner, sits out)
 from euchresim.policies.params import NPARAMS, Param, defaults_row  # noqa: E402,F401  (NPARAMS: a row's width)
-from euchresim.policies.view import cheapest, strongest  # noqa: E402
+from euchresim.policies.view import cheapest, strongest, teammate  # noqa: E402
 
 # baseline's parameters, declared once: the command line's names and ranges, and the defaults row
 BASELINE_PARAMS = (
@@ -145,16 +145,6 @@ def baseline_keep(cards, t, tab):
 
 
 @njit(cache=True, _nrt=False)
-def _teammate(st, seat, players):
-    """This hand's partner: fixed in 4-hand, the other defender in Cutthroat."""
-    if players == 4:
-        return (seat + 2) & 3
-    if players == 3 and seat != st[MAKER]:
-        return 3 - st[MAKER] - seat
-    return -1
-
-
-@njit(cache=True, _nrt=False)
 def baseline_play(st, hand, seat, legal, tab, players):
     t = st[TRUMP]
     trumps = legal & tab[U(T_EFF + 4 * (t) + (t))]
@@ -169,7 +159,7 @@ def baseline_play(st, hand, seat, legal, tab, players):
         if aces:
             return lowbit(aces)
         return cheapest(legal, t, tab)
-    if st[BEST_SEAT] == _teammate(st, seat, players):
+    if st[BEST_SEAT] == teammate(st, seat, players):
         return cheapest(legal, t, tab)
     led = st[LED]
     winners = np.int64(0)

@@ -9,8 +9,8 @@ from numba import njit
 
 from euchresim.engine.bits import U, lowbit, popcount
 from euchresim.policies.builtin import cheapest_by_power
-from euchresim.policies.view import cheapest, strongest
-from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, CFG_PACK, CFG_PLAYERS, DEALER, EXCHANGED, LED, MAKER, NACTIVE, NINTRICK, NPLAYS, OUT, PLAY_SEAT, PLAYS, TRUMP, UPCARD, T_EFF, T_NEXT, T_ORDER, T_POWER, T_SUIT_OF)
+from euchresim.policies.view import cheapest, played_cards, shown_voids, strongest, teammate
+from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, CFG_PACK, CFG_PLAYERS, DEALER, EXCHANGED, LED, MAKER, NACTIVE, NINTRICK, OUT, TRUMP, UPCARD, T_EFF, T_NEXT, T_ORDER, T_POWER, T_SUIT_OF)
 
 JOKER = 32
 ONE = np.int64(1)
@@ -106,33 +106,13 @@ highest = strongest
 
 
 @njit(cache=True, _nrt=False)
-def teammate(st, seat, players):
-    """The partner this hand: fixed with 4 players, the other defender in Cutthroat, else -1."""
-    if players == 4:
-        return (seat + 2) & 3
-    if players == 3 and st[MAKER] >= 0 and seat != st[MAKER]:
-        return 3 - st[MAKER] - seat
-    return -1
-
-
-@njit(cache=True, _nrt=False)
 def knowledge(st, hand, away, seat, tab):
     """(unseen, voids): the cards this seat cannot place (not played, not its own,
     not a dead upcard) and a 16-bit mask, bit 4*seat+suit, of suits each seat showed out of."""
-    t = st[TRUMP]
-    nact = st[NACTIVE]
-    played = np.int64(0)
-    voids = np.int64(0)
-    for i in range(st[NPLAYS]):
-        c = st[U(PLAYS + i)]
-        played |= ONE << c
-        led = tab[U(T_SUIT_OF + 33 * t + st[U(PLAYS + i - i % nact)])]
-        if tab[U(T_SUIT_OF + 33 * t + c)] != led:
-            voids |= ONE << (4 * st[U(PLAY_SEAT + i)] + led)
-    unseen = tab[CFG_PACK] & ~played & ~hand & ~away
+    unseen = tab[CFG_PACK] & ~played_cards(st) & ~hand & ~away
     if st[EXCHANGED] == 0 or seat == st[DEALER]:
         unseen &= ~(ONE << st[UPCARD])       # turned down, declined, or this seat's own
-    return unseen, voids
+    return unseen, shown_voids(st, tab)
 
 
 @njit(cache=True, _nrt=False)

@@ -27,11 +27,11 @@ from numba import njit
 from euchresim.engine import solver as S
 from euchresim.engine.bits import U, lowbit, popcount, random_bit
 from euchresim.engine.hand import apply_action, legal_actions, score_hand, start_hand
-from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, EXCHANGED, HAND, JOKER_SUIT, MAKER, NACTIVE, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, T_SUIT_OF, TO_ACT, TRICKS, TRUMP, UPCARD)
+from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, EXCHANGED, HAND, JOKER_SUIT, MAKER, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, TO_ACT, TRICKS, TRUMP, UPCARD)
 from euchresim.policies.builtin import NPARAMS
 from euchresim.policies.heuristic import HEURISTIC_PARAMS, heuristic_decide
 from euchresim.policies.params import Param, defaults_row
-from euchresim.policies.view import dummy_taken
+from euchresim.policies.view import dummy_taken, shown_voids
 
 P_WORLDS = 28       # pimc: sampled deals per play decision
 P_BID_WORLDS = 29   # pimc: sampled deals per other decision (calls, alone, defend alone, discard)
@@ -265,20 +265,12 @@ def pick_card(legal, hand, ws, st, tab):
 # ---------------------------------------------------------------- sampling (pimc)
 @njit(cache=True, _nrt=False)
 def void_cards(st, tab, seat):
-    """The cards ``seat`` cannot hold: every effective suit it failed to follow (R10)."""
-    trump = st[TRUMP]
-    if trump < 0:
-        return np.int64(0)
-    nact = st[NACTIVE]
+    """The cards ``seat`` cannot hold: every effective suit it failed to follow (R10, ``view.shown_voids``)."""
+    suits = (shown_voids(st, tab) >> (4 * seat)) & 15
     out = np.int64(0)
-    led = np.int64(0)
-    for k in range(st[NPLAYS]):
-        c = st[U(PLAYS + k)]
-        suit = tab[U(T_SUIT_OF + 33 * trump + c)]
-        if k % nact == 0:
-            led = suit
-        elif st[U(PLAY_SEAT + k)] == seat and suit != led:
-            out |= tab[U(T_EFF + 4 * trump + led)]
+    for s in range(4):
+        if (suits >> s) & 1:
+            out |= tab[U(T_EFF + 4 * st[TRUMP] + s)]
     return out
 
 

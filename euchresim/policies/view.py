@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import U, highest_by, lowest_by
-from euchresim.engine.layout import (ALONE, BEST_SEAT, CFG_PACK, CFG_PLAYERS, LED, MAKER, NINTRICK, NPLAYS, PH_DUMMY, PHASE, PLAY_SEAT, PLAYS, TRUMP, UPCARD, T_EFF, T_ORDER, T_POWER)
+from euchresim.engine.layout import (ALONE, BEST_SEAT, CFG_PACK, CFG_PLAYERS, LED, MAKER, NACTIVE, NINTRICK, NPLAYS, PHASE, PH_DUMMY, PLAYS, PLAY_SEAT, TRUMP, T_EFF, T_ORDER, T_POWER, T_SUIT_OF, UPCARD)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -66,14 +66,41 @@ def winning_seat(st):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def partner(st, seat, tab):
-    """``seat``'s side-mate this hand: the partner with 4 players, the other defender in Cutthroat; else -1."""
-    n = tab[CFG_PLAYERS]
-    if n == 4:
+def teammate(st, seat, players):
+    """``seat``'s side-mate this hand with ``players`` at the table: the partner with 4 players, the
+    other defender in Cutthroat; else -1 (2 players, a Cutthroat maker, no maker yet)."""
+    if players == 4:
         return (seat + 2) & 3
-    if n == 3 and st[MAKER] >= 0 and seat != st[MAKER]:
+    if players == 3 and st[MAKER] >= 0 and seat != st[MAKER]:
         return 3 - st[MAKER] - seat
     return np.int64(-1)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def partner(st, seat, tab):
+    """``seat``'s side-mate this hand: the partner with 4 players, the other defender in Cutthroat; else -1."""
+    return teammate(st, seat, tab[CFG_PLAYERS])
+
+
+@njit(cache=True, _nrt=False)
+def shown_voids(st, tab):
+    """Bit ``4 * seat + suit`` set when ``seat`` failed to follow that effective suit (R10): it holds none.
+
+    What every seat has seen; the one place the rule is read off the plays.
+    """
+    t = st[TRUMP]
+    voids = np.int64(0)
+    if t < 0:
+        return voids
+    nact = st[NACTIVE]
+    led = np.int64(0)
+    for i in range(st[NPLAYS]):
+        suit = tab[U(T_SUIT_OF + 33 * t + st[U(PLAYS + i)])]
+        if i % nact == 0:
+            led = suit
+        elif suit != led:
+            voids |= np.int64(1) << (4 * st[U(PLAY_SEAT + i)] + led)
+    return voids
 
 
 @njit(cache=True, _nrt=False, inline='always')
