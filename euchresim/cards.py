@@ -27,6 +27,9 @@ CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 RANK_9, RANK_J, RANK_A = 2, 4, 7
 JOKER = 32
 NCARDS = 33
+# "none" where a card index or a board of cards is kept (the state, the hand rows, the kernels' scripts)
+NO_CARD = -1        # a card slot left empty (the dealer's discard when there was no exchange): no index is -1
+NO_KEEP = 0         # the Cutthroat dummy keep when there was none: no board of 5 cards is empty
 DECKS = (24, 25, 32, 33)
 
 

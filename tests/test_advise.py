@@ -90,7 +90,7 @@ def test_no_sampled_deal_breaks_a_void_the_record_shows(tmp_path):
         trump = "CDHS".index(obj["trump"])
         plays = list(rec.plays)
         # who played each card, from the trick winners (the leader of each trick)
-        from euchresim.studies.advise import _tables
+        from euchresim.engine.tables import cached_tables as _tables
         from euchresim.loops.records import replay_states
         _, states = replay_states([rec], _tables(rec.rules))
         from euchresim.engine.layout import PLAY_SEAT, NACTIVE

@@ -278,7 +278,7 @@ def test_against_openspiel_random_bots():
         bots = [osp.EuchresimBot(game, 0, "baseline", seed=g), pyspiel.make_uniform_random_bot(1, g),
                 osp.EuchresimBot(game, 2, "random", seed=g), pyspiel.make_uniform_random_bot(3, g + 1)]
         state = _play(game, bots, seed=900 + g)
-        m = osp._Mirror(osp._history(state), osp.rules_for(game), osp._tables(osp.rules_for(game)))
+        m = osp._Mirror(osp._history(state), osp.rules_for(game), osp.cached_tables(osp.rules_for(game)))
         if m.unmirrored:
             unmirrored += 1
             msg = _one_line_error(ValueError, osp.record_of, state, match="against a maker with a partner")

@@ -119,9 +119,7 @@ CFG = Layout("cfg", 16, (
     ("CFG_NPACK", 1),         # cards in the pack
 ))
 CFG_SIZE = CFG.size
-# "none" in a slot that holds a card or a board of cards, in the state, the rows and the kernels' scripts alike
-NO_CARD = -1        # a card slot left empty (the dealer's discard when there was no exchange)
-NO_KEEP = 0         # the dummy keep when there was none: no board of 5 cards is empty
+from euchresim.cards import NO_CARD, NO_KEEP  # noqa: E402,F401  ("none" for a card and a keep: cards.py declares them)
 JOKER_DEALER_NAMES = -2
 JOKER_REDEAL = -1
 

@@ -39,6 +39,7 @@ except ImportError as e:          # pragma: no cover - exercised only without th
 
 import numpy as np
 
+from euchresim.engine.tables import cached_tables
 from euchresim.cards import SUITS, card_str
 from euchresim.engine import hand as H
 from euchresim.engine.bits import seed_state
@@ -136,11 +137,6 @@ def rules_for(game) -> Rules:
             raise ValueError(f"OpenSpiel euchre parameter {os_name} must be true or false, not {v!r}")
         opts[ours] = v
     return Rules(players=4, deck=24, **opts)
-
-
-def _tables(rules: Rules):
-    from euchresim.engine.tables import cached_tables
-    return cached_tables(rules)
 
 
 # ---- the hand so far, rebuilt in euchresim's engine ---------------------------
@@ -282,7 +278,7 @@ def record_of(state) -> dict:
     ValueError: no euchresim hand has one.
     """
     rules = rules_for(state.get_game())
-    m = _Mirror(_history(state), rules, _tables(rules))
+    m = _Mirror(_history(state), rules, cached_tables(rules))
     if m.unmirrored:
         raise ValueError(f"seat {m.lone_defender} defended alone against a maker with a partner, which no "
                          "euchresim hand can do (docs/openspiel.md); there is no hand record of it")
@@ -344,7 +340,7 @@ class EuchresimBot(pyspiel.Bot):
             raise PolicyError(str(e).replace("--policy (seat 0)", f"EuchresimBot policy (seat {self._seat})", 1)) \
                 from None
         self.policy = canon[0]
-        self._tab = _tables(self._rules)
+        self._tab = cached_tables(self._rules)
         self._rng = seed_state(np.random.SeedSequence(seed))
         self._ws = new_workspace()
         self._plan = None           # (history before the discard, the dealer-maker's alone answer)

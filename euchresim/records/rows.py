@@ -10,7 +10,7 @@ import json
 import numpy as np
 
 from euchresim.cards import SUITS, card_str
-from euchresim.engine.layout import NO_CARD, NO_KEEP
+from euchresim.cards import NO_CARD, NO_KEEP
 from euchresim.records.format import Record, call_str, format_record
 from euchresim.rules import Rules
 

@@ -27,8 +27,9 @@ from euchresim.run.errors import SimError
 from euchresim.run.jobs import Job, Played, run_job
 from euchresim.run.runner import chunk_states
 from euchresim.stats import sequential_z
+from euchresim.engine.tables import cached_tables
 # what a situation is, and how one is built (studies/situation.py): the advisor's vocabulary, named here too
-from euchresim.studies.situation import (AdviceError, Decision, Situation, _policy_arrays, _score_tuple, _tables,  # noqa: F401
+from euchresim.studies.situation import (AdviceError, Decision, Situation, _policy_arrays, _score_tuple,  # noqa: F401
                                          decision_of, default_calls, from_hand, from_record, probe, seat_of)
 
 SEARCH_POLICIES = ("pimc", "dd")
@@ -113,7 +114,7 @@ def play_batch(sit: Situation, decision: Decision, policy, infer: bool, n: int, 
     tricks = np.zeros((n, k), np.int64)
     chosen = np.zeros((n, 2), np.int64)
     deals = np.zeros((n, 6), np.int64)
-    kept, tries, err = play_options(_tables(sit.rules), *sit.arrays(), np.int64(1 if infer else 0), ipids, iparams,
+    kept, tries, err = play_options(cached_tables(sit.rules), *sit.arrays(), np.int64(1 if infer else 0), ipids, iparams,
                                     ifns, pids, params, fns, drng, prng, np.int64(n), np.int64(MAX_TRIES_PER_SAMPLE * n),
                                     decision.options, points, maker, tricks, chosen, deals)
     if err == -SCRIPT_ERROR:

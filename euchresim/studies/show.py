@@ -30,10 +30,8 @@ SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
 def role(seat: int, dealer: int, players: int) -> str:
     """Where a seat sits from the dealer: what a player says at the table, not a seat number."""
-    k = (seat - dealer) % players
-    names = {4: ("dealer", "left", "partner", "right"), 3: ("dealer", "left", "right"),
-             2: ("dealer", "non-dealer")}[players]
-    return names[k]
+    from euchresim.rules import POSITION_NAMES
+    return POSITION_NAMES[players][(seat - dealer) % players]
 
 
 def _walk(rec: Record) -> tuple[list[dict], list[dict], dict]:

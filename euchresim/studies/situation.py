@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from euchresim.cards import SUITS, card_str
+from euchresim.engine.tables import cached_tables
 from euchresim.engine.layout import (BID2_PASS, ERR_SCRIPT_SHORT, EXCHANGED, MAKER, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE_NAMES, PLAY_SEAT, NO_CARD, NO_KEEP)
 from euchresim.records.format import Record
 from euchresim.rules import Rules
@@ -77,11 +78,6 @@ class AdviceError(ValueError):
     """A situation that cannot be: the message names what and where."""
 
 
-def _tables(rules):
-    from euchresim.engine.tables import cached_tables
-    return cached_tables(rules)
-
-
 def _policy_arrays(policy, players):
     from euchresim.policies import functions, resolve
     names = [policy] if isinstance(policy, str) else list(policy)
@@ -94,7 +90,7 @@ def probe(sit: Situation, tries: int = 20000) -> tuple:
     from euchresim.loops.advise import probe as probe_kernel
     pids, params, fns, _ = _policy_arrays("random", sit.rules.players)
     drng, prng = chunk_states(0, 0)
-    out = probe_kernel(_tables(sit.rules), *sit.arrays(), pids, params, fns, drng, prng, np.int64(tries))
+    out = probe_kernel(cached_tables(sit.rules), *sit.arrays(), pids, params, fns, drng, prng, np.int64(tries))
     return tuple(int(x) for x in out)
 
 
@@ -267,7 +263,7 @@ def from_record(rec: Record, calls: int | None = None, plays: int | None = None,
     if plays > 0 and calls < len(rec.calls):
         raise AdviceError("cards are played only once the bidding is over")
     players = rec.rules.players
-    found, states = replay_states([rec], _tables(rec.rules))
+    found, states = replay_states([rec], cached_tables(rec.rules))
     code, phase_at, _ = (int(x) for x in found[0])
     if code and not (code == ERR_SCRIPT_SHORT and phase_at == PH_PLAY):     # a record cut in the play is a hand so far
         raise AdviceError("the record does not replay: check it with `euchresim replay`")
