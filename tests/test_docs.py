@@ -259,7 +259,14 @@ def _the_python_example_file(block):
         assert block.strip() == fh.read().strip(), "docs/policies.md no longer shows examples/python_bot.py as it is"
 
 
+def _the_solver_example_file(block):
+    """policies.md shows euchresim/examples/one_world.py whole, as the file is."""
+    with open(os.path.join(ROOT, "euchresim", "examples", "one_world.py"), encoding="utf-8") as fh:
+        assert block.strip() == fh.read().strip(), "docs/policies.md no longer shows examples/one_world.py as it is"
+
+
 EXCERPTS = {("docs/policies.md", "a = act(pids[seat]"): _driver_calls_decide,
+            ("docs/policies.md", '"""A user\'s policy that calls the solver'): _the_solver_example_file,
             ("docs/policies.md", '"""A user\'s policy'): _the_example_policy_file,
             ("docs/policies.md", '"""A policy in plain Python'): _the_python_example_file}
 

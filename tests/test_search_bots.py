@@ -22,7 +22,7 @@ from euchresim.engine import solver as S
 from euchresim.engine.bits import seed_state
 from euchresim.engine.deal import deal
 from euchresim.engine.hand import apply_legal, legal_actions, start_hand
-from euchresim.engine.layout import (AWAY, CFG_NPACK, DEALER, DUMMY, EXCHANGED, HAND, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_PLAY, PHASE, PLAYS, PRIV_SIZE, ST_SIZE, T_PACK, TO_ACT, TRUMP, UPCARD)
+from euchresim.engine.layout import (AWAY, CFG_NPACK, DEALER, DUMMY, DUMMY_KEEP, EXCHANGED, MAKER, HAND, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_PLAY, PHASE, PLAYS, PRIV_SIZE, ST_SIZE, T_PACK, TO_ACT, TRUMP, UPCARD)
 from euchresim.policies import resolve
 from euchresim.policies.dd import dd_decide
 from euchresim.policies.heuristic import heuristic_decide
@@ -169,7 +169,9 @@ def _check_world(st, priv, tab, seat, world, exact, players):
         assert len(h) == len(bits(priv[HAND + s]))   # as many cards as the seat holds
         assert not (h & played) and not (h & mine)
         took_up = st[EXCHANGED] == 1 and s == st[DEALER] and up not in played
-        assert (up in h) == bool(took_up)
+        # the Cutthroat dealer-maker kept 5 of 10 unseen: it may hold the upcard or not; no one else may
+        if not (took_up and players == 3 and priv[DUMMY_KEEP] != 0 and s == st[MAKER]):
+            assert (up in h) == bool(took_up)
         if exact:
             assert not (h & set(bits(void_cards(st, tab, s))))
     return dealt
@@ -283,3 +285,30 @@ def test_pimc_sums_are_paired_over_the_same_worlds():
         card_values(st, priv, tab, ws, np.int64(seat), np.int64(1))
         assert np.array_equal(ws[WR_VAL][V_SUM:V_SUM + 5], 2 * once)
         assert np.all(ws[WR_VAL][V_N:V_N + 5] <= 2)
+
+
+def test_worlds_dd_tricks_is_the_brute_force_value_of_each_card_and_deal_world_a_fair_deal():
+    """policies.worlds: what a user's policy calls; late positions, so the brute force is quick."""
+    from euchresim.engine.layout import MAKER, NINTRICK, PLAY_SEAT, TRICKS
+    from euchresim.policies.worlds import dd_tricks, deal_world
+    from tests.test_solver import brute
+    checked = 0
+    for players, deck in ((4, 24), (3, 25), (2, 32)):
+        tab, states = _states(Rules(players=players, deck=deck), 60, seed=players)
+        for st, priv in states:
+            if st[NPLAYS] < 2 * players:
+                continue
+            seat, maker, n, nin = int(st[TO_ACT]), int(st[MAKER]), int(st[NPLAYS]), int(st[NINTRICK])
+            makers = (1 << maker) | ((1 << ((maker + 2) % 4)) if players == 4 else 0)
+            hands = [bits(priv[HAND + s]) for s in range(4)]
+            table = [(int(st[PLAY_SEAT + k]), int(st[PLAYS + k])) for k in range(n - nin, n)]
+            mtricks = sum(int(st[TRICKS + s]) for s in range(4) if (makers >> s) & 1)
+            value, per_card = brute(players, int(st[TRUMP]), hands, seat, table, makers, int(st[OUT]), mtricks)
+            out = np.zeros(33, np.int64)
+            assert dd_tricks(st, priv, tab, out) == value
+            assert {c: int(out[c]) for c in range(33) if out[c] >= 0} == per_card
+            world = deal_world(st, priv[HAND + seat], priv[AWAY + seat], np.int64(seat), tab,
+                               seed_state(np.random.SeedSequence(checked)))
+            _check_world(st, priv, tab, seat, world, 1, players)
+            checked += 1
+    assert checked >= 40

@@ -299,6 +299,11 @@ def sample_world(st, hand, away, seat, tab, rng, world):
     need2 = np.int64(0)
     need3 = np.int64(0)
     up_to_dealer = st[EXCHANGED] == 1 and seat != dealer and (played & upbit) == 0
+    up_maybe = np.int64(0)          # the upcard, where only the dealer may hold it, or not: its rejects
+    if up_to_dealer and dummy_taken(st, tab) and st[MAKER] == dealer:
+        # a Cutthroat maker who dealt kept 5 of hand and dummy unseen: the upcard may be among the rejects
+        up_to_dealer = False
+        up_maybe = upbit
     for s in range(4):
         world[U(HAND + s)] = 0
         world[U(AWAY + s)] = 0            # what the others put away is unseen (in the pool)
@@ -335,7 +340,8 @@ def sample_world(st, hand, away, seat, tab, rng, world):
                 n = need0 if s == 0 else need1 if s == 1 else need2 if s == 2 else need3
                 if n == 0 or (done >> s) & 1:
                     continue
-                allow = rem & ~void_cards(st, tab, s) if strict else rem
+                allow = rem | (up_maybe if s == dealer else 0)
+                allow = allow & ~void_cards(st, tab, s) if strict else allow
                 sl = popcount(allow) - n
                 if sl < slack:
                     slack = sl
@@ -344,7 +350,8 @@ def sample_world(st, hand, away, seat, tab, rng, world):
                 break
             done |= np.int64(1) << pick
             n = need0 if pick == 0 else need1 if pick == 1 else need2 if pick == 2 else need3
-            allow = rem & ~void_cards(st, tab, pick) if strict else rem
+            allow = rem | (up_maybe if pick == dealer else 0)
+            allow = allow & ~void_cards(st, tab, pick) if strict else allow
             if popcount(allow) < n:
                 ok = False
                 break
