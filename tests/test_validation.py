@@ -324,9 +324,12 @@ def test_r9_kernel_keeps_exactly_five_cards_of_hand_and_dummy():
                   "JH AH KC QC 9S JD KH QH AS KS",  # all 10
                   "JH JD AH KH TS",                 # TS is in the kitty
                   "JH JD AH KH TH",                 # TH is seat 1's
-                  "JH JD AH KH 9D",                 # 9D is the dealer's discard
-                  ""]:                              # nothing kept
-        bad = parse_board(cards.split()) if cards else 0
+                  "JH JD AH KH 9D"]:                # 9D is the dealer's discard
+        bad = parse_board(cards.split())
         code, phase, st, _ = replay_with_keep(bad)
         assert (code, phase) == (ERR_ILLEGAL, PH_DUMMY), cards
         assert st[ERR] == ERR_ILLEGAL and st[ERR_ARG] == bad, cards
+    # nothing kept is NO_KEEP, "no keep given": the script is short at the keep (a record with an empty
+    # keep never gets here, its reader refuses it: 0 cards, the maker keeps 5)
+    from euchresim.engine.layout import ERR_SCRIPT_SHORT, NO_KEEP
+    assert replay_with_keep(NO_KEEP)[:2] == (ERR_SCRIPT_SHORT, PH_DUMMY)
