@@ -10,7 +10,7 @@ rule's paired gain for the defenders.
 """
 import numpy as np
 
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from euchresim.policies import POLICIES
 from euchresim.policies.builtin import P_DEFEND, P_DEFEND_CUTTHROAT
 from euchresim.rules import Rules
@@ -23,8 +23,8 @@ def defenders_margin(rules, slot, threshold):
     saved = base[slot]
     base[slot] = threshold
     try:
-        spec = sim.RunSpec(rules=rules, policies=("baseline",), seed=SEED, count=CHUNKS * sim.DEFAULT_CHUNK["hands"])
-        h = np.concatenate([sim.play_chunk(spec, c).hands.copy() for c in range(CHUNKS)])
+        spec = runner.RunSpec(rules=rules, policies=("baseline",), seed=SEED, count=CHUNKS * runner.DEFAULT_CHUNK["hands"])
+        h = np.concatenate([runner.play_chunk(spec, c).hands.copy() for c in range(CHUNKS)])
     finally:
         base[slot] = saved
     P = rules.players

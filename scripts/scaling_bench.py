@@ -5,7 +5,7 @@
     python scripts/scaling_bench.py cold --hands 20000000 --policy random --repeat 3
     python scripts/scaling_bench.py memory -- euchresim simulate --hands 100000000 --policy random -q --json
 
-``throughput`` times ``sim.run`` on the same run (seed, hands, policy) for
+``throughput`` times ``runner.run`` on the same run (seed, hands, policy) for
 the local backend and for Ray, at 1 and 2 workers, the four taking turns
 ``--repeat`` times, and keeps each one's best (other work on a shared
 machine only ever slows a run down).  It is steady state, as ``euchresim
@@ -34,23 +34,23 @@ import sys
 import tempfile
 import time
 
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from euchresim.rules import FOUR_HAND
 
 CONFIGS = [("local", 1), ("local", 2), ("ray", 1), ("ray", 2)]
 
 
 def _spec(hands, policy, seed):
-    return sim.RunSpec(rules=FOUR_HAND, policies=(policy,), seed=seed, count=hands)
+    return runner.RunSpec(rules=FOUR_HAND, policies=(policy,), seed=seed, count=hands)
 
 
 def _timed(backend, workers, spec, warm, out=False):
     with tempfile.TemporaryDirectory() as d:
         def outputs(name):
-            return sim.Outputs(parquet=os.path.join(d, name)) if out else None
-        sim.run(warm, workers=workers, backend=backend, outputs=outputs("warm.parquet"))
+            return runner.Outputs(parquet=os.path.join(d, name)) if out else None
+        runner.run(warm, workers=workers, backend=backend, outputs=outputs("warm.parquet"))
         t = time.perf_counter()
-        counts = sim.run(spec, workers=workers, backend=backend, outputs=outputs("run.parquet"))
+        counts = runner.run(spec, workers=workers, backend=backend, outputs=outputs("run.parquet"))
         return time.perf_counter() - t, counts["hands"]
 
 
@@ -78,7 +78,7 @@ def throughput(args):
         for r in range(args.repeat):
             for backend, workers in CONFIGS:
                 # warm-up: 48 chunks a worker, so that every worker has started and loaded its kernels
-                warm = sim.RunSpec(rules=FOUR_HAND, policies=(args.policy,), seed=args.seed + 1,
+                warm = runner.RunSpec(rules=FOUR_HAND, policies=(args.policy,), seed=args.seed + 1,
                                    count=48 * workers * spec.chunk_size)
                 if backend == "ray":
                     parent.send((workers, spec, warm, args.out))
@@ -106,7 +106,7 @@ def cold(args):
     out = {}
     for r in range(args.repeat):
         for backend, workers in CONFIGS:
-            cmd = [sys.executable, "-m", "euchresim.cli.app", "simulate", "--hands", str(args.hands), "--policy",
+            cmd = [sys.executable, "-m", "euchresim.cli", "simulate", "--hands", str(args.hands), "--policy",
                    args.policy, "--seed", str(args.seed), "--workers", str(workers), "--backend", backend,
                    "--json", "-q"]
             t = time.perf_counter()

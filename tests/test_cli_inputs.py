@@ -225,13 +225,13 @@ def test_resume_with_nothing_kept_is_refused_not_played_afresh(tmp_path):
 
 def test_the_library_refuses_what_would_lose_chunks():
     from euchresim.rules import FOUR_HAND
-    from euchresim.run import runner as sim
-    spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), count=100, chunk_size=100)
-    for outputs, resume, why in [(sim.Outputs(records="-"), True, "standard output"),
-                                 (sim.Outputs(records="a.jsonl", checkpoint="c"), False, "--checkpoint is for"),
-                                 (sim.Outputs(), True, "nothing to continue")]:
-        with pytest.raises(sim.SimError, match=why):
-            sim.run(spec, workers=1, outputs=outputs, resume=resume)
+    from euchresim.run import runner
+    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), count=100, chunk_size=100)
+    for outputs, resume, why in [(runner.Outputs(records="-"), True, "standard output"),
+                                 (runner.Outputs(records="a.jsonl", checkpoint="c"), False, "--checkpoint is for"),
+                                 (runner.Outputs(), True, "nothing to continue")]:
+        with pytest.raises(runner.SimError, match=why):
+            runner.run(spec, workers=1, outputs=outputs, resume=resume)
 
 
 # ---------------------------------------------------------------- the summary by side and by seat

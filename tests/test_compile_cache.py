@@ -105,17 +105,17 @@ before = numba.config.CACHE_DIR
 if sys.argv[2] == "euchresim":
     import euchresim.engine as E
     from euchresim.rules import FOUR_HAND
-    from euchresim.run import runner as sim
-    sim.run(sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=1, count=300, chunk_size=300), workers=1)
+    from euchresim.run import runner
+    runner.run(runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=1, count=300, chunk_size=300), workers=1)
 sys.path.insert(0, sys.argv[1])
 import userfn
 userfn.triple(2)
 out = {"before": before, "after": numba.config.CACHE_DIR, "user": userfn.triple._cache._cache_path}
 if sys.argv[2] == "euchresim":
-    from euchresim.loops.hands import run_hands
+    from euchresim.loops.hands import _play_hands
     import userpol
     out["policy"] = userpol.lowest._cache._cache_path
-    out.update(ours=run_hands._cache._cache_path, folder=E.cache_dir(), cached=E.kernels_cached(),
+    out.update(ours=_play_hands._cache._cache_path, folder=E.cache_dir(), cached=E.kernels_cached(),
                file=E.__file__)
 print(json.dumps(out))
 """
@@ -146,7 +146,7 @@ def test_only_euchresim_s_own_kernels_are_cached_in_its_folder(cold, tmp_path, p
     folder = ours["folder"]
     assert folder.startswith(str(base / "xdg" / "euchresim")) and ours["ours"] == os.path.join(folder, "loops")
     assert not any("userfn" in n for _, _, names in os.walk(folder) for n in names)
-    assert any(n.startswith("hands.run_hands-") and n.endswith(".nbi") for n in os.listdir(ours["ours"]))
+    assert any(n.startswith("hands._play_hands-") and n.endswith(".nbi") for n in os.listdir(ours["ours"]))
     assert ours["cached"] is True
     assert ours["file"].startswith(str(package))          # the snapshot ran, not the tree being edited
     # a policy compiled by euchresim's user_policy may inline its kernels: it is cached beside them
@@ -245,3 +245,37 @@ def test_after_a_stop_llvmlites_late_teardown_says_nothing_and_other_errors_stil
         assert heard == [other]
     finally:
         sys.unraisablehook = saved
+
+
+def test_the_collector_thresholds_change_only_while_a_euchresim_kernel_compiles():
+    """A user's numba function compiles under the user's own thresholds; a euchresim kernel under
+    the raised ones; and both leave them as they found them."""
+    import gc
+    import numba
+    from numba.core import event
+    import euchresim.engine as engine
+
+    seen = {}
+
+    class Record(event.Listener):
+        def on_start(self, ev):
+            seen.setdefault(ev.data["dispatcher"].py_func.__module__, gc.get_threshold())
+
+        def on_end(self, ev):
+            pass
+
+    def users(x):
+        return x + 1
+
+    def ours(x):
+        return x + 2
+
+    ours.__module__ = "euchresim.probe"       # a kernel of the package, as the listener tells them apart
+    before = gc.get_threshold()
+    assert before != engine._FewerCollectionsWhileCompiling.THRESHOLD
+    with event.install_listener("numba:compile", Record()):
+        assert numba.njit(users)(1) == 2
+        assert numba.njit(ours)(1) == 3
+    assert seen[users.__module__] == before
+    assert seen["euchresim.probe"] == engine._FewerCollectionsWhileCompiling.THRESHOLD
+    assert gc.get_threshold() == before

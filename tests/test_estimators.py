@@ -31,7 +31,7 @@ import numpy as np
 import pytest
 
 from euchresim import analysis
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from euchresim.studies import duel as du
 from euchresim.studies import ladder
 from euchresim.analysis.aggregates import group_frame
@@ -204,7 +204,7 @@ def test_mean_ci_covers_a_known_mean_95_percent_of_the_time(n, seed):
 #   7    3     O    3    1    3 tricks                 0     1      1            0
 # edge of the dealer's side (D - O): 1, -1, 2, -2, 4, 0, 1, -1   (sum 4, squares 28)
 # seat 0's side less seat 1's:       1,  1, 2,  2, 4, 0, 1,  1   (sum 12, squares 28)
-# The tally holds the edge twice (sim.tally_names: 4 x the dealer's points less all four seats'),
+# The tally holds the edge twice (runner.tally_names: 4 x the dealer's points less all four seats'),
 # so dealer_edge = 2 * 4 = 8 and dealer_edge_sq = 4 * 28 = 112.
 TINY = {
     "hands": 8, "made": 7, "thrown_in": 1, "redeal": 0, "made_ok": 6, "euchred": 1, "march": 2,
@@ -247,14 +247,14 @@ def _row(df, label):
 
 
 def test_the_tiny_tally_is_what_the_kernel_counts_from_its_hands():
-    """The hand-built tally agrees with sim.tally of the eight hands, so its doubled edge is the kernel's."""
+    """The hand-built tally agrees with runner.tally of the eight hands, so its doubled edge is the kernel's."""
     rows = np.zeros(len(TINY_HANDS), HAND_DTYPE)
     for r, (dealer, maker, pos, rnd, tricks, alone, euch, march, thrown, pts) in zip(rows, TINY_HANDS):
         r["dealer"], r["maker"], r["maker_pos"], r["make_round"] = dealer, maker, pos, rnd
         r["maker_tricks"], r["maker_alone"], r["euchred"], r["march"], r["thrown_in"] = tricks, alone, euch, march, thrown
         for s in range(4):
             r[f"points{s}"] = pts[s]
-    c = sim.tally(sim.ChunkResult(0, rows, np.zeros((len(rows), 20), np.int8)), 4)
+    c = runner.tally(runner.ChunkResult(0, rows, np.zeros((len(rows), 20), np.int8)), 4)
     assert {k: c[k] for k in TINY} == TINY
 
 

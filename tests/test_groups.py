@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from euchresim.run import groups
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from euchresim.analysis.aggregates import cell_array, feature_frame, group_frame
 from euchresim.analysis import position_names
 from euchresim.cards import JOKER, RANKS, SUITS
@@ -90,7 +90,7 @@ def slow_cells(rows, players, grouping):
 
 
 def spec_of(players=4, deck=24, policy="random", n=1500, seed=0, grouping=GROUPINGS, mode="hands", **opts):
-    return sim.RunSpec(rules=Rules(players=players, deck=deck, **opts), policies=(policy,), seed=seed,
+    return runner.RunSpec(rules=Rules(players=players, deck=deck, **opts), policies=(policy,), seed=seed,
                        mode=mode, count=n, chunk_size=n, groups=grouping)
 
 
@@ -99,14 +99,14 @@ def spec_of(players=4, deck=24, policy="random", n=1500, seed=0, grouping=GROUPI
 def test_features_and_cells_match_their_slow_twin(players, deck, policy):
     opts = {"defend_alone": True} if players == 4 else {}
     s = spec_of(players, deck, policy, seed=players * deck, **opts)
-    res = sim.play_chunk(s, 0)
+    res = runner.play_chunk(s, 0)
     fast = feature_frame(res.hands, s.rules)
     values = {f: [groups.labels(f, players).index(x) for x in fast[f]] for f in FEATURES}
     for i, r in enumerate(res.hands):
         want = slow_features(r, players)
         got = {f: values[f][i] for f in FEATURES}
         assert got == want, (i, {f: (got[f], want[f]) for f in FEATURES if got[f] != want[f]})
-    counts = sim.tally(res, players)["groups"]
+    counts = runner.tally(res, players)["groups"]
     assert list(counts) == [",".join(g) for g in GROUPINGS]
     for g in GROUPINGS:
         assert counts[",".join(g)] == slow_cells(res.hands, players, g), g
@@ -119,12 +119,12 @@ def test_features_and_cells_match_their_slow_twin(players, deck, policy):
 def test_joker_upcards_in_the_twin(opts):
     """Joker upcards are rare: a run of them (a redeal, a fixed suit in round two) to be sure they are seen."""
     s = spec_of(4, 33, "baseline", n=4000, seed=3, defend_alone=True, **opts)
-    res = sim.play_chunk(s, 0)
+    res = runner.play_chunk(s, 0)
     joker = res.hands["upcard"] == JOKER
     assert joker.sum() > 50
     if opts["joker_upcard"] == "H":
         assert (joker & (res.hands["make_round"] == 2)).sum() > 5
-    counts = sim.tally(res, 4)["groups"]
+    counts = runner.tally(res, 4)["groups"]
     for g in GROUPINGS[-4:] + (("upcard_rank",), ("trump_vs_upcard",)):
         assert counts[",".join(g)] == slow_cells(res.hands, 4, g), g
 
@@ -135,7 +135,7 @@ def test_every_value_of_every_feature_is_seen():
     for players, deck, policy in ((4, 33, "random"), (3, 25, "baseline"), (4, 32, "baseline"), (2, 24, "random")):
         opts = {"defend_alone": True} if players == 4 else {}
         s = spec_of(players, deck, policy, n=4000, seed=1, grouping=(), **opts)
-        df = feature_frame(sim.play_chunk(s, 0).hands, s.rules)
+        df = feature_frame(runner.play_chunk(s, 0).hands, s.rules)
         for f in FEATURES:
             seen[f] |= {groups.labels(f, players).index(x) for x in df[f].unique()}
     for f, r in zip(FEATURES, RADIX):
@@ -146,16 +146,16 @@ def test_every_value_of_every_feature_is_seen():
 def test_the_ring_counts_as_the_kept_rows_do(players, policy):
     """keep_rows=False tallies the ring block by block: the same cells, the same tally."""
     opts = {"defend_alone": True} if players == 4 else {}
-    s = spec_of(players, 25, policy, n=3 * sim.ROW_RING + 123, seed=5, **opts)
-    kept = sim.play_chunk(s, 0)
+    s = spec_of(players, 25, policy, n=3 * runner.ROW_RING + 123, seed=5, **opts)
+    kept = runner.play_chunk(s, 0)
     scratch = {}
-    ringed = sim.play_chunk(s, 0, scratch, keep_rows=False)
-    assert len(ringed.hands) == 0 and len(scratch["ring"][0]) == sim.ROW_RING
-    assert sim.tally(kept, players) == sim.tally(ringed, players)
-    plain = sim.play_chunk(spec_of(players, 25, policy, n=s.count, seed=5, grouping=(), **opts), 0,
+    ringed = runner.play_chunk(s, 0, scratch, keep_rows=False)
+    assert len(ringed.hands) == 0 and len(scratch["ring"][0]) == runner.ROW_RING
+    assert runner.tally(kept, players) == runner.tally(ringed, players)
+    plain = runner.play_chunk(spec_of(players, 25, policy, n=s.count, seed=5, grouping=(), **opts), 0,
                            keep_rows=False)
-    without = sim.tally(plain, players)
-    assert "groups" not in without and without == {k: v for k, v in sim.tally(ringed, players).items()
+    without = runner.tally(plain, players)
+    assert "groups" not in without and without == {k: v for k, v in runner.tally(ringed, players).items()
                                                    if k != "groups"}
 
 
@@ -169,7 +169,7 @@ def _direct(players, n, ring, grouped):
     tab = build_tables(rules)
     pids, params, _ = resolve(["baseline"], players)
     fns = functions(["baseline"], players)
-    drng, prng = sim.chunk_states(9, 0)
+    drng, prng = runner.chunk_states(9, 0)
     rows, plays = np.zeros(ring, HAND_DTYPE), np.zeros((ring, 20), np.int8)
     counts = np.zeros(TALLY_SIZE, np.int64)
     plan = groups.Plan(GROUPINGS)
@@ -193,7 +193,7 @@ def test_blocks_are_run_hands_hand_for_hand(players):
         assert np.array_equal(rows[:stop - first], full[first:stop])
         assert np.array_equal(plays[:stop - first], full_plays[first:stop])
     assert np.array_equal(counts, full_counts)
-    res = sim.ChunkResult(0, full, full_plays)
+    res = runner.ChunkResult(0, full, full_plays)
     from euchresim.engine.features import tally_groups
     from euchresim.engine.tables import build_tables
     plan = groups.Plan(GROUPINGS)
@@ -207,8 +207,8 @@ def test_one_compiled_kernel_serves_every_grouping():
     from euchresim.engine.features import tally_groups
     for g in ((("maker_pos",),), (("outcome", "maker_trumps"), ("upcard_rank",))):
         s = spec_of(4, 24, "random", n=3000, grouping=g)
-        sim.play_chunk(s, 0)
-        sim.play_chunk(s, 0, keep_rows=False)
+        runner.play_chunk(s, 0)
+        runner.play_chunk(s, 0, keep_rows=False)
     assert len(tally_groups.signatures) == 1
     assert len(run_hands_grouped.signatures) == 1
 
@@ -216,47 +216,47 @@ def test_one_compiled_kernel_serves_every_grouping():
 def test_games_and_rubbers_are_tallied_from_their_rows():
     for mode, n in (("games", 40), ("rubbers", 10)):
         s = spec_of(4, 24, "baseline", n=n, mode=mode, grouping=GROUPINGS[-4:])
-        res = sim.play_chunk(s, 0)
-        counts = sim.tally(res, 4)["groups"]
+        res = runner.play_chunk(s, 0)
+        counts = runner.tally(res, 4)["groups"]
         assert sum(counts["maker_pos,make_round,outcome"]["hands"]) == len(res.hands) > n
         for g in GROUPINGS[-4:]:
             assert counts[",".join(g)] == slow_cells(res.hands, 4, g)
 
 
 def test_merge_is_exact_and_shares_nothing():
-    s = sim.RunSpec(rules=Rules(), policies=("baseline",), seed=2, count=7000, chunk_size=3000,
+    s = runner.RunSpec(rules=Rules(), policies=("baseline",), seed=2, count=7000, chunk_size=3000,
                     groups=GROUPINGS[-4:])
-    parts = [json.loads(json.dumps(sim.tally(sim.play_chunk(s, i, keep_rows=False), 4))) for i in range(3)]
+    parts = [json.loads(json.dumps(runner.tally(runner.play_chunk(s, i, keep_rows=False), 4))) for i in range(3)]
     before = json.dumps(parts)
     total = {}
     for p in parts:
-        sim.merge(total, p)
+        runner.merge(total, p)
     assert json.dumps(parts) == before          # no part was changed by the merge
     for name in total["groups"]:
         for m in MEASURES:
             assert total["groups"][name][m] == [a + b + c for a, b, c in
                                                 zip(*(p["groups"][name][m] for p in parts))]
     assert total["hands"] == 7000 == sum(total["groups"][",".join(GROUPINGS[-1])]["hands"])
-    assert total == sim.run(s, workers=1)
-    with pytest.raises(sim.SimError, match="cells"):
-        sim.merge({"groups": {"x": {"hands": [1, 2]}}}, {"groups": {"x": {"hands": [1]}}})
-    assert sim.merge({"a": 1}, {"a": 2, "b": 3}) == {"a": 3, "b": 3}     # numbers as before
+    assert total == runner.run(s, workers=1)
+    with pytest.raises(runner.SimError, match="cells"):
+        runner.merge({"groups": {"x": {"hands": [1, 2]}}}, {"groups": {"x": {"hands": [1]}}})
+    assert runner.merge({"a": 1}, {"a": 2, "b": 3}) == {"a": 3, "b": 3}     # numbers as before
 
 
 def test_a_run_that_writes_files_counts_the_same_cells(tmp_path):
     """Kept rows tallied after the kernel, through the parts folder's JSON, as the ring would count."""
-    s = sim.RunSpec(rules=Rules(players=3, deck=25), policies=("baseline",), seed=4, count=5000,
+    s = runner.RunSpec(rules=Rules(players=3, deck=25), policies=("baseline",), seed=4, count=5000,
                     chunk_size=2500, groups=(("maker_pos", "maker_trumps"),))
-    written = sim.run(s, workers=1, outputs=sim.Outputs(parquet=str(tmp_path / "g.parquet")))
-    assert written == sim.run(s, workers=1)
+    written = runner.run(s, workers=1, outputs=runner.Outputs(parquet=str(tmp_path / "g.parquet")))
+    assert written == runner.run(s, workers=1)
     assert sum(written["groups"]["maker_pos,maker_trumps"]["made"]) == written["made"]
 
 
 def test_meta_is_unchanged_without_groups():
-    plain = sim.RunSpec(rules=Rules(), count=10)
+    plain = runner.RunSpec(rules=Rules(), count=10)
     assert set(plain.meta()) == {"euchresim", "engine_version", "rules", "policies", "seed", "mode",
                                  "count", "chunk_size"}
-    grouped = sim.RunSpec(rules=Rules(), count=10, groups=("maker_pos, make_round", ["outcome"], ("outcome",)))
+    grouped = runner.RunSpec(rules=Rules(), count=10, groups=("maker_pos, make_round", ["outcome"], ("outcome",)))
     assert grouped.groups == (("maker_pos", "make_round"), ("outcome",))
     assert grouped.meta()["groups"] == [["maker_pos", "make_round"], ["outcome"]]
     assert json.loads(json.dumps(grouped.meta())) == grouped.meta()
@@ -264,7 +264,7 @@ def test_meta_is_unchanged_without_groups():
 
 def test_an_unknown_feature_is_named_with_the_known_ones():
     with pytest.raises(ValueError, match=r"unknown feature 'trumps'.*maker_pos, maker_seat, make_round"):
-        sim.RunSpec(rules=Rules(), groups=(("maker_pos", "trumps"),))
+        runner.RunSpec(rules=Rules(), groups=(("maker_pos", "trumps"),))
     with pytest.raises(groups.GroupingError, match="twice"):
         groups.parse_grouping("outcome,outcome")
     with pytest.raises(groups.GroupingError, match="at least one"):

@@ -3,7 +3,7 @@ legality on every variant, parameters without recompiling, and its edge on basel
 import numpy as np
 import pytest
 
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from euchresim.cards import parse_card
 from euchresim.loops.hands import run_hands
 from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, BIDSUIT, DEALER, EXCHANGED, HAND_DTYPE, LED, MAKER, NACTIVE, NINTRICK, NPLAYS, PH_BID1, PH_DISCARD, PH_DUMMY, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, ROUND, ST_SIZE, T_POWER, T_SUIT_OF, TALLY_SIZE, TO_ACT, TRUMP, UPCARD, JOKER_SUIT)
@@ -200,7 +200,7 @@ def _spec(players, deck, policies, **opts):
     if players == 4:
         opts.setdefault("defend_alone", True)
     rules = Rules(players=players, deck=deck, **opts)
-    return sim.RunSpec(rules=rules, policies=policies, seed=11, count=2000, chunk_size=2000)
+    return runner.RunSpec(rules=rules, policies=policies, seed=11, count=2000, chunk_size=2000)
 
 
 @pytest.mark.parametrize("players,deck", VARIANTS)
@@ -208,7 +208,7 @@ def test_every_variant_plays_legally(players, deck):
     for stick in (False, True):
         for pol in (("heuristic",), ("heuristic", "random", "baseline", "heuristic")[:players]):
             spec = _spec(players, deck, pol, stick_the_dealer=stick)
-            res = sim.play_chunk(spec, 0)
+            res = runner.play_chunk(spec, 0)
             # every call, discard, dummy keep and card checked against the rules by the reference replay
             assert replay_by_reference(spec.rules, res) == spec.count
 
@@ -232,7 +232,7 @@ def _points(names, n, seed):
     tab = build_tables(rules)
     pids, params, _ = resolve(names, 4)
     fns = functions(names, 4)
-    drng, prng = sim.chunk_states(seed=seed, chunk=0)
+    drng, prng = runner.chunk_states(seed=seed, chunk=0)
     rows = np.zeros(n, HAND_DTYPE)
     plays = np.zeros((n, 20), np.int8)
     counts = np.zeros(TALLY_SIZE, np.int64)

@@ -56,7 +56,7 @@ def test_replay_onto_a_hard_link_of_its_input_is_refused_and_the_input_kept(tmp_
 def test_replay_of_standard_input_onto_the_file_it_comes_from_is_refused(tmp_path):
     data = _records(tmp_path)
     with open(tmp_path / "h.jsonl", "rb") as fh:
-        r = subprocess.run([sys.executable, "-m", "euchresim.cli.app", "replay", "-", "-o", "h.jsonl", "--force"],
+        r = subprocess.run([sys.executable, "-m", "euchresim.cli", "replay", "-", "-o", "h.jsonl", "--force"],
                            stdin=fh, cwd=tmp_path, capture_output=True, text=True,
                            env=dict(os.environ, PYTHONPATH=ROOT))
     assert r.returncode != 0 and "same file" in r.stderr and "Traceback" not in r.stderr
@@ -79,15 +79,15 @@ def test_the_largest_allowed_run_starts_at_once_in_flat_memory():
         "            return next(int(l.split()[1]) for l in fh if l.startswith('VmHWM:'))\n"
         "    except OSError:\n"
         "        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-        "from euchresim.run import runner as sim\n"
+        "from euchresim.run import runner\n"
         "from euchresim.rules import FOUR_HAND\n"
-        "spec = sim.RunSpec(rules=FOUR_HAND, policies=('random',), count=10**15)\n"
+        "spec = runner.RunSpec(rules=FOUR_HAND, policies=('random',), count=10**15)\n"
         "def on(done, total):\n"
         "    if done >= 2:\n"
         "        raise KeyboardInterrupt\n"
         "try:\n"
-        "    sim.run(spec, workers=2, on_chunk=on)\n"
-        "except sim.RunStopped as e:\n"
+        "    runner.run(spec, workers=2, on_chunk=on)\n"
+        "except runner.RunStopped as e:\n"
         "    print(e.done, e.total, peak_kb())\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env=dict(os.environ, PYTHONPATH=ROOT)).stdout.split()
@@ -100,21 +100,21 @@ def test_an_interrupted_parquet_dataset_does_not_read_as_a_complete_table(tmp_pa
     import pandas as pd
 
     from euchresim.rules import FOUR_HAND
-    from euchresim.run import runner as sim
-    spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=2, count=4000, chunk_size=1000)
+    from euchresim.run import runner
+    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=2, count=4000, chunk_size=1000)
     out = str(tmp_path / "h.parquet")
 
     def stop(done, total):
         if done == 2:
             raise KeyboardInterrupt
-    with pytest.raises(sim.RunStopped):
-        sim.run(spec, workers=1, outputs=sim.Outputs(parquet=out), on_chunk=stop)
+    with pytest.raises(runner.RunStopped):
+        runner.run(spec, workers=1, outputs=runner.Outputs(parquet=out), on_chunk=stop)
     try:
         got = len(pd.read_parquet(out))
     except Exception:          # pyarrow finds no data file: refusing is as good as an empty table
         got = 0
     assert got == 0
-    sim.run(spec, workers=1, outputs=sim.Outputs(parquet=out), resume=True)
+    runner.run(spec, workers=1, outputs=runner.Outputs(parquet=out), resume=True)
     assert len(pd.read_parquet(out)) == 4000
     assert not os.path.exists(os.path.join(out, "_unfinished"))
 
@@ -192,14 +192,14 @@ def test_a_finished_datasets_lost_chunk_is_played_again_on_resume(tmp_path):
     import pandas as pd
 
     from euchresim.rules import FOUR_HAND
-    from euchresim.run import runner as sim
-    spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=4, count=3000, chunk_size=1000)
+    from euchresim.run import runner
+    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=4, count=3000, chunk_size=1000)
     out = str(tmp_path / "h.parquet")
-    sim.run(spec, workers=1, outputs=sim.Outputs(parquet=out))
+    runner.run(spec, workers=1, outputs=runner.Outputs(parquet=out))
     whole = pd.read_parquet(out)
     os.remove(os.path.join(out, "chunk-000001.parquet"))
     seen = []
-    sim.run(spec, workers=1, outputs=sim.Outputs(parquet=out), resume=True, on_chunk=lambda d, t: seen.append(d))
+    runner.run(spec, workers=1, outputs=runner.Outputs(parquet=out), resume=True, on_chunk=lambda d, t: seen.append(d))
     assert seen == [3]                                   # one chunk played, the other two kept
     pd.testing.assert_frame_equal(pd.read_parquet(out).sort_values(["chunk", "index"]).reset_index(drop=True),
                                   whole.sort_values(["chunk", "index"]).reset_index(drop=True))

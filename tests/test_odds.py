@@ -7,7 +7,7 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from euchresim.analysis import odds
 from euchresim.cards import JOKER, cards_of, pack_mask, parse_card
 from euchresim.rules import Rules
@@ -107,7 +107,7 @@ N = 120_000
 
 @pytest.mark.parametrize("players,deck", [(4, 24), (4, 25), (2, 32), (3, 33)])
 def test_exact_odds_inside_the_simulated_intervals(players, deck):
-    hands = sim.play_chunk(sim.RunSpec(rules=Rules(players=players, deck=deck), policies=("random",), count=N,
+    hands = runner.play_chunk(runner.RunSpec(rules=Rules(players=players, deck=deck), policies=("random",), count=N,
                                        seed=7, chunk_size=N), 0).hands
     whats = ["trumps", "bowers", "aces", "voids"] + (["joker"] if deck in (25, 33) else [])
     tables = {w: odds.odds_table(deck, w, hands, seat=1) for w in whats}

@@ -13,7 +13,7 @@ from euchresim.cards import parse_board, parse_card
 from euchresim.policies import POLICIES, NPARAMS, PolicyError, resolve
 from euchresim.policies.params import check_declared, defaults_row, declare, param
 from euchresim.rules import Rules
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from tests.test_cli_inputs import _one_error_line, run
 
 M = "tests.user_policies"
@@ -55,10 +55,10 @@ def test_a_raise_in_a_game_is_one_line_too():
 
 def test_the_raise_is_found_again_at_its_own_hand_and_decision_with_random_seats_drawing_too():
     """The policy raises on a random draw, late in the chunk: found again only if both streams are replayed."""
-    spec = sim.RunSpec(rules=Rules(), policies=("random", f"{M}:random_until_the_ace_of_spades", "random", "random"),
+    spec = runner.RunSpec(rules=Rules(), policies=("random", f"{M}:random_until_the_ace_of_spades", "random", "random"),
                        count=3000, seed=5)
-    with pytest.raises(sim.SimError) as e:
-        sim.play_chunk(spec, 0)
+    with pytest.raises(runner.SimError) as e:
+        runner.play_chunk(spec, 0)
     line = str(e.value)
     assert "\n" not in line and "raised ValueError at its 'play' decision: drew the ace of spades" in line
     record = _record(line)
@@ -72,9 +72,9 @@ def test_an_index_out_of_bounds_is_one_line_when_checked():
 
 
 def test_the_checked_build_plays_the_same_numbers():
-    plain = sim.RunSpec(rules=Rules(), policies=(f"{M}:copy_of_baseline",), count=1000, seed=3)
-    checked = sim.RunSpec(rules=Rules(), policies=(f"{M}:copy_of_baseline:check",), count=1000, seed=3)
-    assert np.array_equal(sim.play_chunk(plain, 0).hands, sim.play_chunk(checked, 0).hands)
+    plain = runner.RunSpec(rules=Rules(), policies=(f"{M}:copy_of_baseline",), count=1000, seed=3)
+    checked = runner.RunSpec(rules=Rules(), policies=(f"{M}:copy_of_baseline:check",), count=1000, seed=3)
+    assert np.array_equal(runner.play_chunk(plain, 0).hands, runner.play_chunk(checked, 0).hands)
     assert resolve([f"{M}:copy_of_baseline:check"], 4)[2][0] == f"{M}:copy_of_baseline:check"
 
 
@@ -84,9 +84,9 @@ def test_a_user_policys_parameters_reach_its_params_row():
     assert params[0, 0] == 6 and params[0, 1] == 7.0 and not params[0, 2:].any()
     assert canon[0] == f"{M}:baseline_with_two_numbers:order=6"
     for setting in ("", ":order=6:alone=5.5"):
-        mine = sim.RunSpec(rules=Rules(), policies=(f"{M}:baseline_with_two_numbers{setting}",), count=2000, seed=9)
-        theirs = sim.RunSpec(rules=Rules(), policies=("baseline" + setting,), count=2000, seed=9)
-        assert np.array_equal(sim.play_chunk(mine, 0).hands, sim.play_chunk(theirs, 0).hands)
+        mine = runner.RunSpec(rules=Rules(), policies=(f"{M}:baseline_with_two_numbers{setting}",), count=2000, seed=9)
+        theirs = runner.RunSpec(rules=Rules(), policies=("baseline" + setting,), count=2000, seed=9)
+        assert np.array_equal(runner.play_chunk(mine, 0).hands, runner.play_chunk(theirs, 0).hands)
 
 
 def test_a_user_policys_parameters_from_a_json_file(tmp_path):

@@ -16,15 +16,15 @@ import pytest
 from euchresim.policies import PolicyError, python_functions, resolve
 from euchresim.policies.dispatch import USER
 from euchresim.rules import Rules
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from tests.helpers import one_error_line, run
 
 M = "tests.user_policies"
 
 
 def _chunk(rules, policies, mode="hands", count=300, seed=3, chunk=0, chunk_size=0):
-    spec = sim.RunSpec(rules=rules, policies=tuple(policies), seed=seed, mode=mode, count=count, chunk_size=chunk_size)
-    return sim.play_chunk(spec, chunk)
+    spec = runner.RunSpec(rules=rules, policies=tuple(policies), seed=seed, mode=mode, count=count, chunk_size=chunk_size)
+    return runner.play_chunk(spec, chunk)
 
 
 def _same(a, b):
@@ -55,7 +55,7 @@ def test_every_seat_in_python_and_a_later_chunk_too():
     jitted = _chunk(rules, [f"{M}:random_player"] * 4, count=200, chunk=3, chunk_size=50)
     python = _chunk(rules, [f"{M}:random_player:python"] * 4, count=200, chunk=3, chunk_size=50)
     _same(jitted, python)
-    with pytest.raises(sim.SimError, match="chunk 4"):
+    with pytest.raises(runner.SimError, match="chunk 4"):
         _chunk(rules, [f"{M}:random_player:python"] * 4, count=200, chunk=4, chunk_size=50)
 
 

@@ -22,7 +22,7 @@ ray = pytest.importorskip("ray")
 import pyarrow.dataset as ds  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
-from euchresim.run import runner as sim   # noqa: E402
+from euchresim.run import runner   # noqa: E402
 from euchresim.run.backends import MAX_TRIES, ChunkFailed   # noqa: E402
 from euchresim.run.backends.ray import MAX_BATCH, TASK_SECONDS, _batch_size, map_chunks   # noqa: E402
 from euchresim.cli.app import main   # noqa: E402
@@ -31,17 +31,17 @@ from euchresim.rules import FOUR_HAND   # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 SPECS = {
-    "hands": sim.RunSpec(rules=FOUR_HAND, policies=("baseline",), seed=11, count=6_000, chunk_size=1_000),
-    "games": sim.RunSpec(rules=FOUR_HAND, policies=("baseline", "random", "baseline", "random"), seed=12,
+    "hands": runner.RunSpec(rules=FOUR_HAND, policies=("baseline",), seed=11, count=6_000, chunk_size=1_000),
+    "games": runner.RunSpec(rules=FOUR_HAND, policies=("baseline", "random", "baseline", "random"), seed=12,
                          mode="games", count=40, chunk_size=8),
 }
-RING = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=13, count=300_000)   # no files: rows round the ring
+RING = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=13, count=300_000)   # no files: rows round the ring
 CLI_ARGS = ["simulate", "--hands", "200000", "--policy", "random", "--seed", "4", "--json"]
 
 
 # ---------------------------------------------------------------- fixtures
 def _outputs(folder, mode):
-    return sim.Outputs(parquet=str(folder / f"{mode}.parquet"), records=str(folder / f"{mode}.jsonl"))
+    return runner.Outputs(parquet=str(folder / f"{mode}.parquet"), records=str(folder / f"{mode}.jsonl"))
 
 
 def _files(outputs):
@@ -71,8 +71,8 @@ def reference(tmp_path_factory):
     ref = {}
     for mode, spec in SPECS.items():
         outputs = _outputs(folder, mode)
-        ref[mode] = (sim.run(spec, workers=2, outputs=outputs), _files(outputs))
-    ref["ring"] = sim.run(RING, workers=2)
+        ref[mode] = (runner.run(spec, workers=2, outputs=outputs), _files(outputs))
+    ref["ring"] = runner.run(RING, workers=2)
     r = _cli(CLI_ARGS + ["--workers", "1"])
     assert r.exit_code == 0, r.output
     ref["cli"] = json.loads(r.stdout)
@@ -105,7 +105,7 @@ def fails(x):
 
 
 def fails_in_sim(x):
-    raise sim.SimError(f"chunk {x}: a policy made an illegal move (engine code 7)")
+    raise runner.SimError(f"chunk {x}: a policy made an illegal move (engine code 7)")
 
 
 def disk_full(path):
@@ -146,7 +146,7 @@ def sleeps(arg):
 def test_the_same_counts_dataset_and_records_as_the_local_backend(cluster, tmp_path, mode, workers):
     want_counts, (want_table, want_chunks, want_records) = cluster[mode]
     outputs = _outputs(tmp_path, mode)
-    counts = sim.run(SPECS[mode], workers=workers, outputs=outputs, backend="ray")
+    counts = runner.run(SPECS[mode], workers=workers, outputs=outputs, backend="ray")
     table, chunks, records = _files(outputs)
     assert counts == want_counts and counts[mode] == SPECS[mode].count
     assert chunks == want_chunks          # every chunk's file, byte for byte (size and SHA-256)
@@ -156,7 +156,7 @@ def test_the_same_counts_dataset_and_records_as_the_local_backend(cluster, tmp_p
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_same_counts_without_files(cluster, workers):
-    assert sim.run(RING, workers=workers, backend="ray") == cluster["ring"]
+    assert runner.run(RING, workers=workers, backend="ray") == cluster["ring"]
 
 
 def test_the_command_line_on_ray_prints_the_local_numbers(cluster):
@@ -172,9 +172,9 @@ def test_a_job_s_own_error_comes_back_as_itself(cluster):
     with pytest.raises(ValueError, match="bad item") as e:
         list(map_chunks(fails, [1, 2, 3], workers=2))
     assert type(e.value) is ValueError          # not Ray's RayTaskError wrapper
-    with pytest.raises(sim.SimError, match="illegal move") as e:
+    with pytest.raises(runner.SimError, match="illegal move") as e:
         list(map_chunks(fails_in_sim, [5], workers=2))
-    assert type(e.value) is sim.SimError
+    assert type(e.value) is runner.SimError
     with pytest.raises(OSError) as e:
         list(map_chunks(disk_full, ["/data/run.parquet"], workers=2))
     assert type(e.value) is OSError and e.value.errno == 28 and e.value.filename == "/data/run.parquet"
@@ -239,11 +239,11 @@ def test_a_stopped_run_keeps_its_chunks_and_resumes_to_the_same_files(cluster, t
         if done >= 2:
             raise KeyboardInterrupt
 
-    with pytest.raises(sim.RunStopped) as e:
-        sim.run(SPECS["hands"], workers=2, outputs=outputs, backend="ray", on_chunk=stop_after_two)
+    with pytest.raises(runner.RunStopped) as e:
+        runner.run(SPECS["hands"], workers=2, outputs=outputs, backend="ray", on_chunk=stop_after_two)
     assert e.value.done == 2 < e.value.total == SPECS["hands"].n_chunks
     assert e.value.partial["hands"] == 2 * SPECS["hands"].chunk_size
-    counts = sim.run(SPECS["hands"], workers=2, outputs=outputs, backend="ray", resume=True)
+    counts = runner.run(SPECS["hands"], workers=2, outputs=outputs, backend="ray", resume=True)
     assert counts == want_counts
     table, chunks, records = _files(outputs)
     assert (table.equals(want_files[0]), chunks, records) == (True, want_files[1], want_files[2])

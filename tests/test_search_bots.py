@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from euchresim.loops.hands import new_workspace
 from euchresim.engine import solver as S
 from euchresim.engine.bits import seed_state
@@ -69,7 +69,7 @@ def test_the_search_bots_play_legally_in_every_variant(players, deck):
     lineups = [("dd",), ("pimc:worlds=4:bid_worlds=3",),
                ("pimc:worlds=4:bid_worlds=3:search_bids=0",) + ("dd",) * (players - 1)]
     for names in lineups:
-        res = sim.play_chunk(sim.RunSpec(rules=rules, policies=names, count=60, seed=players + deck), 0)
+        res = runner.play_chunk(runner.RunSpec(rules=rules, policies=names, count=60, seed=players + deck), 0)
         assert replay_by_reference(rules, res) == 60      # every move checked against the rules
 
 

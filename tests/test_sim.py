@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from euchresim.rules import Rules
 
 DEAL_COLS = ["dealer", "hand0", "hand1", "hand2", "hand3", "dummy", "upcard", "kitty"]
@@ -15,12 +15,12 @@ DEAL_COLS = ["dealer", "hand0", "hand1", "hand2", "hand3", "dummy", "upcard", "k
 def spec(**kw):
     base = dict(rules=Rules(players=4, deck=24), policies=("random",), seed=7, count=4000, chunk_size=1000)
     base.update(kw)
-    return sim.RunSpec(**base)
+    return runner.RunSpec(**base)
 
 
 def test_same_seed_same_numbers_whatever_the_workers(tmp_path):
-    a = sim.run(spec(), workers=1, outputs=sim.Outputs(parquet=str(tmp_path / "a.parquet")))
-    b = sim.run(spec(), workers=2, outputs=sim.Outputs(parquet=str(tmp_path / "b.parquet")))
+    a = runner.run(spec(), workers=1, outputs=runner.Outputs(parquet=str(tmp_path / "a.parquet")))
+    b = runner.run(spec(), workers=2, outputs=runner.Outputs(parquet=str(tmp_path / "b.parquet")))
     assert a == b
     ta = pq.read_table(tmp_path / "a.parquet")
     tb = pq.read_table(tmp_path / "b.parquet")
@@ -30,20 +30,20 @@ def test_same_seed_same_numbers_whatever_the_workers(tmp_path):
 
 
 def test_different_seed_different_numbers():
-    assert sim.run(spec(seed=1), workers=1) != sim.run(spec(seed=2), workers=1)
+    assert runner.run(spec(seed=1), workers=1) != runner.run(spec(seed=2), workers=1)
 
 
 def test_a_longer_run_starts_with_the_shorter_runs_chunks():
-    short = sim.play_chunk(spec(count=2000), 1)
-    long = sim.play_chunk(spec(count=9000), 1)
+    short = runner.play_chunk(spec(count=2000), 1)
+    long = runner.play_chunk(spec(count=9000), 1)
     assert np.array_equal(short.hands, long.hands)
 
 
 @pytest.mark.parametrize("players,deck", [(4, 24), (3, 25), (2, 32)])
 def test_deals_do_not_depend_on_the_policies(players, deck):
     r = Rules(players=players, deck=deck)
-    a = sim.play_chunk(spec(rules=r, policies=("random",)), 0).hands
-    b = sim.play_chunk(spec(rules=r, policies=("baseline",)), 0).hands
+    a = runner.play_chunk(spec(rules=r, policies=("random",)), 0).hands
+    b = runner.play_chunk(spec(rules=r, policies=("baseline",)), 0).hands
     for col in DEAL_COLS:
         assert np.array_equal(a[col], b[col]), col
     assert not np.array_equal(a["maker"], b["maker"])
@@ -52,14 +52,14 @@ def test_deals_do_not_depend_on_the_policies(players, deck):
 def test_a_stopped_run_keeps_its_chunks_and_resumes_to_the_same_file(tmp_path):
     out = str(tmp_path / "r.parquet")
     rec = str(tmp_path / "r.jsonl")
-    outputs = sim.Outputs(parquet=out, records=rec)
+    outputs = runner.Outputs(parquet=out, records=rec)
 
     def stop_after_two(done, total):
         if done == 2:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt) as exc:
-        sim.run(spec(), workers=1, outputs=outputs, on_chunk=stop_after_two)
+        runner.run(spec(), workers=1, outputs=outputs, on_chunk=stop_after_two)
     assert exc.value.done == 2 and exc.value.partial["hands"] == 2000
     assert "_chunks.jsonl" in os.listdir(out)        # the chunks wait where Parquet readers do not look
     assert {"chunk-000000.parquet", "chunk-000001.parquet"} <= set(os.listdir(os.path.join(out, "_unfinished")))
@@ -67,15 +67,15 @@ def test_a_stopped_run_keeps_its_chunks_and_resumes_to_the_same_file(tmp_path):
     assert os.path.exists(os.path.join(out, "_records", "chunk-000001.jsonl"))
     assert not os.path.exists(rec)                 # joined only when every chunk is there
 
-    with pytest.raises(sim.SimError, match="--resume"):
-        sim.run(spec(), workers=1, outputs=outputs)
-    with pytest.raises(sim.SimError, match="differs in seed"):
-        sim.run(spec(seed=8), workers=1, outputs=outputs, resume=True)
+    with pytest.raises(runner.SimError, match="--resume"):
+        runner.run(spec(), workers=1, outputs=outputs)
+    with pytest.raises(runner.SimError, match="differs in seed"):
+        runner.run(spec(seed=8), workers=1, outputs=outputs, resume=True)
 
     seen = []
-    counts = sim.run(spec(), workers=1, outputs=outputs, resume=True, on_chunk=lambda d, t: seen.append(d))
+    counts = runner.run(spec(), workers=1, outputs=outputs, resume=True, on_chunk=lambda d, t: seen.append(d))
     assert seen == [3, 4]                     # only the two missing chunks were played
-    whole = sim.run(spec(), workers=1, outputs=sim.Outputs(parquet=str(tmp_path / "w.parquet"),
+    whole = runner.run(spec(), workers=1, outputs=runner.Outputs(parquet=str(tmp_path / "w.parquet"),
                                                            records=str(tmp_path / "w.jsonl")))
     assert counts == whole
     assert pq.read_table(out).equals(pq.read_table(tmp_path / "w.parquet"))
@@ -85,7 +85,7 @@ def test_a_stopped_run_keeps_its_chunks_and_resumes_to_the_same_file(tmp_path):
 
 def test_parquet_carries_the_run_metadata(tmp_path):
     out = str(tmp_path / "m.parquet")
-    sim.run(spec(count=1000), workers=1, outputs=sim.Outputs(parquet=out))
+    runner.run(spec(count=1000), workers=1, outputs=runner.Outputs(parquet=out))
     meta = json.loads(pq.read_schema(os.path.join(out, "chunk-000000.parquet")).metadata[b"euchresim"])
     assert meta["seed"] == 7 and meta["rules"] == {"players": 4, "deck": 24}
     assert meta["policies"] == ["random"] * 4 and "engine_version" in meta
@@ -97,7 +97,7 @@ def test_parquet_carries_the_run_metadata(tmp_path):
 
 
 def test_rubbers_need_four_players():
-    with pytest.raises(sim.SimError, match="R13"):
+    with pytest.raises(runner.SimError, match="R13"):
         spec(rules=Rules(players=3), mode="rubbers")
 
 
@@ -105,13 +105,13 @@ def test_rubbers_need_four_players():
 def test_reused_buffers_give_the_same_rows_as_fresh_ones(players):
     """The kernel must write every field: garbage left in a lent buffer must not show."""
     s = spec(rules=Rules(players=players, deck=25))
-    fresh = sim.play_chunk(s, 1)
+    fresh = runner.play_chunk(s, 1)
     scratch = {}
-    sim.play_chunk(s, 0, scratch)
+    runner.play_chunk(s, 0, scratch)
     rows, plays = scratch["rows"]
     rows.view(np.uint8)[:] = 0xA5
     plays[:] = 77
-    reused = sim.play_chunk(s, 1, scratch)
+    reused = runner.play_chunk(s, 1, scratch)
     assert scratch["rows"][0] is rows and np.shares_memory(reused.hands, rows)    # the buffer was lent again
     assert np.array_equal(fresh.hands, reused.hands)
     assert np.array_equal(fresh.plays, reused.plays)
@@ -120,20 +120,20 @@ def test_reused_buffers_give_the_same_rows_as_fresh_ones(players):
 @pytest.mark.parametrize("players,policy", [(4, "random"), (3, "baseline"), (2, "random")])
 def test_a_run_that_keeps_no_rows_counts_the_same(players, policy):
     """keep_rows=False writes the rows round a small ring: the same hands, the same counts."""
-    s = spec(rules=Rules(players=players), policies=(policy,), count=3 * sim.ROW_RING + 123,
-             chunk_size=3 * sim.ROW_RING + 123)
-    kept = sim.play_chunk(s, 0)
+    s = spec(rules=Rules(players=players), policies=(policy,), count=3 * runner.ROW_RING + 123,
+             chunk_size=3 * runner.ROW_RING + 123)
+    kept = runner.play_chunk(s, 0)
     scratch = {}
-    ringed = sim.play_chunk(s, 0, scratch, keep_rows=False)
+    ringed = runner.play_chunk(s, 0, scratch, keep_rows=False)
     assert len(kept.hands) == s.count and len(ringed.hands) == 0 and len(ringed.plays) == 0
-    assert sim.tally(kept, players) == sim.tally(ringed, players)
-    assert len(scratch["ring"][0]) == sim.ROW_RING        # no buffer for the whole chunk was made
+    assert runner.tally(kept, players) == runner.tally(ringed, players)
+    assert len(scratch["ring"][0]) == runner.ROW_RING        # no buffer for the whole chunk was made
     # the ring holds the last rows, each in slot index % ring
     rows, plays = scratch["ring"]
-    last = kept.hands[-sim.ROW_RING:]
-    order = np.argsort(last["index"] % sim.ROW_RING)
+    last = kept.hands[-runner.ROW_RING:]
+    order = np.argsort(last["index"] % runner.ROW_RING)
     assert np.array_equal(rows, last[order])
-    assert np.array_equal(plays, kept.plays[-sim.ROW_RING:][order])
+    assert np.array_equal(plays, kept.plays[-runner.ROW_RING:][order])
 
 
 def test_a_ring_of_rows_must_be_a_power_of_two():
@@ -144,7 +144,7 @@ def test_a_ring_of_rows_must_be_a_power_of_two():
     rules = Rules()
     pids, params, _ = resolve(["random"], 4)
     fns = functions(["random"], 4)
-    drng, prng = sim.chunk_states(0, 0)
+    drng, prng = runner.chunk_states(0, 0)
     with pytest.raises(ValueError, match="power of two"):
         run_hands(build_tables(rules), 5000, drng, prng, pids, params, fns, np.zeros(3000, HAND_DTYPE),
                   np.zeros((3000, 20), np.int8), 0, np.zeros(TALLY_SIZE, np.int64))
@@ -160,9 +160,9 @@ def _stop_after(n):
 @pytest.mark.parametrize("damage", ["truncate", "flip", "delete"])
 def test_a_damaged_chunk_file_is_found_and_played_again(tmp_path, damage):
     out = str(tmp_path / "r.parquet")
-    outputs = sim.Outputs(parquet=out, records=str(tmp_path / "r.jsonl"))
+    outputs = runner.Outputs(parquet=out, records=str(tmp_path / "r.jsonl"))
     with pytest.raises(KeyboardInterrupt):
-        sim.run(spec(), workers=1, outputs=outputs, on_chunk=_stop_after(3))
+        runner.run(spec(), workers=1, outputs=outputs, on_chunk=_stop_after(3))
     victim = os.path.join(out, "_unfinished", "chunk-000001.parquet") if damage != "flip" else \
         os.path.join(out, "_records", "chunk-000000.jsonl")
     if damage == "truncate":
@@ -175,9 +175,9 @@ def test_a_damaged_chunk_file_is_found_and_played_again(tmp_path, damage):
     else:
         os.remove(victim)
     seen = []
-    counts = sim.run(spec(), workers=1, outputs=outputs, resume=True, on_chunk=lambda d, t: seen.append(d))
+    counts = runner.run(spec(), workers=1, outputs=outputs, resume=True, on_chunk=lambda d, t: seen.append(d))
     assert len(seen) == 2                    # the damaged chunk and the one never played
-    whole = sim.run(spec(), workers=1, outputs=sim.Outputs(parquet=str(tmp_path / "w.parquet"),
+    whole = runner.run(spec(), workers=1, outputs=runner.Outputs(parquet=str(tmp_path / "w.parquet"),
                                                            records=str(tmp_path / "w.jsonl")))
     assert counts == whole and pq.read_table(out).equals(pq.read_table(tmp_path / "w.parquet"))
     assert open(tmp_path / "r.jsonl").read() == open(tmp_path / "w.jsonl").read()
@@ -186,12 +186,12 @@ def test_a_damaged_chunk_file_is_found_and_played_again(tmp_path, damage):
 def test_a_log_line_cut_short_by_a_crash_only_costs_its_chunk(tmp_path):
     out = str(tmp_path / "r.parquet")
     with pytest.raises(KeyboardInterrupt):
-        sim.run(spec(), workers=1, outputs=sim.Outputs(parquet=out), on_chunk=_stop_after(2))
+        runner.run(spec(), workers=1, outputs=runner.Outputs(parquet=out), on_chunk=_stop_after(2))
     log = os.path.join(out, "_chunks.jsonl")
     text = open(log).read()
     open(log, "w").write(text[:-40])            # the second line half written
     seen = []
-    sim.run(spec(), workers=1, outputs=sim.Outputs(parquet=out), resume=True, on_chunk=lambda d, t: seen.append(d))
+    runner.run(spec(), workers=1, outputs=runner.Outputs(parquet=out), resume=True, on_chunk=lambda d, t: seen.append(d))
     assert seen == [2, 3, 4]
     assert pq.read_table(out).num_rows == 4000
 
@@ -199,16 +199,16 @@ def test_a_log_line_cut_short_by_a_crash_only_costs_its_chunk(tmp_path):
 def test_a_checkpoint_resumes_a_run_that_writes_no_rows(tmp_path):
     ck = str(tmp_path / "ck")
     with pytest.raises(KeyboardInterrupt):
-        sim.run(spec(), workers=1, outputs=sim.Outputs(checkpoint=ck), on_chunk=_stop_after(2))
+        runner.run(spec(), workers=1, outputs=runner.Outputs(checkpoint=ck), on_chunk=_stop_after(2))
     seen = []
-    counts = sim.run(spec(), workers=1, outputs=sim.Outputs(checkpoint=ck), resume=True,
+    counts = runner.run(spec(), workers=1, outputs=runner.Outputs(checkpoint=ck), resume=True,
                      on_chunk=lambda d, t: seen.append(d))
-    assert seen == [3, 4] and counts == sim.run(spec(), workers=1)
+    assert seen == [3, 4] and counts == runner.run(spec(), workers=1)
     assert sorted(os.listdir(ck)) == ["_manifest.json"]
-    again = sim.run(spec(), workers=1, outputs=sim.Outputs(checkpoint=ck), resume=True)   # finished: nothing to play
+    again = runner.run(spec(), workers=1, outputs=runner.Outputs(checkpoint=ck), resume=True)   # finished: nothing to play
     assert again == counts
-    with pytest.raises(sim.SimError, match="holds a finished run"):
-        sim.run(spec(), workers=1, outputs=sim.Outputs(checkpoint=ck))
+    with pytest.raises(runner.SimError, match="holds a finished run"):
+        runner.run(spec(), workers=1, outputs=runner.Outputs(checkpoint=ck))
 
 
 def test_a_folder_that_is_not_a_run_is_never_taken(tmp_path):
@@ -216,6 +216,6 @@ def test_a_folder_that_is_not_a_run_is_never_taken(tmp_path):
     d.mkdir()
     (d / "precious.txt").write_text("keep")
     for force in (False, True):
-        with pytest.raises(sim.SimError, match="not a euchresim run"):
-            sim.run(spec(), workers=1, outputs=sim.Outputs(parquet=str(d)), force=force)
+        with pytest.raises(runner.SimError, match="not a euchresim run"):
+            runner.run(spec(), workers=1, outputs=runner.Outputs(parquet=str(d)), force=force)
     assert (d / "precious.txt").read_text() == "keep"

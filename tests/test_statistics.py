@@ -10,7 +10,7 @@
   value and interval from a hand-built tally whose keys all hold different
   numbers, so a row divided by the wrong count cannot pass.  Rows are found
   by their ``statistic`` label, never by position.
-* ``sim.tally``: games won by seat position (R3, R12) from hand-made game
+* ``runner.tally``: games won by seat position (R3, R12) from hand-made game
   rows, and the rows' ``maker_pos`` from real chunks.
 """
 import math
@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from euchresim import analysis
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from euchresim.engine.layout import GAME_DTYPE, HAND_DTYPE
 from tests.helpers import rows_of
 
@@ -302,7 +302,7 @@ def games_result(rows):
     g = np.zeros(len(rows), GAME_DTYPE)
     for i, (first, winners) in enumerate(rows):
         g[i]["first_dealer"], g[i]["winners"], g[i]["hands"] = first, winners, 10 + i
-    return sim.ChunkResult(0, np.zeros(0, HAND_DTYPE), np.zeros((0, 20), np.int8), games=g)
+    return runner.ChunkResult(0, np.zeros(0, HAND_DTYPE), np.zeros((0, 20), np.int8), games=g)
 
 
 # (first dealer, winners' seat mask, the winners' positions counted from the first
@@ -319,7 +319,7 @@ GAMES = {
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_r3_r12_game_wins_counted_by_position_from_the_first_dealer(players):
     games = GAMES[players]
-    c = sim.tally(games_result([(f, w) for f, w, _ in games]), players)
+    c = runner.tally(games_result([(f, w) for f, w, _ in games]), players)
     want = [sum(pos.count(p) for _, _, pos in games) for p in range(players)]
     assert [c[f"wins_pos{p}"] for p in range(players)] == want
     assert c["games"] == len(games) and c["game_hands"] == sum(10 + i for i in range(len(games)))

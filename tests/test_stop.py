@@ -22,7 +22,7 @@ import time
 import pyarrow.parquet as pq
 import pytest
 
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from euchresim.rules import FOUR_HAND
 
 from tests.helpers import wait_for
@@ -38,14 +38,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def _compiled(tmp_path_factory):
     """Every kernel the runs below use, compiled (or loaded) into the cache they read, before any starts."""
     d = tmp_path_factory.mktemp("warm")
-    spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=1, count=2_000, chunk_size=1_000)
-    sim.run(spec, workers=1, outputs=sim.Outputs(parquet=str(d / "w.parquet"), records=str(d / "w.jsonl")))
+    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=1, count=2_000, chunk_size=1_000)
+    runner.run(spec, workers=1, outputs=runner.Outputs(parquet=str(d / "w.parquet"), records=str(d / "w.jsonl")))
 
 
 def _start(args, cwd):
     """The package under test, whatever copy of it pip last installed."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    return subprocess.Popen([sys.executable, "-m", "euchresim.cli.app", "simulate", *args], cwd=cwd, env=env,
+    return subprocess.Popen([sys.executable, "-m", "euchresim.cli", "simulate", *args], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -121,10 +121,10 @@ def test_sigint_keeps_finished_chunks_and_resume_gives_the_uninterrupted_result(
 
     ref = tmp_path / "ref"
     ref.mkdir()
-    spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=3, count=hands, chunk_size=chunk)
-    outputs = sim.Outputs(parquet=str(ref / "run.parquet") if want_out else None,
+    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=3, count=hands, chunk_size=chunk)
+    outputs = runner.Outputs(parquet=str(ref / "run.parquet") if want_out else None,
                           records=str(ref / "run.jsonl") if want_rec else None)
-    whole = sim.run(spec, workers=1, outputs=outputs)
+    whole = runner.run(spec, workers=1, outputs=outputs)
     assert resumed["counts"] == whole
     if want_out:
         assert pq.read_table(tmp_path / "run.parquet").equals(pq.read_table(ref / "run.parquet"))
@@ -191,8 +191,8 @@ def test_a_worker_killed_mid_run_has_its_chunk_played_again(tmp_path):
     os.kill(_children(proc.pid)[0], signal.SIGKILL)
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0 and "Traceback" not in err, err
-    spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=5, count=hands, chunk_size=chunk)
-    assert json.loads(out)["counts"] == sim.run(spec, workers=1)
+    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=5, count=hands, chunk_size=chunk)
+    assert json.loads(out)["counts"] == runner.run(spec, workers=1)
     assert pq.read_table(tmp_path / "run.parquet").num_rows == hands
 
 
@@ -214,8 +214,8 @@ def test_kill_9_of_the_run_itself_resumes_to_the_uninterrupted_result(tmp_path):
     assert proc.returncode == 0, err
     ref = tmp_path / "ref"
     ref.mkdir()
-    spec = sim.RunSpec(rules=FOUR_HAND, policies=("random",), seed=11, count=hands, chunk_size=chunk)
-    whole = sim.run(spec, workers=1, outputs=sim.Outputs(parquet=str(ref / "run.parquet"),
+    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=11, count=hands, chunk_size=chunk)
+    whole = runner.run(spec, workers=1, outputs=runner.Outputs(parquet=str(ref / "run.parquet"),
                                                          records=str(ref / "run.jsonl")))
     assert json.loads(out)["counts"] == whole
     assert pq.read_table(folder).equals(pq.read_table(ref / "run.parquet"))

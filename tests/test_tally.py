@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from tests.helpers import VARIANTS, rows_of
 
 
@@ -70,7 +70,7 @@ def slow_tally(h, players):
 def test_tally_matches_its_slow_twin(players, deck, policy):
     opts = {"defend_alone": True} if players == 4 else {}
     _, res = rows_of(players, deck, policy, seed=deck + players, n=3000, **opts)
-    fast = sim.tally(res, players)
+    fast = runner.tally(res, players)
     slow = slow_tally(res.hands, players)
     assert {k: fast[k] for k in slow} == slow
     assert set(fast) == set(slow)          # every slot the kernel fills has a twin
@@ -92,14 +92,14 @@ def test_the_hand_loops_tally_equals_a_pass_over_its_rows(players):
 def test_tallies_merge_exactly():
     _, a = rows_of(4, 24, "random", seed=1, n=1000)
     _, b = rows_of(4, 24, "random", seed=2, n=1000)
-    both = sim.ChunkResult(0, np.concatenate([a.hands, b.hands]), np.concatenate([a.plays, b.plays]))
-    assert sim.merge(sim.tally(a, 4), sim.tally(b, 4)) == sim.tally(both, 4)
+    both = runner.ChunkResult(0, np.concatenate([a.hands, b.hands]), np.concatenate([a.plays, b.plays]))
+    assert runner.merge(runner.tally(a, 4), runner.tally(b, 4)) == runner.tally(both, 4)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_games_tally_counts_every_winner_once(players):
     _, res = rows_of(players, 24, "random", seed=players, n=400, mode="games")
-    c = sim.tally(res, players)
+    c = runner.tally(res, players)
     wins = sum(c[f"wins_pos{p}"] for p in range(players))
     winners = sum(bin(int(w)).count("1") for w in res.games["winners"])
     assert c["games"] == 400 and wins == winners
@@ -109,7 +109,7 @@ def test_games_tally_counts_every_winner_once(players):
 
 def test_rubbers_tally():
     _, res = rows_of(4, 24, "random", seed=3, n=100, mode="rubbers")
-    c = sim.tally(res, 4)
+    c = runner.tally(res, 4)
     assert c["rubbers"] == 100 and c["rubber_games"] == len(res.games)
     assert c["rubber_margin"] == int(res.rubbers["margin"].sum())
     assert 0 < c["rubber_side0"] < 100

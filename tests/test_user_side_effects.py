@@ -29,8 +29,8 @@ PLAY = textwrap.dedent('''
         warnings.simplefilter("always")
         import euchresim.policies
         from euchresim.rules import Rules
-        from euchresim.run import runner as sim
-        rows = sim.play_chunk(sim.RunSpec(rules=Rules(), policies=(sys.argv[1], "random") * 2, count=300, seed=4), 0).hands
+        from euchresim.run import runner
+        rows = runner.play_chunk(runner.RunSpec(rules=Rules(), policies=(sys.argv[1], "random") * 2, count=300, seed=4), 0).hands
     numba_said = [str(w.message) for w in heard if "numba" in type(w.message).__module__]
     print(json.dumps({"same": (list(sys.path), list(warnings.filters)) == before, "numba_warnings": numba_said,
                       "rows": hashlib.sha256(rows.tobytes()).hexdigest()}))

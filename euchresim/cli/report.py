@@ -84,7 +84,7 @@ def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume
     Example:
         euchresim report euchre-rates --hands 20000 --seed 1 --out rates
     """
-    from euchresim.run import runner as sim
+    from euchresim.run import runner
     from euchresim.policies import PolicyError, resolve
     from euchresim.report import ReportContext, ReportError, claim, write_atomic, write_section
     kind = kind.lower()
@@ -107,7 +107,7 @@ def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume
                                  f"({len(pols) - 1}), not {len(mh)}")
             ctx = ReportContext(kind=k, out=os.path.join(out, k) if kind == "all" else out, hands=hands,
                                 seed=seed, rules=rules, policies=pols, model_hands=mh,
-                                workers=workers or sim.default_workers(), resume=resume, force=force,
+                                workers=workers or runner.default_workers(), resume=resume, force=force,
                                 progress=bars, command=command)
             os.makedirs(ctx.out, exist_ok=True)
             claim(ctx)
@@ -119,7 +119,7 @@ def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume
         if kind == "all":
             write_atomic(os.path.join(out, "README.md"),
                          ("# Strategy reports\n\n" + "".join(f"- [{k}]({k}/README.md)\n" for k in kinds)).encode())
-    except (ReportError, PolicyError, sim.SimError) as e:
+    except (ReportError, PolicyError, runner.SimError) as e:
         raise InputError(str(e)) from None
     except OSError as e:          # a read-only or full --out: the file and the reason, one line
         where = e.filename or out

@@ -74,11 +74,11 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
                     ("--records", records, JSONL, "hand records", True, False),
                     ("--checkpoint", checkpoint, (), "a checkpoint", False, True)], force,
                   own=_resumed_records(out, records) if resume else ())
-    from euchresim.run import runner as sim
-    outputs = sim.Outputs(parquet=out, records=records, checkpoint=checkpoint)   # one run folder holds all
+    from euchresim.run import runner
+    outputs = runner.Outputs(parquet=out, records=records, checkpoint=checkpoint)   # one run folder holds all
     try:
-        outputs.check(resume)       # the library's own checks: a caller of sim.run gets the same
-    except sim.SimError as e:
+        outputs.check(resume)       # the library's own checks: a caller of runner.run gets the same
+    except runner.SimError as e:
         raise InputError(str(e)) from None
     if address and backend != "ray":
         raise InputError("--address names a Ray cluster; add --backend ray")
@@ -91,9 +91,9 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
     try:
         asked = policy_names(policy)
         _, _, names = resolve(with_checks(asked) if check_policy else asked, rules.players)
-        spec = sim.RunSpec(rules=rules, policies=tuple(names), seed=seed, mode=mode, count=count,
+        spec = runner.RunSpec(rules=rules, policies=tuple(names), seed=seed, mode=mode, count=count,
                            chunk_size=chunk_size or 0, groups=tuple(groups))
-    except (PolicyError, sim.SimError, ValueError) as e:
+    except (PolicyError, runner.SimError, ValueError) as e:
         raise InputError(str(e)) from None
     echo = functools.partial(click.echo, err=records == "-")
     quiet = quiet or as_json
@@ -101,16 +101,16 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
     previous = signal.signal(signal.SIGTERM, terminate)
     started = time.monotonic()
     try:
-        counts = sim.run(spec, workers=workers, outputs=outputs, resume=resume, force=force, on_chunk=progress,
+        counts = runner.run(spec, workers=workers, outputs=outputs, resume=resume, force=force, on_chunk=progress,
                          stdout=sys.stdout, backend=backend.lower(), address=address,
                          before_play=lambda: say_if_compiling(quiet))   # once the run folder is accepted
-    except sim.SimError as e:
+    except runner.SimError as e:
         raise InputError(str(e)) from None
     except OSError as e:
         kept = f"; the finished chunks are kept in {outputs.parts_dir}: rerun with --resume" \
             if outputs.parts_dir and os.path.isdir(outputs.parts_dir) else ""
         raise InputError(os_error(e) + kept) from None
-    except sim.RunStopped as e:
+    except runner.RunStopped as e:
         progress.close()
         _stopped(spec, outputs, e, as_json, echo)
         sys.exit(130)

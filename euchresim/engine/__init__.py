@@ -5,7 +5,11 @@ flag for "no reference counting"): with it, every array argument and every
 view stopped costing an atomic increment and decrement per call, which made
 the hot loop several times faster (docs/benchmarks.md).  The flag is not in
 numba's public documentation; a kernel that must allocate (``np.zeros``)
-keeps the default and calls the others.
+keeps the default and calls the others.  ``no_cfunc_wrapper=True`` spares a
+kernel numba's C-callable wrapper, which only a first-class function (a
+policy slot, ``policies.dispatch``) needs: some tens of milliseconds of a
+cold compile each; the slots' functions (``no_policy``, ``no_search``,
+users' policies, the slotted built-ins) keep theirs.
 
 numba's on-disk cache notices when a kernel's own file changes, but not when
 a function it calls (and inlined) changes in another file, and then it loads
@@ -20,11 +24,12 @@ is why it is registered here, in the package every kernel module imports
 first.
 """
 import functools
+import gc
 import hashlib
 import os
 
 import numba
-from numba.core import caching as _caching
+from numba.core import caching as _caching, event as _event
 
 _PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _PKG_REAL = os.path.realpath(_PKG)
@@ -80,7 +85,7 @@ class _EuchresimCacheLocator(_caching._SourceFileBackedLocatorMixin, _caching._C
     """Caches a function defined in a euchresim source file under :func:`cache_dir`, by subfolder.
 
     ``euchresim/loops/hands.py`` goes to ``cache_dir()/loops``; numba names the
-    files in it after the module and the function (``hands.run_hands-229.py311.nbi``).
+    files in it after the module and the function (``hands._play_hands-229.py311.nbi``).
     A function marked with ``KERNEL_MARK`` (``policies.user_policy``) goes to
     ``cache_dir()/user/<folder>_<hash of its path>``.  Any other function is not
     claimed (``from_function`` gives None) and numba's own locators place it as
@@ -117,10 +122,10 @@ def _register_locator() -> None:
 
 _register_locator()
 
-# the folder kernels_cached() looks in, and the index numba writes there for the hot loop's entry point
-# (loops/hands.py, run_hands): "<module>.<function>-<first line>.py<version>.nbi"
+# the folder kernels_cached() looks in, and the index numba writes there for the hot loop
+# (loops/hands.py, _play_hands: run_hands is Python around it): "<module>.<function>-<first line>.py<version>.nbi"
 _HOT_LOOP_FOLDER = "loops"
-_HOT_LOOP_INDEX = "hands.run_hands-"
+_HOT_LOOP_INDEX = "hands._play_hands-"
 
 
 def kernels_cached() -> bool:
@@ -130,3 +135,49 @@ def kernels_cached() -> bool:
     except OSError:
         return False
     return any(name.startswith(_HOT_LOOP_INDEX) and name.endswith(".nbi") for name in names)
+
+
+class _FewerCollectionsWhileCompiling(_event.Listener):
+    """Python's garbage collector runs less often while numba compiles one of euchresim's kernels.
+
+    A cold compile makes and drops millions of IR objects, and at the
+    default thresholds every few hundred allocations start a collection,
+    some of them full ones that walk every object alive: 2-5 s of the
+    default run's compile.  A young generation of 50,000 objects instead
+    of 700 keeps the short-lived garbage collected (the peak memory stays
+    where it was) with a few full collections in all.  Only a compile that
+    starts at a euchresim kernel (and the compiles nested in it) changes the
+    thresholds, and they are put back when it ends: a user's own numba
+    functions, compiled in the same process, compile as they would without
+    euchresim.  numba compiles under its own lock, so the events come one
+    compile at a time.
+    """
+
+    THRESHOLD = (50_000, 10, 10)
+
+    def __init__(self):
+        self._depth = 0
+        self._saved = None
+
+    @staticmethod
+    def _ours(event) -> bool:
+        dispatcher = (event.data or {}).get("dispatcher")
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", None) or ""
+        return module == "euchresim" or module.startswith("euchresim.")
+
+    def on_start(self, event):
+        if self._depth:
+            self._depth += 1
+        elif self._ours(event):
+            self._saved = gc.get_threshold()
+            gc.set_threshold(*self.THRESHOLD)
+            self._depth = 1
+
+    def on_end(self, event):
+        if self._depth:
+            self._depth -= 1
+            if self._depth == 0:
+                gc.set_threshold(*self._saved)
+
+
+_event.register("numba:compile", _FewerCollectionsWhileCompiling())

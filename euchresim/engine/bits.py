@@ -68,34 +68,55 @@ def inline_copy(kernel):
     return njit(cache=True, _nrt=False, inline='always')(kernel.py_func)
 
 
-@njit(cache=True, _nrt=False, inline='always')
-def U(i):
+@intrinsic
+def U(typingctx, i):
     """An array index as unsigned, for indexes known to be >= 0.
 
     numba adds "if i < 0: i += len" to every signed index (Python's
     negative indexing); an unsigned one skips it.  Three instructions a
-    lookup, which the hot loops do several times a card.
+    lookup, which the hot loops do several times a card.  An intrinsic
+    (the cast ``np.uint64(i)`` is) rather than an inlined kernel: numba
+    inlines a kernel by copying its IR at every call site, hundreds here.
     """
-    return np.uint64(i)
+    if not isinstance(i, (types.Integer, types.Boolean)):
+        return None
+    sig = types.uint64(i)
+
+    def codegen(context, builder, signature, args):
+        return context.cast(builder, args[0], signature.args[0], types.uint64)
+
+    return sig, codegen
 
 
-@njit(cache=True, _nrt=False, inline='always')
-def _rotl(x, k):
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+@intrinsic
+def xo_step(typingctx, s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in locals: (output, new state).
 
+    An intrinsic for the same reason as ``U``: every draw in the hot loop
+    inlined a jitted step and its two rotations.  The same LLVM code.
+    """
+    u64 = types.uint64
+    if not all(a == u64 for a in (s0, s1, s2, s3)):
+        return None
+    sig = types.UniTuple(u64, 5)(u64, u64, u64, u64)
 
-@njit(cache=True, _nrt=False, inline='always')
-def xo_step(s0, s1, s2, s3):
-    """One xoshiro256** step on a state held in locals: (output, new state)."""
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    return result, s0, s1, s2, s3
+    def codegen(context, builder, signature, args):
+        s0, s1, s2, s3 = args
+
+        def rotl(x, k):
+            return builder.or_(builder.shl(x, ir.Constant(x.type, k)), builder.lshr(x, ir.Constant(x.type, 64 - k)))
+
+        result = builder.mul(rotl(builder.mul(s1, ir.Constant(s1.type, 5)), 7), ir.Constant(s1.type, 9))
+        t = builder.shl(s1, ir.Constant(s1.type, 17))
+        s2 = builder.xor(s2, s0)
+        s3 = builder.xor(s3, s1)
+        s1 = builder.xor(s1, s2)
+        s0 = builder.xor(s0, s3)
+        s2 = builder.xor(s2, t)
+        s3 = rotl(s3, 45)
+        return context.make_tuple(builder, signature.return_type, [result, s0, s1, s2, s3])
+
+    return sig, codegen
 
 
 @njit(cache=True, _nrt=False, inline='always')

@@ -86,7 +86,7 @@ number of solves): four hands, the next-seat table, the makers' mask and
 the transposition table, so the recursion passes one array and scalars.
 """
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from euchresim.engine.bits import U, highbit, lowbit, popcount
 from euchresim.engine.layout import CFG_PLAYERS, T_NEXT, T_ORDER, T_SUIT_OF
@@ -289,11 +289,10 @@ def _cards_to_try(ws, h, legal, seat, nin, led, wbit, wseat, maxi):
     return reps, first, low
 
 
-_SIG = types.int64(types.int64[::1], types.int64, types.int64, types.int64, types.int64,
-                   types.int64, types.int64, types.int64)
-
-
-@njit(_SIG, cache=True, _nrt=False)
+# No signature given: numba types the recursion itself (the first returns are plain), and a kernel
+# with one is compiled when its module is imported, which every run did (policies.dispatch imports
+# this module), some 1.5 s of a cold start that only dd and pimc need.
+@njit(cache=True, _nrt=False)
 def _search(ws, seat, nin, led, wbit, wseat, need, nleft):
     """Can the makers take ``need`` more tricks, the current one included? (1/0)
 

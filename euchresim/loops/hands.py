@@ -28,6 +28,7 @@ def play_out(st, priv, tab, pids, params, fns, rng, ws, all_random):
     When every seat plays ``random``, the tricks are played by
     ``random_tricks``, a tight loop that draws the very same random numbers
     (tests/test_fast_path.py holds the two paths to identical rows).
+    ``_play_hands`` has this loop written out (a change here goes there too).
     """
     while st[PHASE] != PH_DONE:
         if all_random and st[PHASE] == PH_PLAY:
@@ -53,7 +54,7 @@ def _play_random(st, priv, rng, seat, n, rem, legal, r, left):
     return a, r, left
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def random_tricks(st, priv, tab, rng):
     """Play out every trick with uniformly random legal cards (R10), fast.
 
@@ -210,7 +211,7 @@ def write_row(rows, plays, i, mask, st, priv, players, chunk, game, rubber):
 _start_hand_in = inline_copy(start_hand)     # replay_hand calls start_hand itself
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def _all_random(pids, players):
     for s in range(players):
         if pids[s] != RANDOM:
@@ -218,14 +219,19 @@ def _all_random(pids, players):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _new_state():
     """A hand's two state arrays, and the search bots' workspace (policies.dispatch)."""
     return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(PRIV_SIZE, dtype=np.int64),
             np.zeros((WS_ROWS, WS_COLS), dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+def _first_dealer(drng, players):
+    """The chunk's first dealer: the deal stream's first draw, before any deal."""
+    return randbelow(drng, players)
+
+
 def run_hands(tab, n, drng, prng, pids, params, fns, rows, plays, chunk, counts):
     """Play ``n`` independent hands (R3: the deal passes left, not on a redeal).
 
@@ -236,6 +242,10 @@ def run_hands(tab, n, drng, prng, pids, params, fns, rows, plays, chunk, counts)
     counts: the rows then stay in the core's own cache, which matters when
     several workers share the machine's memory.  Returns (0, n), or (error
     code, index of the failing row).
+
+    Plain Python around the jitted loop: a jitted caller of ``_play_hands``
+    has numba link, optimise and generate the whole loop (every policy in it)
+    once more, some 2 s of a cold start, for a set-up done once a chunk.
     """
     ring = rows.shape[0]
     if ring < n and (ring < 1 or ring & (ring - 1) != 0):
@@ -245,7 +255,7 @@ def run_hands(tab, n, drng, prng, pids, params, fns, rows, plays, chunk, counts)
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
-    dealer = randbelow(drng, tab[CFG_PLAYERS])
+    dealer = _first_dealer(drng, tab[CFG_PLAYERS])
     err, at, dealer, winners = _play_hands(tab, drng, prng, pids, params, fns, rows, plays, mask, st, priv, ws,
                                              work, hands, np.int64(chunk), counts, np.int64(dealer),
                                              np.int64(0), np.int64(n), np.int64(-1), np.int64(-1), scores)
@@ -254,7 +264,7 @@ def run_hands(tab, n, drng, prng, pids, params, fns, rows, plays, chunk, counts)
     return 0, n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def _play_hands(tab, drng, prng, pids, params, fns, rows, plays, mask, st, priv, ws, work, hands, chunk, counts,
                 dealer, start, stop, game, rubber, scores):
     """The one hot loop: hands into ``rows[start:stop]``, the deal passing from ``dealer``.
@@ -276,10 +286,22 @@ def _play_hands(tab, drng, prng, pids, params, fns, rows, plays, mask, st, priv,
         if in_game:
             for s in range(4):
                 st[SCORE + s] = scores[s]
-        # deal, play_out and write_row are inlined (bits.inline_copy says why)
+        # deal, play_out and write_row are inlined (bits.inline_copy says why); play_out's loop is
+        # written out: numba inlines by copying the callee's whole IR, once per level, and play_out
+        # whole (the policies, the state machine) was the cold compile's largest copy
         dummy, upcard, kitty = deal(tab, work, drng, hands)
         _start_hand_in(st, priv, tab, dealer, hands, dummy, upcard, kitty)
-        err = play_out(st, priv, tab, pids, params, fns, prng, ws, all_random)
+        err = np.int64(0)
+        while st[PHASE] != PH_DONE:
+            if all_random and st[PHASE] == PH_PLAY:
+                random_tricks(st, priv, tab, prng)
+                break
+            seat = st[TO_ACT]
+            legal = legal_actions(st, priv, tab)
+            a = act(pids[U(seat)], st, priv, seat, legal, params[U(seat)], prng, tab, ws, fns)
+            if apply_legal(st, priv, tab, a, legal):
+                err = st[ERR]
+                break
         write_row(rows, plays, i, mask, st, priv, players, chunk, game, rubber)
         if err:
             return err, i, dealer, 0
@@ -297,7 +319,7 @@ def _play_hands(tab, drng, prng, pids, params, fns, rows, plays, mask, st, priv,
     return 0, i, dealer, 0
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _play_game(tab, st, priv, ws, work, hands, dealer, drng, prng, pids, params, fns, rows, plays,
                nrows, game, rubber, games, gi, chunk):
     """Play one game to the target; returns (rows used or -1 if full, next dealer, winners)."""
@@ -329,7 +351,7 @@ def _play_game(tab, st, priv, ws, work, hands, dealer, drng, prng, pids, params,
     return end, dealer, winners
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, rows, plays, games, rubbers, chunk):
     """Play whole games (R12), or rubbers (R13) when ``nrubbers`` > 0.
 
@@ -382,7 +404,7 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, rows, plays,
 from euchresim.engine.features import NFEAT, tally_groups_into   # noqa: E402  (kept with the one function that uses it)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def run_hands_grouped(tab, n, drng, prng, pids, params, fns, rows, plays, chunk, counts,
                       feats, starts, bases, radix, gcounts):
     """``run_hands`` round a ring of rows, each ring-full also tallied into groupings' cells.
@@ -421,7 +443,7 @@ def run_hands_grouped(tab, n, drng, prng, pids, params, fns, rows, plays, chunk,
 
 
 # ---------------------------------------------------------------- one decision
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def decide_one(st, priv, tab, pids, params, fns, rng, ws):
     """The action the seat to act's policy takes in the state (``st``, ``priv``).
 

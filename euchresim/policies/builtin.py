@@ -57,7 +57,7 @@ def random_choice(legal, rng):
     return random_bit(rng, legal)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def random_keep(legal, rng):
     """A uniformly random 5 of the cards in ``legal``."""
     keep = np.int64(0)
@@ -69,7 +69,7 @@ def random_keep(legal, rng):
     return keep
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def strength(hand, t, tab):
     """A rule-of-thumb count of a hand with suit ``t`` as trump.
 
@@ -99,13 +99,13 @@ def strength(hand, t, tab):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def cheapest_by_power(cards, t, led, tab):
     """The card of ``cards`` with the least trick-taking power (R2, R10); ties the lowest index."""
     return lowest_by(cards, tab, T_POWER + 132 * t + 33 * led)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def baseline_discard(cards, t, tab):
     """Put away the lowest off-suit card, preferring one that leaves a void."""
     trumps = cards & tab[U(T_EFF + 4 * (t) + (t))]
@@ -132,7 +132,7 @@ def baseline_discard(cards, t, tab):
     return cheapest(cards, t, tab)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def baseline_keep(cards, t, tab):
     """Keep the five strongest cards by R2 order (trumps first, then aces)."""
     keep = np.int64(0)
@@ -144,7 +144,7 @@ def baseline_keep(cards, t, tab):
     return keep
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def baseline_play(st, hand, seat, legal, tab, players):
     t = st[TRUMP]
     trumps = legal & tab[U(T_EFF + 4 * (t) + (t))]
@@ -174,7 +174,7 @@ def baseline_play(st, hand, seat, legal, tab, players):
     return cheapest(legal, t, tab)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def baseline_decide(st, hand, away, seat, legal, params, tab):
     ph = st[PHASE]
     players = tab[CFG_PLAYERS]

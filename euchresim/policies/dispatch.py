@@ -117,11 +117,22 @@ def act(pid, st, priv, seat, legal, params, rng, tab, ws, fns):
         return fns[1][pid - SLOTTED](st, priv, seat, legal, params, rng, tab, ws)
     hand = priv[U(HAND + seat)]
     away = priv[U(AWAY + seat)]
-    # An exception cannot leave the loop and still say where it was raised: the engine refuses
-    # RAISED as an illegal move, and run/blame.py asks the function again from Python for its message.
+    return user_act(fns[0], pid - USER, st, hand, away, seat, legal, params, rng, tab)
+
+
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+def user_act(users, k, st, hand, away, seat, legal, params, rng, tab):
+    """The action of the user's function ``users[k]``, or RAISED when it raised.
+
+    An exception cannot leave the loop and still say where it was raised: the
+    engine refuses RAISED as an illegal move, and run/blame.py asks the
+    function again from Python for its message.  A call, not inlined into
+    ``act``: the try/except is a tenth of the hot loop's code for numba to
+    compile, and only a user's seat comes here.
+    """
     a = np.int64(RAISED)
     try:
-        a = fns[0][pid - USER](st, hand, away, seat, legal, params, rng, tab)
+        a = users[k](st, hand, away, seat, legal, params, rng, tab)
     except Exception:
         a = np.int64(RAISED)
     return a

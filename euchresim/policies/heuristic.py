@@ -64,14 +64,14 @@ for _p in HEURISTIC_PARAMS:
     HEURISTIC_DEFAULTS[_p[1]] = _p[2]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def position(seat, dealer, players):
     """1 for the dealer's left, 2, 3 on round the table; the dealer is always 4."""
     p = (seat - dealer) % players
     return 4 if p == 0 else p
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def variant_bonus(params, players):
     if players == 3:
         return params[H_DUMMY]
@@ -80,14 +80,14 @@ def variant_bonus(params, players):
     return 0.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def dealer_count(hand, up, t, params, tab):
     """The count of the dealer's best five after taking the upcard."""
     cards = hand | (ONE << up)
     return points(cards & ~(ONE << best_discard(cards, t, params, tab)), t, params, tab)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def bid1_count(st, hand, seat, params, tab):
     """The round-one count: the upcard counted in for whoever gets it."""
     players = tab[CFG_PLAYERS]
@@ -106,12 +106,12 @@ def bid1_count(st, hand, seat, params, tab):
     return v + variant_bonus(params, players)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def tops_held(hand, t):
     return ((hand >> JOKER) & 1) + ((hand >> (8 * t + 4)) & 1) + ((hand >> (8 * (3 - t) + 4)) & 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def keep_best(cards, t, params, tab):
     """The five of ``cards`` (the maker's hand and the dummy) with the highest
     count; ties go to the higher total R2 order."""
@@ -145,7 +145,7 @@ def keep_best(cards, t, params, tab):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def heuristic_decide(st, hand, away, seat, legal, params, tab):
     ph = st[PHASE]
     players = tab[CFG_PLAYERS]

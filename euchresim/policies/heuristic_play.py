@@ -40,7 +40,7 @@ H_THROUGH = 26
 H_ALONE_TOP = 27
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def card_points(c, t, params):
     """The point value of one card with ``t`` trump (voids are counted by ``points``)."""
     if c == JOKER:
@@ -63,7 +63,7 @@ def card_points(c, t, params):
     return 0.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def points(hand, t, params, tab):
     """The hand's point count with ``t`` trump: its cards' values, plus ``void``
     for each off suit (effective suit) it lacks when it holds two or more trumps."""
@@ -80,7 +80,7 @@ def points(hand, t, params, tab):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def best_discard(cards, t, params, tab):
     """The card of ``cards`` whose removal leaves the highest point count
     (ties: the lowest card by R2 order)."""
@@ -105,7 +105,7 @@ lowest = cheapest
 highest = strongest
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def knowledge(st, hand, away, seat, tab):
     """(unseen, voids): the cards this seat cannot place (not played, not its own,
     not a dead upcard) and a 16-bit mask, bit 4*seat+suit, of suits each seat showed out of."""
@@ -115,7 +115,7 @@ def knowledge(st, hand, away, seat, tab):
     return unseen, shown_voids(st, tab)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def later_seats(st, seat, tab):
     """Seat mask of the seats still to play to the current trick after ``seat``."""
     rem = st[NACTIVE] - st[NINTRICK] - 1
@@ -127,7 +127,7 @@ def later_seats(st, seat, tab):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def is_boss(c, t, unseen, tab):
     """No card this seat cannot place ranks above ``c`` in its effective suit."""
     s = tab[U(T_SUIT_OF + 33 * t + c)]
@@ -141,7 +141,7 @@ def is_boss(c, t, unseen, tab):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def secure(p, led, t, opps, unseen, voids, tab):
     """Can no opponent in the seat mask ``opps`` still beat trick power ``p``?
 
@@ -174,7 +174,7 @@ def secure(p, led, t, opps, unseen, voids, tab):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def throw_off(legal, t, unseen, tab):
     """The card to give up when not trying to win: follow with the lowest card;
     when void, the cheapest off-suit non-boss card, a singleton first (it makes a
@@ -201,7 +201,7 @@ def throw_off(legal, t, unseen, tab):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def secure_cards(cards, led, t, opps, unseen, voids, tab):
     """The cards of ``cards`` that would win the trick whatever the opponents still to play hold."""
     sure = np.int64(0)
@@ -214,7 +214,7 @@ def secure_cards(cards, led, t, opps, unseen, voids, tab):
     return sure
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def lead_card(st, hand, seat, legal, params, tab, unseen, voids, mate, players):
     t = st[TRUMP]
     maker = st[MAKER]
@@ -300,7 +300,7 @@ def lead_card(st, hand, seat, legal, params, tab, unseen, voids, mate, players):
     return lowest(legal, t, tab)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def play_card(st, hand, away, seat, legal, params, tab):
     """The heuristic's card (docs/heuristic.md, 'Leading' and 'Following')."""
     players = tab[CFG_PLAYERS]

@@ -40,7 +40,7 @@ def led_suit(st):
     return np.int64(-1) if st[NINTRICK] == 0 else st[LED]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def trick_cards(st):
     """Board of the cards on the table in the current trick."""
     b = np.int64(0)
@@ -82,7 +82,7 @@ def partner(st, seat, tab):
     return teammate(st, seat, tab[CFG_PLAYERS])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def shown_voids(st, tab):
     """Bit ``4 * seat + suit`` set when ``seat`` failed to follow that effective suit (R10): it holds none.
 
@@ -115,7 +115,7 @@ def dummy_taken(st, tab):
             and st[PHASE] > PH_DUMMY)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def played_cards(st):
     """Board of every card played so far this hand."""
     b = np.int64(0)
@@ -124,7 +124,7 @@ def played_cards(st):
     return b
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def cards_unseen(st, hand, away, tab):
     """Board of the pack's cards this seat has not seen: not in its hand, not put away by it, not played, not the upcard."""
     return tab[CFG_PACK] & ~hand & ~away & ~played_cards(st) & ~(np.int64(1) << st[UPCARD])
@@ -148,13 +148,13 @@ def card_power(card, t, led, tab):
     return tab[U(T_POWER + 132 * t + 33 * led + card)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def cheapest(cards, t, tab):
     """The card of ``cards`` with the lowest ``card_order`` (ties the lowest index); -1 when empty."""
     return lowest_by(cards, tab, T_ORDER + 33 * t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def strongest(cards, t, tab):
     """The card of ``cards`` with the highest ``card_order`` (ties the lowest index); -1 when empty."""
     return highest_by(cards, tab, T_ORDER + 33 * t)

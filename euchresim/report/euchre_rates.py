@@ -7,7 +7,7 @@ layer into bar charts and a heatmap, and this module says in words what
 they show.  The dealer's side's edge comes from the run's summary rows.
 Each further ``--policy`` adds its overall rates, on the same deals.
 
-``tally_chunks`` (also used by ``decks``) plays a ``sim.RunSpec`` chunk by
+``tally_chunks`` (also used by ``decks``) plays a ``runner.RunSpec`` chunk by
 chunk through ``report.chunked``, so the work is resumable, and merges
 the chunks' tallies.
 """
@@ -18,7 +18,7 @@ import functools
 import numpy as np
 import pandas as pd
 
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from euchresim.analysis import position_names, side_names, summary_frame
 from euchresim.analysis.aggregates import group_frame
 from euchresim.report import Section, chunked, md_table, spec_key
@@ -63,15 +63,15 @@ def _unflat(arrays: dict) -> dict:
 
 def _tally_job(spec, keep, i):
     """Chunk i's tally as arrays (and its first ``keep`` deals, for the appendix)."""
-    res = sim.play_chunk(spec, i, keep_rows=keep > 0)
-    out = {"t|" + k: v for k, v in _flat(sim.tally(res, spec.rules.players)).items()}
+    res = runner.play_chunk(spec, i, keep_rows=keep > 0)
+    out = {"t|" + k: v for k, v in _flat(runner.tally(res, spec.rules.players)).items()}
     if keep:
         out["rows|upcard"] = res.hands["upcard"][:keep].astype(np.int64)
         out["rows|hand0"] = res.hands["hand0"][:keep].astype(np.int64)
     return out
 
 
-def tally_chunks(ctx, name: str, spec: "sim.RunSpec", keep_deals: bool = False, label: str = ""):
+def tally_chunks(ctx, name: str, spec: "runner.RunSpec", keep_deals: bool = False, label: str = ""):
     """(merged tallies, the first deals as rows or None) of ``spec``, chunk by chunk, resumable."""
     keep = -(-min(spec.count, SAMPLE) // spec.n_chunks) if keep_deals else 0
     meta = dict(spec.meta(), keep=keep)
@@ -79,16 +79,16 @@ def tally_chunks(ctx, name: str, spec: "sim.RunSpec", keep_deals: bool = False, 
                     functools.partial(_tally_job, spec, keep), label=label or name)
     total: dict = {}
     for p in parts:
-        sim.merge(total, _unflat({k[2:]: v for k, v in p.items() if k.startswith("t|")}))
+        runner.merge(total, _unflat({k[2:]: v for k, v in p.items() if k.startswith("t|")}))
     rows = None
     if keep:
         rows = pd.DataFrame({f: np.concatenate([p[f"rows|{f}"] for p in parts]) for f in ("upcard", "hand0")})
     return total, rows
 
 
-def run_spec(ctx, rules, policy: str, count: int, mode: str = "hands", groups=()) -> "sim.RunSpec":
+def run_spec(ctx, rules, policy: str, count: int, mode: str = "hands", groups=()) -> "runner.RunSpec":
     size = min(ctx.chunk_size if mode == "hands" else max(1, ctx.chunk_size // 10), count)
-    return sim.RunSpec(rules=rules, policies=(policy,), seed=ctx.seed, mode=mode, count=count, chunk_size=size,
+    return runner.RunSpec(rules=rules, policies=(policy,), seed=ctx.seed, mode=mode, count=count, chunk_size=size,
                        groups=groups)
 
 

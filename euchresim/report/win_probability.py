@@ -23,7 +23,7 @@ import pandas as pd
 
 from euchresim.report import Section, chunked, md_table
 from euchresim.studies import counterfactual as cf
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from euchresim.analysis import winprob as wp
 from euchresim.stats import Z95, normal_interval
 
@@ -39,13 +39,13 @@ HAND_COLS = ("dealer", "points0", "points1", "points2", "points3", "maker", "red
 
 # ---------------------------------------------------------------- chunk jobs (module level: picklable)
 
-def _hands_job(spec: sim.RunSpec, i: int) -> dict:
-    h = sim.play_chunk(spec, i).hands
+def _hands_job(spec: runner.RunSpec, i: int) -> dict:
+    h = runner.play_chunk(spec, i).hands
     return {c: np.array(h[c]) for c in HAND_COLS}
 
 
-def _games_job(spec: sim.RunSpec, i: int) -> dict:
-    r = sim.play_chunk(spec, i)
+def _games_job(spec: runner.RunSpec, i: int) -> dict:
+    r = runner.play_chunk(spec, i)
     k = wp.parties(spec.rules.players)
     out = {f"h_{c}": np.array(r.hands[c]) for c in ("chunk", "rubber", "game", "dealer",
                                                      *(f"score{p}" for p in range(k)))}
@@ -65,7 +65,7 @@ def _trumps(hand: np.ndarray, upcard: np.ndarray):
     return held, bower
 
 
-def _cf_job(spec: sim.RunSpec, position: int, i: int) -> dict:
+def _cf_job(spec: runner.RunSpec, position: int, i: int) -> dict:
     """Deals of one chunk whose deciding hand falls in a class of ``position``: points under order and pass."""
     c = cf.play_chunk(spec, i, "bid1", position)
     n, pl = len(c), spec.rules.players
@@ -89,12 +89,12 @@ def _cat(parts: list[dict]) -> dict:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def _spec(ctx, mode: str, count: int, seed: int, chunk: int) -> sim.RunSpec:
-    return sim.RunSpec(rules=ctx.rules, policies=(ctx.policies[0],), mode=mode, count=count, seed=seed,
-                       chunk_size=max(1, min(chunk, count, sim.MAX_CHUNK[mode])))
+def _spec(ctx, mode: str, count: int, seed: int, chunk: int) -> runner.RunSpec:
+    return runner.RunSpec(rules=ctx.rules, policies=(ctx.policies[0],), mode=mode, count=count, seed=seed,
+                       chunk_size=max(1, min(chunk, count, runner.MAX_CHUNK[mode])))
 
 
-def _run(ctx, key: str, spec: sim.RunSpec, job, label: str, **extra) -> dict:
+def _run(ctx, key: str, spec: runner.RunSpec, job, label: str, **extra) -> dict:
     desc = {"what": key, "rules": ctx.rules.to_dict(), "policy": ctx.policies[0], "mode": spec.mode,
             "count": spec.count, "seed": spec.seed, "chunk_size": spec.chunk_size, **extra}
     return _cat(chunked(ctx, key, desc, spec.n_chunks, job, label))

@@ -1,7 +1,7 @@
 """``euchresim bench``: hands per second per variant, and compile times.
 
 Speed is measured here, never asserted in tests (the brief, rule 4).  A
-measurement plays whole chunks through ``sim.run`` -- deal, both bidding
+measurement plays whole chunks through ``runner.run`` -- deal, both bidding
 rounds, play, score and the per-hand row -- after one warm-up chunk, so
 compile time is excluded; compile time is measured on its own, cold (an
 empty numba cache in a fresh process) and warm (the same cache reused).
@@ -15,15 +15,15 @@ import sys
 import tempfile
 import time
 
-from euchresim.run import runner as sim
+from euchresim.run import runner
 from euchresim.rules import Rules
 
 _COMPILE_SNIPPET = (
     "import time; t=time.perf_counter();"
     "from euchresim import sim; from euchresim.rules import Rules;"
-    "[sim.play_chunk(sim.RunSpec(rules=Rules(players=p, deck=25), policies=(pol,), count=50, chunk_size=50), 0)"
+    "[runner.play_chunk(runner.RunSpec(rules=Rules(players=p, deck=25), policies=(pol,), count=50, chunk_size=50), 0)"
     " for p in (2, 3, 4) for pol in ('random', 'baseline')];"
-    "sim.play_chunk(sim.RunSpec(rules=Rules(players=4), mode='rubbers', count=1, chunk_size=1), 0);"
+    "runner.play_chunk(runner.RunSpec(rules=Rules(players=4), mode='rubbers', count=1, chunk_size=1), 0);"
     "from euchresim.replay import replay_record;"
     "print(time.perf_counter()-t)"
 )
@@ -51,7 +51,7 @@ def machine() -> str:
                     break
     except OSError:
         pass
-    return f"{cpu}, {sim.default_workers()} cores, Python {platform.python_version()}"
+    return f"{cpu}, {runner.default_workers()} cores, Python {platform.python_version()}"
 
 
 def measure(rules: Rules, policy: str, hands: int, workers, pools, repeat: int = 3):
@@ -71,15 +71,15 @@ def measure(rules: Rules, policy: str, hands: int, workers, pools, repeat: int =
     specs = {}
     for w in workers:
         # two warm-up chunks a worker, so that every worker has its row buffers
-        warm = sim.RunSpec(rules=rules, policies=(policy,), count=2 * chunk * w, chunk_size=chunk, seed=1)
-        sim.run(warm, workers=w, pool=pools.get(w))
-        specs[w] = sim.RunSpec(rules=rules, policies=(policy,), count=chunk * per_worker * w,
+        warm = runner.RunSpec(rules=rules, policies=(policy,), count=2 * chunk * w, chunk_size=chunk, seed=1)
+        runner.run(warm, workers=w, pool=pools.get(w))
+        specs[w] = runner.RunSpec(rules=rules, policies=(policy,), count=chunk * per_worker * w,
                                chunk_size=chunk, seed=2)
     best = dict.fromkeys(workers, 0.0)
     for _ in range(repeat):
         for w in workers:
             t = time.perf_counter()
-            sim.run(specs[w], workers=w, pool=pools.get(w))
+            runner.run(specs[w], workers=w, pool=pools.get(w))
             best[w] = max(best[w], specs[w].count / (time.perf_counter() - t))
     return {w: (best[w], specs[w].count) for w in workers}
 
@@ -203,7 +203,7 @@ def measure_advise(samples: int, repeat: int = 3) -> list:
     out = []
     for name, (sit, policy, n) in cases.items():
         # the search bots' answers use every core by default (cli/advise.py); the fast bots' one
-        for w in sorted({1, sim.default_workers()}) if policy == "pimc" else [1]:
+        for w in sorted({1, runner.default_workers()}) if policy == "pimc" else [1]:
             advise(sit, policy, samples=min(n, 25), stop=False, workers=w)     # loaded, not timed
             best = float("inf")
             for _ in range(repeat):
@@ -217,7 +217,7 @@ def measure_advise(samples: int, repeat: int = 3) -> list:
 def run_bench(hands, players, decks, policies, workers=None, compile_times=True, echo=None, repeat=3,
               dd_deals=0, pimc_decisions=0, advise_samples=0):
     """A list of measurements (dicts), echoing a table as it goes if asked."""
-    allw = workers or sim.default_workers()
+    allw = workers or runner.default_workers()
     worker_counts = sorted({1, allw})
     rows = []
     if echo:
@@ -226,9 +226,9 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
     # warm every kernel in this process first, so forked workers inherit them
     for p in players:
         for pol in policies:
-            sim.play_chunk(sim.RunSpec(rules=Rules(players=p, deck=25), policies=(pol,), count=100,
+            runner.play_chunk(runner.RunSpec(rules=Rules(players=p, deck=25), policies=(pol,), count=100,
                                        chunk_size=100), 0)
-    pools = {allw: sim.worker_pool(allw)} if allw > 1 else {}
+    pools = {allw: runner.worker_pool(allw)} if allw > 1 else {}
     try:
         for p in players:
             for d in decks:
