@@ -143,6 +143,20 @@ def test_bench_json_lists_measurements():
     assert all(x["hands"] == 20000 * x["workers"] and x["repeat"] == 2 for x in rows)
 
 
+def test_bench_as_a_user_runs_it_measures_the_compile_too():
+    """No --no-compile: the cold and cached compile figures come from fresh processes, on every row."""
+    r = run(["bench", "--players", "4", "--deck", "24", "--policy", "random", "--hands", "1000", "--workers", "1",
+             "--repeat", "1", "--dd-deals", "0", "--pimc-decisions", "0", "--advise-samples", "0", "--json"])
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.output)
+    assert rows and all(x["compile_cold_seconds"] > 0 and x["compile_cached_seconds"] > 0 for x in rows)
+
+
+def test_the_compile_probe_plays_every_variant_and_replays_a_record():
+    from euchresim.studies.bench import compile_every_kernel
+    assert compile_every_kernel() > 0
+
+
 def test_bench_times_the_advisors_three_questions():
     r = run(["bench", "--players", "2", "--deck", "24", "--policy", "random", "--hands", "1000", "--workers", "1",
              "--repeat", "1", "--no-compile", "--dd-deals", "0", "--pimc-decisions", "0", "--advise-samples", "200",

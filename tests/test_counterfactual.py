@@ -4,7 +4,7 @@ The twin is the obvious version, in Python: the same deal stream, every
 decision asked through ``driver.decide_one``, and at the decision a plain
 loop over the options, each from a copy of the state and of the policy
 stream.  The kernel must agree with it number for number, and the
-option each policy chose must reproduce ``sim.play_chunk``'s hand.
+option each policy chose must reproduce ``runner.play_chunk``'s hand.
 """
 import numpy as np
 import pytest

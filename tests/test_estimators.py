@@ -40,7 +40,7 @@ from euchresim.engine.layout import HAND_DTYPE
 from euchresim.run.groups import radices
 from euchresim.rules import Rules
 
-Z = 1.959964                   # the 97.5% normal point to 7 digits, as the brief writes it
+Z = 1.959964                   # the 97.5% normal point to 7 digits, as printed tables give it
 Z2 = 3.841458821               # Z * Z (with the full 1.959963984540054)
 TOL = 1e-7                     # literals below carry 9 digits
 REPS = 2000

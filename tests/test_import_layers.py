@@ -7,6 +7,7 @@ are arrows too). The test reads the source with ``ast``, so it needs no
 import of the package and fails on a wrong arrow before anything runs.
 """
 import ast
+import importlib
 import os
 from collections import defaultdict
 
@@ -29,7 +30,6 @@ LAYERS = [
     {"cli"},
 ]
 # Deprecated names kept importable for one release (docs/layout.md): they point up on purpose.
-SHIMS = {"euchresim.sim", "euchresim.driver"}
 # Worked examples are user code: they may import anything a user may.
 OUTSIDE = ("euchresim.examples",)
 
@@ -95,12 +95,10 @@ def _graph():
 def wrong_arrows(graph):
     bad = []
     for mod, targets in graph.items():
-        if mod in SHIMS or mod.startswith(OUTSIDE):
+        if mod.startswith(OUTSIDE):
             continue
         for t in targets:
-            if t in SHIMS:
-                bad.append(f"{mod} -> {t} (deprecated name)")
-            elif layer_of(t) > layer_of(mod):
+            if layer_of(t) > layer_of(mod):
                 bad.append(f"{mod} -> {t}")
             elif layer_of(t) == layer_of(mod) and t.split(".")[:2] != mod.split(".")[:2] and layer_of(t):
                 bad.append(f"{mod} -> {t} (another folder of the same layer)")
@@ -145,9 +143,8 @@ def test_every_import_points_down_the_staircase():
 
 def test_no_import_cycles():
     _, graph = _graph()
-    real = {m: {t for t in ts if t not in SHIMS} for m, ts in graph.items() if m not in SHIMS}
     # a package's __init__ importing its own modules is no cycle of design: drop package -> child
-    real = {m: {t for t in ts if not t.startswith(m + ".")} for m, ts in real.items()}
+    real = {m: {t for t in ts if not t.startswith(m + ".")} for m, ts in graph.items()}
     assert cycles(real) == []
 
 
@@ -160,9 +157,9 @@ def test_the_checker_catches_a_wrong_arrow_and_a_cycle():
     assert cycles(graph) == [["euchresim.engine.hand", "euchresim.run.runner"]]
 
 
-def test_no_module_at_the_top_but_the_vocabulary_and_the_deprecated_names():
+def test_no_module_at_the_top_but_the_vocabulary():
     top = sorted(f[:-3] for f in os.listdir(PKG) if f.endswith(".py"))
-    assert top == ["__init__", "cards", "driver", "rules", "sim", "stats"]
+    assert top == ["__init__", "cards", "rules", "stats"]
 
 
 @pytest.mark.parametrize("mod,path", sorted(_modules()))
@@ -195,16 +192,8 @@ def test_kernel_layers_import_no_io_libraries():
     assert bad == []
 
 
-def test_the_old_names_still_import_for_one_release():
-    """docs/layout.md promises sim, driver and records keep working; they are the same objects."""
-    import euchresim.driver as driver
-    import euchresim.records as records
-    import euchresim.sim as sim
-    from euchresim.loops import hands
-    from euchresim.records import format as record_format
-    from euchresim.records import jsonl
-    from euchresim.run import runner
-
-    assert sim.RunSpec is runner.RunSpec and sim.run is runner.run and sim.SimError is runner.SimError
-    assert driver.run_hands is hands.run_hands and driver.play_out is hands.play_out
-    assert records.parse_record is record_format.parse_record and records.iter_jsonl is jsonl.iter_jsonl
+def test_the_old_top_level_names_are_gone():
+    """sim.py and driver.py were shims for the modules' old places; no name of the package leans on them."""
+    for old in ("euchresim.sim", "euchresim.driver"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(old)

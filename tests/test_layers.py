@@ -1,4 +1,4 @@
-"""Layering and the numba cache (STYLE.md)."""
+"""Layering and the numba cache (docs/layout.md)."""
 import os
 import subprocess
 import sys
@@ -11,8 +11,8 @@ def _imported(code):
     return out.strip()
 
 
-def test_engine_and_driver_import_no_pandas_matplotlib_click():
-    assert _imported("import euchresim.driver, euchresim.engine.hand, euchresim.policies") == "[]"
+def test_engine_and_loops_import_no_pandas_matplotlib_click():
+    assert _imported("import euchresim.loops.hands, euchresim.engine.hand, euchresim.policies") == "[]"
 
 
 def test_records_module_needs_no_numba():
@@ -23,9 +23,9 @@ def test_records_module_needs_no_numba():
 
 def test_cold_then_cached_start_give_the_same_numbers(tmp_path):
     """A fresh cache (compile) and a warm one (load) must both run, alike."""
-    code = ("from euchresim import sim; from euchresim.rules import Rules;"
-            "s=sim.RunSpec(rules=Rules(players=3, deck=25), policies=('baseline',), count=500, chunk_size=500);"
-            "print(sim.run(s, workers=1)['euchred'])")
+    code = ("from euchresim.run import runner; from euchresim.rules import Rules;"
+            "s=runner.RunSpec(rules=Rules(players=3, deck=25), policies=('baseline',), count=500, chunk_size=500);"
+            "print(runner.run(s, workers=1)['euchred'])")
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     outs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                            check=True).stdout for _ in range(2)]

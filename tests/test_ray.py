@@ -37,6 +37,7 @@ SPECS = {
 }
 RING = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=13, count=300_000)   # no files: rows round the ring
 CLI_ARGS = ["simulate", "--hands", "200000", "--policy", "random", "--seed", "4", "--json"]
+REPORT_ARGS = ["report", "euchre-rates", "--hands", "4000", "--seed", "5", "--quiet"]
 
 
 # ---------------------------------------------------------------- fixtures
@@ -76,7 +77,15 @@ def reference(tmp_path_factory):
     r = _cli(CLI_ARGS + ["--workers", "1"])
     assert r.exit_code == 0, r.output
     ref["cli"] = json.loads(r.stdout)
+    r = _cli(REPORT_ARGS + ["--out", str(folder / "report"), "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    ref["report"] = _tables(folder / "report")
     return ref
+
+
+def _tables(folder):
+    """A report's CSV tables by name: its numbers."""
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.csv"))}
 
 
 @pytest.fixture(scope="module")
@@ -165,6 +174,13 @@ def test_the_command_line_on_ray_prints_the_local_numbers(cluster):
     got = json.loads(r.stdout)
     assert got["counts"] == cluster["cli"]["counts"] and got["counts"]["hands"] == 200_000
     assert got["summary"] == cluster["cli"]["summary"]
+
+
+def test_a_report_on_ray_has_the_local_numbers(cluster, tmp_path):
+    r = _cli(REPORT_ARGS + ["--out", str(tmp_path / "report"), "--backend", "ray", "--workers", "2"])
+    assert r.exit_code == 0, r.output
+    got = _tables(tmp_path / "report")
+    assert got == cluster["report"] and len(got) >= 2 and all(got.values())
 
 
 # ---------------------------------------------------------------- errors, deaths, stops

@@ -1,4 +1,4 @@
-"""Seeds, chunks, workers, output and resume (the brief's rules 5 and 6)."""
+"""Seeds, chunks, workers, output and resume (nothing lost, and the same numbers whatever the workers)."""
 import json
 import os
 

@@ -1,6 +1,6 @@
 """The statistics a run prints: intervals, rates and their denominators, tallies.
 
-* ``analysis.wilson`` and ``analysis.mean_ci`` against the textbook formulas
+* ``stats.wilson`` and ``stats.mean_ci`` against the textbook formulas
   (written here in another, equivalent form), against published and
   hand-worked numbers, and by their coverage: the exact coverage (summing
   the sampling distribution over the outcomes whose interval covers the
@@ -20,7 +20,7 @@ from statistics import NormalDist, mean, stdev
 import numpy as np
 import pytest
 
-from euchresim import analysis
+from euchresim import analysis, stats
 from euchresim.run import runner
 from euchresim.engine.layout import GAME_DTYPE, HAND_DTYPE
 from tests.helpers import rows_of
@@ -53,7 +53,7 @@ def close(a, b, tol=1e-12):
 
 def test_z95_is_the_975_percent_point_of_the_normal():
     assert math.isclose(Z, NormalDist().inv_cdf(0.975), rel_tol=1e-12)
-    assert math.isclose(analysis.Z95, Z, rel_tol=1e-12)
+    assert math.isclose(stats.Z95, Z, rel_tol=1e-12)
 
 
 # ------------------------------------------------------------------ Wilson
@@ -61,7 +61,7 @@ def test_z95_is_the_975_percent_point_of_the_normal():
 @pytest.mark.parametrize("k,n", [(0, 1), (1, 1), (0, 7), (3, 7), (7, 7), (1, 10), (50, 100),
                                  (9, 1000), (4999, 10000), (123456, 1000003)])
 def test_wilson_by_default_is_the_95_percent_score_interval(k, n):
-    lo, hi = analysis.wilson(k, n)                   # the default z, as summary_frame calls it
+    lo, hi = stats.wilson(k, n)                   # the default z, as summary_frame calls it
     assert close((lo, hi), textbook_wilson(k, n))
     # the defining property: the score statistic is -+ z at the bounds (with 0 < k < n
     # both lie strictly inside (0, 1); k = 0 and k = n put one bound at 0 or 1)
@@ -72,33 +72,33 @@ def test_wilson_by_default_is_the_95_percent_score_interval(k, n):
 
 def test_wilson_explicit_z_is_used():
     z90 = NormalDist().inv_cdf(0.95)
-    assert close(analysis.wilson(3, 7, z90), textbook_wilson(3, 7, z90))
-    assert analysis.wilson(3, 7, z90)[1] < analysis.wilson(3, 7)[1]
+    assert close(stats.wilson(3, 7, z90), textbook_wilson(3, 7, z90))
+    assert stats.wilson(3, 7, z90)[1] < stats.wilson(3, 7)[1]
 
 
 def test_wilson_published_values():
     # Newcombe (1998), Statistics in Medicine 17:857, Table I, method 3 (score, no continuity correction)
     for (k, n), want in {(81, 263): (0.2553, 0.3662), (15, 148): (0.0624, 0.1605),
                          (0, 20): (0.0000, 0.1611), (1, 29): (0.0061, 0.1718)}.items():
-        lo, hi = analysis.wilson(k, n)
+        lo, hi = stats.wilson(k, n)
         assert abs(lo - want[0]) <= 5e-5 and abs(hi - want[1]) <= 5e-5, (k, n, lo, hi)
 
 
 def test_wilson_hand_worked_values():
     z2 = Z * Z                                       # 3.841458820694124
-    assert all(math.isnan(v) for v in analysis.wilson(0, 0))          # no trials: no interval
+    assert all(math.isnan(v) for v in stats.wilson(0, 0))          # no trials: no interval
     # k = 0: the lower root is 0 and the upper z^2 / (n + z^2)
-    assert close(analysis.wilson(0, 10), (0.0, z2 / (10 + z2)))
-    assert abs(analysis.wilson(0, 10)[1] - 0.2775328) < 1e-7
+    assert close(stats.wilson(0, 10), (0.0, z2 / (10 + z2)))
+    assert abs(stats.wilson(0, 10)[1] - 0.2775328) < 1e-7
     # k = n: the mirror image, n / (n + z^2) up to 1
-    assert close(analysis.wilson(10, 10), (10 / (10 + z2), 1.0))
-    assert abs(analysis.wilson(10, 10)[0] - 0.7224672) < 1e-7
+    assert close(stats.wilson(10, 10), (10 / (10 + z2), 1.0))
+    assert abs(stats.wilson(10, 10)[0] - 0.7224672) < 1e-7
     # n = 1
-    assert close(analysis.wilson(0, 1), (0.0, z2 / (1 + z2)))
-    assert close(analysis.wilson(1, 1), (1 / (1 + z2), 1.0))
-    assert abs(analysis.wilson(1, 1)[0] - 0.2065493) < 1e-7
+    assert close(stats.wilson(0, 1), (0.0, z2 / (1 + z2)))
+    assert close(stats.wilson(1, 1), (1 / (1 + z2), 1.0))
+    assert abs(stats.wilson(1, 1)[0] - 0.2065493) < 1e-7
     # 5 of 10: centred on 1/2, half-width z sqrt(1/40 + z^2/400) / (1 + z^2/10)
-    lo, hi = analysis.wilson(5, 10)
+    lo, hi = stats.wilson(5, 10)
     assert math.isclose(lo + hi, 1.0, rel_tol=1e-12)
     assert math.isclose(hi - 0.5, Z * sqrt(1 / 40 + z2 / 400) / (1 + z2 / 10), rel_tol=1e-12)
     assert abs(lo - 0.2366) < 5e-5 and abs(hi - 0.7634) < 5e-5
@@ -111,7 +111,7 @@ def binom_pmf(n, p):
 @pytest.mark.parametrize("n,p,seed", [(200, 0.1, 1), (200, 0.5, 2)])
 def test_wilson_covers_a_known_rate_95_percent_of_the_time(n, p, seed):
     reps = 4000
-    covers = [lo <= p <= hi for lo, hi in (analysis.wilson(k, n) for k in range(n + 1))]
+    covers = [lo <= p <= hi for lo, hi in (stats.wilson(k, n) for k in range(n + 1))]
     exact = sum(w for w, c in zip(binom_pmf(n, p), covers) if c)
     # Wilson's coverage oscillates around 95%; at these n, p it is within 0.01
     assert abs(exact - 0.95) <= 0.01, exact
@@ -125,24 +125,24 @@ def test_wilson_covers_a_known_rate_95_percent_of_the_time(n, p, seed):
 def test_mean_ci_by_default_is_mean_plus_minus_z_standard_errors():
     for xs in ([1, 2, 3, 4, 5], [0, 0, 1, 4, 2, 2, 0, 1], [3, 9], list(range(-5, 40, 3)),
                [0] * 97 + [4] * 3):
-        got = analysis.mean_ci(sum(xs), sum(x * x for x in xs), len(xs))
+        got = stats.mean_ci(sum(xs), sum(x * x for x in xs), len(xs))
         assert close(got, textbook_mean_ci(xs), tol=1e-9), xs
 
 
 def test_mean_ci_hand_worked_values():
     # 1..5: mean 3, s^2 = 10/4, standard error sqrt(2.5/5) = sqrt(0.5)
-    m, lo, hi = analysis.mean_ci(15, 55, 5)
+    m, lo, hi = stats.mean_ci(15, 55, 5)
     assert m == 3 and math.isclose(hi - m, Z * sqrt(0.5), rel_tol=1e-12)
     assert math.isclose(m - lo, Z * sqrt(0.5), rel_tol=1e-12)
     assert abs(lo - 1.614096) < 1e-6 and abs(hi - 4.385904) < 1e-6
     # no spread: a zero-width interval at the value
-    assert close(analysis.mean_ci(8, 16, 4), (2.0, 2.0, 2.0))
-    assert all(math.isnan(v) for v in analysis.mean_ci(0, 0, 0))      # no observations
-    assert analysis.mean_ci(3, 9, 1)[0] == 3                            # one observation: its value
+    assert close(stats.mean_ci(8, 16, 4), (2.0, 2.0, 2.0))
+    assert all(math.isnan(v) for v in stats.mean_ci(0, 0, 0))      # no observations
+    assert stats.mean_ci(3, 9, 1)[0] == 3                            # one observation: its value
 
 
 def test_mean_ci_one_observation_has_no_interval():
-    m, lo, hi = analysis.mean_ci(3, 9, 1)
+    m, lo, hi = stats.mean_ci(3, 9, 1)
     assert m == 3 and math.isnan(lo) and math.isnan(hi)
 
 
@@ -166,7 +166,7 @@ def test_mean_ci_covers_a_die_s_mean_95_percent_of_the_time():
     assert math.isclose(pr.sum(), 1.0, rel_tol=1e-9)
     covered = {}
     for si, qi in zip(s.tolist(), q.tolist()):
-        _, lo, hi = analysis.mean_ci(si, qi, n)
+        _, lo, hi = stats.mean_ci(si, qi, n)
         covered[si, qi] = lo <= mu <= hi
     exact = float(sum(p for si, qi, p in zip(s.tolist(), q.tolist(), pr) if covered[si, qi]))
     # a normal interval with the sample s: a little under 95% at n = 50 (it is not a t interval)
@@ -403,4 +403,4 @@ def test_seat_rows_only_when_the_seats_play_different_policies():
 
 def test_wilson_bounds_at_none_and_all_are_exactly_0_and_1():
     for n in (1, 7, 20, 1000, 10 ** 9):
-        assert analysis.wilson(0, n)[0] == 0.0 and analysis.wilson(n, n)[1] == 1.0
+        assert stats.wilson(0, n)[0] == 0.0 and stats.wilson(n, n)[1] == 1.0

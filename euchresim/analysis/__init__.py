@@ -11,7 +11,7 @@ import math
 import pandas as pd
 
 from euchresim.rules import POSITION_NAMES
-from euchresim.stats import Z95, mean_ci, wilson  # noqa: F401  (this module's names before stats.py)
+from euchresim.stats import mean_ci, wilson
 
 
 def position_names(players: int) -> list[str]:

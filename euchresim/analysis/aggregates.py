@@ -1,6 +1,6 @@
 """A run's grouped tallies as tidy tables with intervals (pandas).
 
-The cells a run tallied (``RunSpec.groups``, euchresim.groups) become one
+The cells a run tallied (``RunSpec.groups``, euchresim.run.groups) become one
 row per cell that saw a hand: a column per feature with its value label,
 the counts, and rates and means with 95% intervals, each with the
 denominator it needs (docs/summary.md's: made out of hands; made_ok,

@@ -43,7 +43,7 @@ def _party_of_seat(players: int, seat: int) -> int:
 def outcome_distribution(hands, players: int, pool_seats: bool = False) -> pd.DataFrame:
     """The joint distribution of what one hand scores, for each dealer seat.
 
-    ``hands`` are hand rows (a numpy record array from ``sim.play_chunk`` or
+    ``hands`` are hand rows (a numpy record array from ``runner.play_chunk`` or
     a DataFrame with ``dealer``, ``points0..``, ``maker``, ``redeal``).  One
     row per distinct outcome and dealer: ``dealer``, ``pts0..`` (points a
     party scored), ``maker`` (the maker's party, -1 if none: the Cutthroat
@@ -298,7 +298,7 @@ def decision_delta(dist: pd.DataFrame, option_a: pd.DataFrame, option_b: pd.Data
 def visited_states(games, players: int) -> pd.DataFrame:
     """Each (scores, dealer) that simulated games stood at before some hand, and who won them.
 
-    ``games`` is a ``sim.play_chunk`` result of a ``--games`` run (its
+    ``games`` is a ``runner.play_chunk`` result of a ``--games`` run (its
     ``.hands`` and ``.games``).  A game counts once per state, at its first
     visit (it can come back only through thrown-in hands); by the Markov
     property its outcome from there is a draw from P(win | state), which

@@ -35,12 +35,15 @@ def bench(hands, players_, decks, policies, workers, repeat, no_compile, dd_deal
         euchresim bench --players 4 --deck 24 --json
     """
     from euchresim.studies.bench import run_bench
-    rows = run_bench(hands=hands, players=[int(p) for p in players_] or [2, 3, 4],
-                     decks=[int(d) for d in decks] or [24, 25, 32, 33],
-                     policies=list(policies) or ["random", "baseline"], workers=workers,
-                     compile_times=not no_compile, repeat=repeat, dd_deals=dd_deals,
-                     pimc_decisions=pimc_decisions, advise_samples=advise_samples,
-                     echo=None if as_json else (lambda s: click.echo(s)))
+    try:
+        rows = run_bench(hands=hands, players=[int(p) for p in players_] or [2, 3, 4],
+                         decks=[int(d) for d in decks] or [24, 25, 32, 33],
+                         policies=list(policies) or ["random", "baseline"], workers=workers,
+                         compile_times=not no_compile, repeat=repeat, dd_deals=dd_deals,
+                         pimc_decisions=pimc_decisions, advise_samples=advise_samples,
+                         echo=None if as_json else (lambda s: click.echo(s)))
+    except RuntimeError as e:          # the compile measurement's process failed: its last line, no traceback
+        raise click.ClickException(str(e)) from None
     if as_json:
         from euchresim.analysis import json_ready
         click.echo(json.dumps(json_ready(rows), allow_nan=False))

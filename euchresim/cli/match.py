@@ -13,7 +13,7 @@ import time
 
 import click
 
-from euchresim.cli.options import InputError, rules_options
+from euchresim.cli.options import InputError, backend_options, check_backend, rules_options
 from euchresim.run.jobs import RunStopped
 
 MAX_GAMES = 10 ** 12
@@ -126,15 +126,14 @@ def _play(fn, total, quiet, as_json):
 
 def _run_options(checkpoint, resume, force, backend, address) -> dict:
     """--checkpoint/--resume/--backend as the runner takes them; the paths checked first (one line each)."""
-    if address and backend != "ray":
-        raise InputError("--address names a Ray cluster; add --backend ray")
+    backend = check_backend(backend, address)
     if resume and not checkpoint:
         raise InputError("--resume has nothing to continue: give the --checkpoint the stopped match was given")
     if checkpoint and os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
         raise InputError(f"--checkpoint {checkpoint}: exists and is not a folder")
     if checkpoint and not os.path.isdir(os.path.dirname(os.path.abspath(checkpoint))):
         raise InputError(f"--checkpoint {checkpoint}: the folder it goes in does not exist")
-    return {"folder": checkpoint, "resume": resume, "force": force, "backend": backend.lower(), "address": address}
+    return {"folder": checkpoint, "resume": resume, "force": force, "backend": backend, "address": address}
 
 
 def _say_stopped(stop, what) -> None:
@@ -144,10 +143,7 @@ def _say_stopped(stop, what) -> None:
 
 def _common(f):
     """The options duel and ladder share, after the rules'."""
-    f = click.option("--address", help="--backend ray: the cluster's address [default: a local Ray instance].")(f)
-    f = click.option("--backend", type=click.Choice(["local", "ray"], case_sensitive=False), default="local",
-                     show_default=True, help="Where the games run: this machine's processes, or a Ray cluster "
-                                             "(docs/scaling.md); the numbers are the same.")(f)
+    f = backend_options(f)
     f = click.option("--force", is_flag=True, help="Start over where --checkpoint holds another match.")(f)
     f = click.option("--resume", is_flag=True, help="Continue a stopped match from its --checkpoint.")(f)
     f = click.option("--checkpoint", metavar="DIR",

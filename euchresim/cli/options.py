@@ -60,6 +60,23 @@ def rules_options(f):
 DEFAULT_POLICY = "heuristic"
 
 
+def backend_options(f):
+    """--backend and --address, as every command that runs jobs takes them (simulate, duel, ladder, report)."""
+    from euchresim.run.backends import BACKENDS
+    f = click.option("--address", help="--backend ray: the cluster's address [default: a local Ray instance].")(f)
+    return click.option("--backend", type=click.Choice(BACKENDS, case_sensitive=False), default="local",
+                        show_default=True, help="Where the work runs: this machine's processes, or a Ray cluster "
+                                                "(pip install 'euchresim[ray]'; docs/scaling.md); the numbers "
+                                                "are the same.")(f)
+
+
+def check_backend(backend, address) -> str:
+    """The backend's name as the runner takes it; --address without Ray refused in one line."""
+    if address and backend.lower() != "ray":
+        raise InputError("--address names a Ray cluster; add --backend ray")
+    return backend.lower()
+
+
 def policy_names(values) -> list[str]:
     names: list[str] = []
     for v in values or (DEFAULT_POLICY,):

@@ -9,7 +9,7 @@ import time
 
 import click
 
-from euchresim.cli.options import DEFAULT_POLICY, InputError, rules_options
+from euchresim.cli.options import DEFAULT_POLICY, InputError, backend_options, check_backend, rules_options
 
 KINDS = {
     "order-up": "order_up",
@@ -72,7 +72,8 @@ def _check_out(out, resume, force):
 @click.option("--resume", is_flag=True, help="Go on with the work kept in --out.")
 @click.option("--force", is_flag=True, help="Make the report afresh where --out holds another.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume, force, quiet):
+@backend_options
+def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume, force, quiet, backend, address):
     """A strategy report: findings in words, CSV tables, PNG charts and meta.json in --out.
 
     \b
@@ -88,6 +89,7 @@ def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume
     from euchresim.policies import PolicyError, resolve
     from euchresim.report import ReportContext, ReportError, claim, write_atomic, write_section
     kind = kind.lower()
+    backend = check_backend(backend, address)
     _check_out(out, resume, force)
     kinds = list(KINDS) if kind == "all" else [kind]
     bars = _Bars(quiet)
@@ -108,7 +110,8 @@ def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume
             ctx = ReportContext(kind=k, out=os.path.join(out, k) if kind == "all" else out, hands=hands,
                                 seed=seed, rules=rules, policies=pols, model_hands=mh,
                                 workers=workers or runner.default_workers(), resume=resume, force=force,
-                                progress=bars, command=command)
+                                progress=bars, command=command, backend=backend,
+                                address=address)
             os.makedirs(ctx.out, exist_ok=True)
             claim(ctx)
             started = time.time()

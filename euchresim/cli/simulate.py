@@ -11,7 +11,7 @@ import time
 import click
 from click.core import ParameterSource
 
-from euchresim.cli.options import (MAX_COUNT, InputError, check_outputs, os_error, policy_names, progress_bar,
+from euchresim.cli.options import (MAX_COUNT, InputError, backend_options, check_backend, check_outputs, os_error, policy_names, progress_bar,
                                    rules_options, say_if_compiling, terminate)
 from euchresim.run.files import JSONL, PARQUET
 
@@ -44,10 +44,7 @@ from euchresim.run.files import JSONL, PARQUET
                    "features in docs/aggregates.md), e.g. --group maker_pos,maker_trumps.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no closing line (as when not on a terminal).")
-@click.option("--backend", type=click.Choice(["local", "ray"], case_sensitive=False), default="local",
-              show_default=True, help="Where chunks run: this machine's processes, or a Ray cluster "
-                                      "(pip install 'euchresim[ray]'; docs/scaling.md).")
-@click.option("--address", help="--backend ray: the cluster's address [default: a local Ray instance].")
+@backend_options
 @click.option("--check-policy", is_flag=True, help="Build your own policies with bounds checks: an index out of "
                                                    "range is one line, not a crash (slower; same numbers).")
 def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, out, records, checkpoint, resume,
@@ -80,8 +77,7 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
         outputs.check(resume)       # the library's own checks: a caller of runner.run gets the same
     except runner.SimError as e:
         raise InputError(str(e)) from None
-    if address and backend != "ray":
-        raise InputError("--address names a Ray cluster; add --backend ray")
+    backend = check_backend(backend, address)
     for path in (out, checkpoint):
         if path and force and os.path.isfile(path):
             os.remove(path)          # --force: a file where the folder goes is replaced
@@ -102,7 +98,7 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
     started = time.monotonic()
     try:
         counts = runner.run(spec, workers=workers, outputs=outputs, resume=resume, force=force, on_chunk=progress,
-                         stdout=sys.stdout, backend=backend.lower(), address=address,
+                         stdout=sys.stdout, backend=backend, address=address,
                          before_play=lambda: say_if_compiling(quiet))   # once the run folder is accepted
     except runner.SimError as e:
         raise InputError(str(e)) from None

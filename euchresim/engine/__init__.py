@@ -1,4 +1,4 @@
-"""numba kernels only: no I/O, no pandas, no Rules objects (see STYLE.md).
+"""numba kernels only: no I/O, no pandas, no Rules objects (docs/layout.md).
 
 Kernels that allocate nothing are compiled with ``_nrt=False`` (numba's
 flag for "no reference counting"): with it, every array argument and every

@@ -2,7 +2,7 @@
 
 numba has no public popcount, so LLVM intrinsics give ``popcnt``, ``tzcnt``
 and the high half of a 64x64-bit product.  The generator is xoshiro256** on
-a uint64 state array (4 words, then the 2-word digit buffer) that ``sim``
+a uint64 state array (4 words, then the 2-word digit buffer) that the runner
 seeds from a ``numpy.random.SeedSequence``: owning the stream (rather than
 numba's global one) is what makes every chunk reproducible, and keeps the
 deal stream apart from the policy stream.

@@ -10,7 +10,7 @@ Every feature takes a small fixed number of values (its radix); a feature
 about the maker takes its last value, "none", on a hand nobody made, so a
 grouping never lumps thrown-in hands with made ones.  The names, their
 order (a feature's id) and radices are here, next to the code whose values
-they describe; ``euchresim.groups`` adds the labels people read.
+they describe; ``euchresim.run.groups`` adds the labels people read.
 """
 import numpy as np
 from numba import njit
@@ -161,7 +161,7 @@ def tally_groups_into(rows, tab, feats, starts, bases, radix, out, f):
 
 @njit(cache=True)
 def tally_groups(rows, tab, feats, starts, bases, radix, out):
-    """``tally_groups_into`` with its own scratch: for rows already in memory (sim.play_chunk)."""
+    """``tally_groups_into`` with its own scratch: for rows already in memory (runner.play_chunk)."""
     f = np.zeros(NFEAT, np.int64)
     tally_groups_into(rows, tab, feats, starts, bases, radix, out, f)
 

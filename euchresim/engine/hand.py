@@ -3,9 +3,9 @@
 Phases follow docs/choices.md C1: joker suit (R7) -> round one (R5) ->
 round two (R6) -> maker alone (R8, R9) -> defender alone (R8, R9) ->
 dealer's exchange (R5) -> Cutthroat dummy (R9) -> play (R10) -> score (R11).
-A driver loops ``legal_actions`` / ``apply_action`` and asks a policy for
-each decision, so the same machine serves simulation, replay of a hand
-record, and (later) search from any point of a hand.
+A loop calls ``legal_actions`` / ``apply_action`` and asks a policy for
+each decision, so the same machine serves simulation, the replay of a hand
+record, and the search bots, which start from any point of a hand.
 """
 import numpy as np
 from numba import njit

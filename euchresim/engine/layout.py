@@ -195,7 +195,7 @@ PRIV = Layout("priv", 60, (
 ))
 PRIV_SIZE = PRIV.size
 
-# ---- error codes (st[ERR]); sim turns them into messages -------------------
+# ---- error codes (st[ERR]); the runner turns them into messages -------------------
 ERR_NONE = 0
 ERR_ILLEGAL = 1       # an action not legal in this phase (ERR_ARG = the action)
 

@@ -173,7 +173,7 @@ def run_forced(tab, n, drng, prng, pids, params, fns, kind, want_pos, info, opti
 
     ``kind`` is a phase (PH_*); ``want_pos`` a seat position relative to
     the dealer (0 the dealer, 1 on its left, ...), or -1 for any seat.
-    ``drng``/``prng`` are the chunk's two streams (sim.chunk_states), used
+    ``drng``/``prng`` are the chunk's two streams (runner.chunk_states), used
     as ``loops.hands.run_hands`` uses them.  Returns (0, n), or (error code,
     index of the deal whose hand a policy broke).
     """

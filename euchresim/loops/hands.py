@@ -1,6 +1,6 @@
 """The jitted loops: deal, ask each seat's policy, apply, write a row.
 
-This layer sits between ``policies`` and ``sim``: it is the only numba code
+This layer sits between ``policies`` and the runner (``run/``): it is the only numba code
 that knows both the engine's state machine and the policy dispatch.  One
 call plays one chunk (a fixed number of hands, games or rubbers) from its
 own deal stream and policy stream, so a chunk's output depends only on the
@@ -333,7 +333,7 @@ def _play_game(tab, st, priv, ws, work, hands, dealer, drng, prng, pids, params,
                                             np.int64(nrows), np.int64(rows.shape[0]), np.int64(game),
                                             np.int64(rubber), scores)
     if err:
-        return -2 - (err + 64 * end), dealer, 0     # the failing row too (sim.play_chunk decodes it)
+        return -2 - (err + 64 * end), dealer, 0     # the failing row too (runner.play_chunk decodes it)
     if winners == 0:
         return -1, dealer, 0
     bridge = at_the_bridge(rows, np.int64(nrows), np.int64(end), players, tab[CFG_GAME_TO])

@@ -241,7 +241,7 @@ def baseline_decide(st, hand, away, seat, legal, params, tab):
 
 @njit(cache=True, _nrt=False, inline='always')
 def decide(pid, st, hand, away, seat, legal, params, rng, tab):
-    """The one entry point the driver calls for every decision."""
+    """The one entry point the hot loop calls for every decision."""
     if pid == BASELINE:
         return baseline_decide(st, hand, away, seat, legal, params, tab)
     if st[PHASE] == PH_DUMMY:

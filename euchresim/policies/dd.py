@@ -23,5 +23,5 @@ def dd_decide(st, priv, seat, legal, params, rng, tab, ws):
 
 
 def dd_act(st, priv, seat, legal, params, rng, tab, ws):
-    """``dd`` as the driver's search slot calls it (``dispatch.SEARCH_SIG``), compiled when a run uses it."""
+    """``dd`` as the hot loop's search slot calls it (``dispatch.SEARCH_SIG``), compiled when a run uses it."""
     return dd_decide(st, priv, seat, legal, params, rng, tab, ws)

@@ -6,13 +6,13 @@ Two kinds are reached through first-class functions instead, passed in
 ``fns`` = (user functions, search functions):
 
 * a user's policy is a jitted function of ``POLICY_SIG``; seats whose id
-  is ``USER + k`` call ``fns[0][k]``, so the driver is compiled, and
+  is ``USER + k`` call ``fns[0][k]``, so the hot loop is compiled, and
   cached, once for any user code;
 * a built-in in a function slot (``dd`` and ``pimc`` today), id
   ``SLOTTED + k``, is ``fns[1][k]``, of ``SEARCH_SIG``: its declaration in
   ``policies/__init__.py`` names its kernel and ``policies.functions`` fills
   the slot from it, so a new built-in of this kind is one declaration and
-  no change here; the driver is compiled against the signature, not the
+  no change here; the hot loop is compiled against the signature, not the
   bots, so a run that uses none never compiles them (the sampler and the
   rollouts are most of the package's compile time).
 * ``random``, ``baseline`` and ``heuristic`` (ids below ``SLOTTED``) are
@@ -21,7 +21,7 @@ Two kinds are reached through first-class functions instead, passed in
 
 Unused slots hold ``no_policy`` / ``no_search``, which are never called.
 ``ws`` is the chunk's workspace for the search bots (the solver's table
-and the sampler's scratch), made once per chunk by the driver.
+and the sampler's scratch), made once per chunk by the hot loop (loops/hands.py).
 """
 import numpy as np
 from numba import njit, types

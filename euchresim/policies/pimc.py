@@ -43,5 +43,5 @@ def decide_many(sts, privs, tab, params, rng, ws, out):
 
 
 def pimc_act(st, priv, seat, legal, params, rng, tab, ws):
-    """``pimc`` as the driver's search slot calls it (``dispatch.SEARCH_SIG``): it reads its own cards only."""
+    """``pimc`` as the hot loop's search slot calls it (``dispatch.SEARCH_SIG``): it reads its own cards only."""
     return pimc_decide(st, priv[HAND + seat], priv[AWAY + seat], seat, legal, params, rng, tab, ws)

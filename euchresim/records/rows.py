@@ -1,6 +1,6 @@
 """Turning kernel rows into files: Parquet tables and hand records.
 
-Part of the ``sim`` layer: it knows the row layout (engine/layout.py) and
+Part of the runner layer: it knows the row layout (engine/layout.py) and
 the hand-record format (records.py), and nothing above them.
 """
 from __future__ import annotations

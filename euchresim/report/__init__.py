@@ -53,6 +53,8 @@ class ReportContext:
     chunk_size: int = 50_000
     progress: Callable | None = None        # progress(label, done, total)
     command: str = ""
+    backend: str = "local"                  # where the chunks run (run/backends): the numbers do not depend on it
+    address: str | None = None              # --backend ray: the cluster
 
     def hands_for(self, k: int) -> int:
         """Hands the k-th play model plays (the first plays ``hands``; slow ones fewer)."""
@@ -97,7 +99,7 @@ def chunked(ctx: ReportContext, key: str, spec: dict, n_chunks: int, job: Callab
     try:
         out = run_job(_ArraysJob(job, spec, n_chunks), workers=ctx.workers, folder=folder,
                       resume=ctx.resume and os.path.isdir(folder), force=ctx.force, on_chunk=progress,
-                      collect=("result",))
+                      collect=("result",), backend=ctx.backend, address=ctx.address)
     except SimError as e:
         raise ReportError(str(e)) from None
     results = []

@@ -142,7 +142,7 @@ def _deal_job(rules, seed, count, chunk_size, keep, i):
 def deal_rows(ctx, rules=None, count: int | None = None) -> pd.DataFrame:
     """Up to SAMPLE deals of the report's seed and chunking (those of its own runs), as rows.
 
-    A chunk's deal stream does not depend on the policies (sim), so the
+    A chunk's deal stream does not depend on the policies (run/runner.py), so the
     cheap ``random`` policy deals exactly the hands the report's runs play.
     """
     rules = rules or ctx.rules

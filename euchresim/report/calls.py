@@ -1,6 +1,6 @@
 """Shared by the order-up and loner reports: the counterfactual chunks, hand classes, point counts, tables.
 
-The work is paired counterfactuals (``euchresim.counterfactual``): every
+The work is paired counterfactuals (``euchresim.studies.counterfactual``): every
 deal is played once per option of a decision, the same policies for the
 rest.  A deal's *gain* of an option is the net points of the hand (the
 deciding seat's side less the other side; in Cutthroat the seat less the

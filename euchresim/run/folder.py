@@ -47,7 +47,7 @@ FINAL = {"parquet": "chunk-{:06d}.parquet"}
 
 
 class PartsError(RuntimeError):
-    """A run folder that cannot be used as asked (sim turns it into SimError)."""
+    """A run folder that cannot be used as asked (the runner turns it into SimError)."""
 
 
 def chunk_path(folder: str, kind: str, chunk: int) -> str:

@@ -41,7 +41,7 @@ class RunSpec:
     mode: str = "hands"            # hands | games | rubbers
     count: int = 1_000_000
     chunk_size: int = 0            # 0: DEFAULT_CHUNK[mode]
-    groups: tuple = ()             # groupings to tally as the hands are played (euchresim.groups)
+    groups: tuple = ()             # groupings to tally as the hands are played (euchresim.run.groups)
 
     def __post_init__(self):
         if self.mode not in DEFAULT_CHUNK:
@@ -115,7 +115,7 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows
     that stays in the core's cache; the result then has only its
     ``counts``, and no ``hands`` or ``plays`` rows.
 
-    ``spec.groups``: the chunk's cells of each grouping (euchresim.groups)
+    ``spec.groups``: the chunk's cells of each grouping (euchresim.run.groups)
     come back as the result's ``groups`` attribute, for ``tally``.  Kept
     rows are tallied after the kernel; rows round the ring, block by block
     as they are played (``loops.hands.run_hands_grouped``).

@@ -1,7 +1,7 @@
 """Paired counterfactuals of one decision, chunk by chunk (loops.forced does the playing).
 
 ``run(spec, "bid1", position=1)`` plays every deal of ``spec`` (a run of
-hands) as ``sim.run`` would, and at the first round-one call of the seat
+hands) as ``runner.run`` would, and at the first round-one call of the seat
 left of the dealer plays the hand out once per option, everything else by
 the run's policies.  The per-option points of the deciding seat's side on
 the same deal give paired differences (``Counterfactuals.paired``), the
@@ -9,7 +9,7 @@ only honest way to value an option: comparing the average hand where a
 seat ordered with the average hand where it passed mixes the option with
 the hands that led to it.
 
-Chunks use the seeds of ``sim.play_chunk`` (``sim.chunk_states``), so the
+Chunks use the seeds of ``runner.play_chunk`` (``runner.chunk_states``), so the
 deals, and the choices the policies make, are those of the ordinary run
 with the same seed and chunk size.
 """

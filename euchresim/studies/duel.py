@@ -5,7 +5,7 @@ Card luck is most of the variance of a Euchre result.  A duel plays every
 good hand dealt to seat 0 helps A in one arrangement and B in another and
 cancels out of the difference; what is left is mostly the policies' skill.
 
-The deal sequence is a chunk of sim.py: the deals a chunk plays depend only
+The deal sequence is a chunk of run/runner.py: the deals a chunk plays depend only
 on (seed, chunk), never on the policies, and its hands consume the deal
 stream one after another.  A chunk of one game (the default) therefore
 plays every hand of its game on the same deals in every arrangement, up to
@@ -84,7 +84,7 @@ class DuelSpec:
         return self.deals * len(self.seatings) * self.chunk_size
 
     def run_spec(self, k: int):
-        """The sim run of arrangement k: its chunk i is deal sequence i of every arrangement."""
+        """The run of arrangement k: its chunk i is deal sequence i of every arrangement."""
         from euchresim.run.runner import RunSpec
         names = tuple(self.a if c == "A" else self.b for c in self.seatings[k])
         return RunSpec(rules=self.rules, policies=names, seed=self.seed, mode="games",

@@ -2,9 +2,9 @@
 
 A chunk's numbers depend only on the seed, the chunk size and its number,
 so playing it as a Ray task on another machine gives what the local backend
-gives.  The job (``sim.remote_chunk_job``) hands back its files' bytes
+gives.  The job (``runner.remote_chunk_job``) hands back its files' bytes
 rather than writing them, since a cluster worker may share no disk with the
-driver; ``sim.run`` writes them into the run folder.
+driver; ``runner.run`` writes them into the run folder.
 
 A task takes one CPU.  It plays a batch of chunks, sized from the chunks
 timed so far to last about ``TASK_SECONDS``: each task costs some 2 ms of
@@ -24,7 +24,7 @@ again one to a task, so that a chunk that kills its worker is found.
 A local instance is started once and kept for the process (its start-up
 is seconds): a second run in the same process reuses it, unless it asks
 for another number of workers.  An instance the caller started itself
-(``ray.init`` before ``sim.run``) is used as it is.
+(``ray.init`` before ``runner.run``) is used as it is.
 """
 from __future__ import annotations
 
