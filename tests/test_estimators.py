@@ -30,7 +30,7 @@ from math import log, sqrt
 import numpy as np
 import pytest
 
-from euchresim import analysis
+from euchresim import analysis, stats
 from euchresim.run import runner
 from euchresim.studies import duel as du
 from euchresim.studies import ladder
@@ -421,7 +421,8 @@ def test_group_frame_rates_cover_a_known_rate():
 # ------------------------------------------------------------------ the duel
 
 def test_duel_z_is_the_normal_point():
-    assert du.Z95 == analysis.Z95 == ladder.Z95 and abs(du.Z95 - 1.959964) < 1e-6
+    assert du.Z95 is stats.Z95 and ladder.Z95 is stats.Z95
+    assert abs(NormalDist().cdf(stats.Z95) - 0.975) < 1e-9
 
 
 def test_paired_win_rate_three_players_by_hand():

@@ -145,7 +145,7 @@ def test_what_cannot_be_mirrored_is_one_line():
 
 
 def test_import_euchresim_never_imports_pyspiel():
-    code = ("import sys, euchresim, euchresim.interop, euchresim.cli, euchresim.sim; "
+    code = ("import sys, euchresim, euchresim.interop, euchresim.cli, euchresim.run.runner; "
             "assert 'pyspiel' not in sys.modules, 'pyspiel imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -237,17 +237,17 @@ def test_declined_exchange_discards_the_lowest_card():
                 a = bot.step(state)
                 # what the policy chose in euchresim's terms, from the same random stream
                 bot._rng[:] = rng_before
-                st, priv = m.st.copy(), m.priv.copy()
-                while st[osp.PHASE] in (PH_ALONE, PH_DEFEND):
-                    if st[osp.PHASE] == PH_ALONE and st[osp.TO_ACT] == p:
-                        m.apply(bot._decide(st, priv, PH_ALONE), st, priv)
+                h = m.hand.copy()
+                while h.phase in (PH_ALONE, PH_DEFEND):
+                    if h.phase == PH_ALONE and h.to_act == p:
+                        m.apply(bot._decide(h, PH_ALONE), h)
                     else:
-                        m.apply(0, st, priv)
-                wanted = bot._decide(st, priv, PH_DISCARD)
+                        m.apply(0, h)
+                wanted = bot._decide(h, PH_DISCARD)
                 if wanted == m.upcard:
                     declined += 1
-                    trump = int(st[osp.TRUMP])
-                    held = [c for c in range(32) if (int(priv[osp.HAND + p]) >> c) & 1]
+                    trump = int(h.st[osp.TRUMP])
+                    held = [c for c in range(32) if (h.hand_of(p) >> c) & 1]
                     order = [int(bot._tab[osp.T_ORDER + 33 * trump + c]) for c in held]
                     assert osp.card_from_openspiel(a) == held[order.index(min(order))]
                 else:

@@ -86,7 +86,7 @@ def test_every_caller_uses_the_one_module():
     from euchresim.report import calls
     from euchresim.studies import counterfactual as cf
     from euchresim.studies import duel, ladder
-    assert analysis.wilson is stats.wilson and analysis.mean_ci is stats.mean_ci and analysis.Z95 == stats.Z95
+    assert analysis.wilson is stats.wilson and analysis.mean_ci is stats.mean_ci
     assert cf.summarize(np.array([2.0, -1.0, 0.0, 3.0])) == stats.mean_interval([2, -1, 0, 3])
     assert duel.Z95 is stats.Z95 and ladder.Z95 is stats.Z95          # one z everywhere (they had six digits)
     d = np.array([1.0, 0.0, 3.0])

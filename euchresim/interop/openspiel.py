@@ -43,7 +43,8 @@ from euchresim.engine.tables import cached_tables
 from euchresim.cards import SUITS, card_str
 from euchresim.engine import hand as H
 from euchresim.engine.bits import seed_state
-from euchresim.engine.layout import (ALONE, BIDSUIT, DEALER, HAND, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_PLAY, PHASE, PRIV_SIZE, ST_SIZE, T_ORDER, TO_ACT, TRUMP, UPCARD)
+from euchresim.engine.layout import (ALONE, BIDSUIT, DEALER, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_PLAY, PHASE, T_ORDER, TO_ACT, TRUMP, UPCARD)
+from euchresim.loops.step import HandState
 from euchresim.rules import Rules
 
 # ---- OpenSpiel's euchre action ids (open_spiel/games/euchre/euchre.h) -------
@@ -188,18 +189,16 @@ class _Mirror:
                 self.plays.append(card_from_openspiel(a))
         self.lone_defender = next((s for s, yes in self.defend.items() if yes), -1)
 
-        self.st = np.zeros(ST_SIZE, dtype=np.int64)
-        self.priv = np.zeros(PRIV_SIZE, dtype=np.int64)
-        H.start_hand(self.st, self.priv, tab, np.int64(self.dealer), np.array(hands, dtype=np.int64),
-                     np.int64(0), np.int64(self.upcard), np.int64(self.kitty))
+        self.hand = HandState.dealt(tab, self.dealer, hands, 0, self.upcard, self.kitty)
+        self.st = self.hand.st
         self.unmirrored = False         # a lone defender against a partnership (no euchresim score)
         self._advance()
 
-    def apply(self, a, st=None, priv=None):
-        st = self.st if st is None else st
-        priv = self.priv if priv is None else priv
-        if H.apply_action(st, priv, self.tab, np.int64(a)):
-            raise RuntimeError(f"euchresim refused action {a} in phase {st[PHASE]} for seat {st[TO_ACT]}; "
+    def apply(self, a, hand: HandState | None = None):
+        """Action ``a`` on the mirrored hand (or on ``hand``, a copy of it)."""
+        h = self.hand if hand is None else hand
+        if h.apply(a):
+            raise RuntimeError(f"euchresim refused action {a} in phase {h.phase} for seat {h.to_act}; "
                                "the OpenSpiel history does not mirror (a bug of the adapter)")
 
     def _defenders_done(self) -> bool:
@@ -376,52 +375,49 @@ class EuchresimBot(pyspiel.Bot):
         return a
 
     # the decision, in euchresim's terms
-    def _decide(self, st, priv, phase):
-        from euchresim.loops.hands import decide_one
-        if st[PHASE] != phase or st[TO_ACT] != self._seat:
-            raise RuntimeError(f"euchresim mirror out of step: phase {st[PHASE]} seat {st[TO_ACT]}, "
+    def _decide(self, h: HandState, phase):
+        if h.phase != phase or h.to_act != self._seat:
+            raise RuntimeError(f"euchresim mirror out of step: phase {h.phase} seat {h.to_act}, "
                                f"expected phase {phase} seat {self._seat}")
-        a, legal = decide_one(st, priv, self._tab, self._pids, self._params, self._fns, self._rng, self._ws)
-        a = int(a)
-        if a < 0 or a > 32 or not (int(legal) >> a) & 1:
+        a, legal = h.decide(self._pids, self._params, self._fns, self._rng, self._ws)
+        if a < 0 or a > 32 or not (legal >> a) & 1:
             raise RuntimeError(f"policy {self.policy} answered {a}, not legal in euchresim phase {phase}")
         return a
 
     def _answer(self, m: _Mirror, hist) -> int:
-        st, priv = m.st, m.priv
+        h = m.hand
         kind = m.os_phase()
         if kind == "bid":
-            ph = int(st[PHASE])
-            return action_to_openspiel(ph, self._decide(st, priv, ph), int(st[BIDSUIT]))
+            return action_to_openspiel(h.phase, self._decide(h, h.phase), int(h.st[BIDSUIT]))
         if kind == "discard":
             return self._discard(m, hist)
         if kind == "alone":
             if self._plan is not None and self._plan[0] == hist[:-1]:
                 return OS_ALONE if self._plan[1] else OS_PARTNER
-            return action_to_openspiel(PH_ALONE, self._decide(st, priv, PH_ALONE))
+            return action_to_openspiel(PH_ALONE, self._decide(h, PH_ALONE))
         if kind == "defend":
             if not m.maker_alone:
                 return OS_PARTNER          # euchresim never defends alone against a partnership
-            st, priv = st.copy(), priv.copy()
-            if st[TO_ACT] != self._seat:     # euchresim asks the other defender first: take its no
-                m.apply(0, st, priv)
-            return action_to_openspiel(PH_DEFEND, self._decide(st, priv, PH_DEFEND))
-        return action_to_openspiel(PH_PLAY, self._decide(st, priv, PH_PLAY))
+            h = h.copy()
+            if h.to_act != self._seat:     # euchresim asks the other defender first: take its no
+                m.apply(0, h)
+            return action_to_openspiel(PH_DEFEND, self._decide(h, PH_DEFEND))
+        return action_to_openspiel(PH_PLAY, self._decide(h, PH_PLAY))
 
     def _discard(self, m: _Mirror, hist) -> int:
         """OpenSpiel's discard comes before the alone questions: play C1's order on a copy."""
-        st, priv = m.st.copy(), m.priv.copy()
-        while st[PHASE] in (PH_ALONE, PH_DEFEND):
-            if st[PHASE] == PH_ALONE and st[TO_ACT] == self._seat:     # the dealer is the maker
-                yes = self._decide(st, priv, PH_ALONE)
+        h = m.hand.copy()
+        while h.phase in (PH_ALONE, PH_DEFEND):
+            if h.phase == PH_ALONE and h.to_act == self._seat:     # the dealer is the maker
+                yes = self._decide(h, PH_ALONE)
                 self._plan = (hist, bool(yes))
-                m.apply(yes, st, priv)
+                m.apply(yes, h)
             else:
-                m.apply(0, st, priv)           # another seat's answer, not known yet: no
-        c = self._decide(st, priv, PH_DISCARD)
-        if c == st[UPCARD]:                    # declined; OpenSpiel's dealer must take it up
-            trump = int(st[TRUMP])
-            hand = int(priv[HAND + self._seat])
+                m.apply(0, h)           # another seat's answer, not known yet: no
+        c = self._decide(h, PH_DISCARD)
+        if c == h.st[UPCARD]:                    # declined; OpenSpiel's dealer must take it up
+            trump = int(h.st[TRUMP])
+            hand = h.hand_of(self._seat)
             held = [x for x in range(32) if (hand >> x) & 1]
             c = min(held, key=lambda x: (int(self._tab[T_ORDER + 33 * trump + x]), x))
         return card_to_openspiel(c)

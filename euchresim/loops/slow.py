@@ -5,8 +5,8 @@ not numba's subset; it can have them at the price of speed (some thousands
 of hands a second, against millions). The jitted loop cannot call Python,
 so a chunk with a Python seat is played here: the same steps as
 ``loops.hands._play_hands`` and ``run_games`` in the same order, through
-the same kernels (the deal, the state machine, the built-in policies'
-``decide_one``, the row writer, the tally), drawing from the same two
+the same kernels (the deal, the state machine through ``loops.step.HandState``,
+the built-in policies' ``decide_one``, the row writer, the tally), drawing from the same two
 random streams. A Python seat is handed exactly what a jitted policy is
 handed, the policy stream included, so a jitted function played this way
 (its ``py_func``) makes the same decisions and the chunk the same rows,
@@ -25,12 +25,12 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import randbelow
-from euchresim.engine.deal import deal
 from euchresim.engine.game import at_the_bridge, game_winners, rubber_margin, rubber_points
-from euchresim.engine.hand import apply_legal, legal_actions, start_hand
-from euchresim.engine.layout import (AWAY, CFG_GAME_TO, CFG_NPACK, CFG_PLAYERS, CFG_TIE, HAND, PH_DONE, PHASE,
+from euchresim.engine.hand import legal_actions
+from euchresim.engine.layout import (AWAY, CFG_GAME_TO, CFG_NPACK, CFG_PLAYERS, CFG_TIE, HAND, PHASE,
                                      POINTS, PRIV_SIZE, REDEAL, SCORE, ST_SIZE, T_NEXT, T_PACK, TO_ACT)
-from euchresim.loops.hands import decide_one, new_workspace, write_row
+from euchresim.loops.hands import new_workspace, write_row
+from euchresim.loops.step import HandState
 from euchresim.loops.tally import tally_hands
 from euchresim.policies.dispatch import SLOTTED, USER, plain_act
 
@@ -48,23 +48,6 @@ def _raised_at(e: BaseException) -> str:
     """``file.py:line`` of the innermost frame that raised ``e`` (the user's own line, most often)."""
     frames = traceback.extract_tb(e.__traceback__)
     return f"{os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
-
-
-@njit(cache=True, _nrt=False)
-def _begin(tab, work, drng, hands, st, priv, dealer):
-    """Deal and open the bidding: ``_play_hands``'s first two steps, in one call."""
-    dummy, upcard, kitty = deal(tab, work, drng, hands)
-    start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
-
-
-@njit(cache=True, _nrt=False)
-def _legal(st, priv, tab):
-    return legal_actions(st, priv, tab)
-
-
-@njit(cache=True, _nrt=False)
-def _apply(st, priv, tab, a, legal):
-    return apply_legal(st, priv, tab, a, legal)
 
 
 @njit(cache=True, _nrt=False)
@@ -103,21 +86,22 @@ def _ask(fn, st, priv, seat, legal, params, prng, tab, at):
     return np.int64(a)
 
 
-def _play_out(st, priv, tab, pids, params, fns, pyfns, prng, ws, at):
+def _play_out(h, pids, params, fns, pyfns, prng, ws, at):
     """``loops.hands.play_out``, a decision at a time: Python seats asked here, the others by ``decide_one``."""
-    while st[PHASE] != PH_DONE:
-        seat = int(st[TO_ACT])
+    st, priv, tab = h.st, h.priv, h.tab
+    while not h.done:
+        seat = h.to_act
         pid = int(pids[seat])
         fn = pyfns[pid - USER] if pid >= USER else None
-        phase = int(st[PHASE])
+        phase = h.phase
         if fn is None and pid < SLOTTED:
             a, legal = _decide(np.int64(pid), st, priv, tab, params[seat], prng)
         elif fn is None:
-            a, legal = decide_one(st, priv, tab, pids, params, fns, prng, ws)
+            a, legal = h.decide(pids, params, fns, prng, ws)
         else:
-            legal = _legal(st, priv, tab)
+            legal = h.legal()
             a = _ask(fn, st, priv, seat, legal, params[seat], prng, tab, at)
-        if _apply(st, priv, tab, a, np.int64(legal)):
+        if h.apply(a, legal):
             return Failed(at, seat, phase, int(legal), action=int(a))
     return None
 
@@ -127,13 +111,14 @@ def _play_hands(tab, drng, prng, pids, params, fns, pyfns, rows, plays, mask, st
     """``loops.hands._play_hands`` step for step; returns (0, rows used, next dealer, winners) or raises Failed."""
     players = int(tab[CFG_PLAYERS])
     in_game = game >= 0
+    h = HandState(tab, st, priv)
     i = start
     while i < stop:
         if in_game:
             st[SCORE:SCORE + 4] = scores
-        _begin(tab, work, drng, hands, st, priv, np.int64(dealer))
+        h.deal_next(work, drng, hands, dealer)
         try:
-            failed = _play_out(st, priv, tab, pids, params, fns, pyfns, prng, ws, i)
+            failed = _play_out(h, pids, params, fns, pyfns, prng, ws, i)
         except Failed as f:           # raised, or no integer: the row still gets the hand so far
             failed = f
         _row(rows, plays, np.int64(i), np.int64(mask), st, priv, np.int64(players), np.int64(chunk),

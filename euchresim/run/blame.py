@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from euchresim.cards import board_str, card_str
-from euchresim.engine.layout import (AWAY, GAME_DTYPE, HAND, HAND_DTYPE, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PHASE_NAMES, PRIV_SIZE, RUBBER_DTYPE, SCORE, ST_SIZE, TALLY_SIZE, TO_ACT)
+from euchresim.engine.layout import (AWAY, GAME_DTYPE, HAND, HAND_DTYPE, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, RUBBER_DTYPE, TALLY_SIZE)
 
 RING = 1 << 11        # rows kept while playing a chunk again (a ring: only the last ones matter)
 SUITS = "CDHS"
@@ -79,33 +79,26 @@ def failing_decision(spec, chunk, at: int, row, chunk_states) -> Decision | None
     The first decision whose policy raises or returns an illegal action, or
     None when the hand plays out (the failure was not a policy's).
     """
-    from euchresim.engine.hand import apply_action, legal_actions, start_hand
-    from euchresim.loops.hands import decide_one, new_workspace
+    from euchresim.loops.hands import new_workspace
+    from euchresim.loops.step import HandState
     from euchresim.policies.dispatch import RAISED, USER
     tab, pids, params, fns, _ = _setup(spec)
     prng = _play_to(spec, chunk, at, tab, pids, params, fns, chunk_states)
-    st = np.zeros(ST_SIZE, np.int64)
-    priv = np.zeros(PRIV_SIZE, np.int64)
-    for s in range(4):
-        st[SCORE + s] = int(row[f"score{s}"])
-    hands = np.array([int(row[f"hand{s}"]) for s in range(4)], np.int64)
-    upcard = int(row["upcard"])
-    start_hand(st, priv, tab, np.int64(row["dealer"]), hands, np.int64(row["dummy"]), np.int64(upcard),
-               np.int64(row["kitty"]))
+    h = HandState.of_row(tab, row)
     ws = new_workspace()
-    while st[PHASE] != PH_DONE:
-        seat, phase = int(st[TO_ACT]), int(st[PHASE])
-        legal = int(legal_actions(st, priv, tab))
+    while not h.done:
+        seat, phase = h.to_act, h.phase
         before = prng.copy()
-        a, _ = decide_one(st, priv, tab, pids, params, fns, prng, ws)
+        a, legal = h.decide(pids, params, fns, prng, ws)
         if a == RAISED and pids[seat] >= USER:
             fn = fns[0][int(pids[seat]) - USER]
             try:
-                fn(st, priv[HAND + seat], priv[AWAY + seat], np.int64(seat), np.int64(legal), params[seat], before, tab)
+                fn(h.st, h.priv[HAND + seat], h.priv[AWAY + seat], np.int64(seat), np.int64(legal), params[seat],
+                   before, tab)
             except Exception as e:
                 return Decision(seat, phase, legal, error=e)
-        if apply_action(st, priv, tab, np.int64(a)):
-            return Decision(seat, phase, legal, action=int(a))
+        if h.apply(a, legal):
+            return Decision(seat, phase, legal, action=a)
     return None
 
 

@@ -140,9 +140,8 @@ def pimc_positions(n: int, seed: int = 1):
     import numpy as np
 
     from euchresim.engine.bits import seed_state
-    from euchresim.engine.deal import deal
-    from euchresim.engine.hand import apply_legal, legal_actions, start_hand
-    from euchresim.engine.layout import (AWAY, CFG_NPACK, HAND, NPLAYS, PH_PLAY, PHASE, PRIV_SIZE, ST_SIZE, T_PACK, TO_ACT)
+    from euchresim.engine.layout import CFG_NPACK, NPLAYS, PH_PLAY, PRIV_SIZE, ST_SIZE, T_PACK
+    from euchresim.loops.step import HandState
     from euchresim.policies.heuristic import HEURISTIC_DEFAULTS, heuristic_decide
     from euchresim.rules import FOUR_HAND
     from euchresim.engine.tables import build_tables
@@ -153,21 +152,19 @@ def pimc_positions(n: int, seed: int = 1):
     sts, privs = np.zeros((n, ST_SIZE), np.int64), np.zeros((n, PRIV_SIZE), np.int64)
     got = 0
     while got < n:
-        hands = np.zeros(4, np.int64)
-        dummy, up, kitty = deal(tab, work, drng, hands)
-        st, priv = np.zeros(ST_SIZE, np.int64), np.zeros(PRIV_SIZE, np.int64)
-        start_hand(st, priv, tab, np.int64(got % 4), hands, dummy, up, kitty)
+        h = HandState(tab)
+        h.deal_next(work, drng, np.zeros(4, np.int64), got % 4)
         stop = int(pick.integers(0, 16))
-        while st[PHASE] <= PH_PLAY:
-            seat = int(st[TO_ACT])
-            legal = legal_actions(st, priv, tab)
-            if st[PHASE] == PH_PLAY and st[NPLAYS] >= stop and bin(int(legal)).count("1") >= 2:
-                sts[got], privs[got] = st, priv
+        while h.phase <= PH_PLAY:
+            seat = h.to_act
+            legal = h.legal()
+            if h.phase == PH_PLAY and h.st[NPLAYS] >= stop and bin(legal).count("1") >= 2:
+                sts[got], privs[got] = h.st, h.priv
                 got += 1
                 break
-            a = heuristic_decide(st, priv[HAND + seat], priv[AWAY + seat], np.int64(seat), legal,
-                                 HEURISTIC_DEFAULTS, tab)
-            apply_legal(st, priv, tab, a, legal)
+            a = heuristic_decide(h.st, np.int64(h.hand_of(seat)), np.int64(h.away_of(seat)), np.int64(seat),
+                                 np.int64(legal), HEURISTIC_DEFAULTS, tab)
+            h.apply(a, legal)
     return tab, sts, privs
 
 

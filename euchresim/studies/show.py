@@ -14,15 +14,14 @@ each names the record prefix (``calls``, ``plays``) that leads to it.
 """
 from __future__ import annotations
 
-import numpy as np
 
 from euchresim.cards import SUITS, card_str
-from euchresim.engine.hand import apply_action, legal_actions, start_hand
 from euchresim.engine.layout import (BID2_PASS, EXCHANGED, LED, NINTRICK, OUT, PH_ALONE, PH_BID1, PH_BID2,
-                                     PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PHASE_NAMES,
-                                     PRIV_SIZE, REDEAL, ROUND, ST_SIZE, T_SUIT_OF, TO_ACT, TRICK, TRUMP)
+                                     PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE_NAMES,
+                                     REDEAL, ROUND, T_SUIT_OF, TRICK, TRUMP)
 from euchresim.engine.tables import cached_tables
 from euchresim.loops.records import replay
+from euchresim.loops.step import HandState
 from euchresim.records.format import ORDER, PASS, Record, RecordError, call_str, cards_desc
 
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
@@ -42,18 +41,15 @@ def _walk(rec: Record) -> tuple[list[dict], list[dict], dict]:
     """
     rules = rec.rules
     tab = cached_tables(rules)
-    st = np.zeros(ST_SIZE, dtype=np.int64)
-    priv = np.zeros(PRIV_SIZE, dtype=np.int64)
-    hands = np.array(tuple(rec.hands) + (0,) * (4 - rules.players), dtype=np.int64)
-    start_hand(st, priv, tab, np.int64(rec.dealer), hands, np.int64(rec.dummy), np.int64(rec.upcard),
-               np.int64(rec.kitty))
+    h = HandState.of_record(rec, tab)
+    st = h.st
     alone = sum(1 << s for s in rec.alone)
     decisions: list[dict] = []
     plays: list[dict] = []
     put_away = None
     ci = pi = 0
-    while st[PHASE] != PH_DONE:
-        ph, seat = int(st[PHASE]), int(st[TO_ACT])
+    while not h.done:
+        ph, seat = h.phase, h.to_act
         if ph == PH_JOKER:
             code, text = rec.joker_suit, SUITS[rec.joker_suit]
         elif ph in (PH_BID1, PH_BID2):
@@ -67,13 +63,13 @@ def _walk(rec: Record) -> tuple[list[dict], list[dict], dict]:
             code, text = rec.discard, card_str(rec.discard)
         elif ph == PH_DUMMY:
             code, text = rec.dummy_keep, " ".join(cards_desc(rec.dummy_keep))
-            put_away = int(legal_actions(st, priv, tab)) & ~rec.dummy_keep
+            put_away = h.legal() & ~rec.dummy_keep
         else:
             code, text = rec.plays[pi], card_str(rec.plays[pi])
         decisions.append({"step": len(decisions), "seat": seat, "kind": PHASE_NAMES[ph], "action": text,
                           "code": int(code), "calls": ci, "plays": pi})
         trick, lead = int(st[TRICK]), st[NINTRICK] == 0
-        if apply_action(st, priv, tab, np.int64(code)):
+        if h.apply(code):
             raise RecordError(f"record: the engine refused {text!r} from seat {seat} at step "
                               f"{len(decisions) - 1} of a record that replayed (a bug of studies.show)")
         if ph in (PH_BID1, PH_BID2):
