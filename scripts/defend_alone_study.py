@@ -12,7 +12,7 @@ import numpy as np
 
 from euchresim.run import runner
 from euchresim.policies import POLICIES
-from euchresim.policies.builtin import P_DEFEND, P_DEFEND_CUTTHROAT
+from euchresim.policies.builtin import B_DEFEND, B_DEFEND_CUTTHROAT
 from euchresim.rules import Rules
 
 SEED, CHUNKS = 5, 8
@@ -35,7 +35,7 @@ def defenders_margin(rules, slot, threshold):
     return (pts[(maker + 1) % P, idx] - pts[maker, idx]) * made, int(h["defender_alone"].sum())
 
 
-for rules, slot in ((Rules(players=4, defend_alone=True), P_DEFEND), (Rules(players=3), P_DEFEND_CUTTHROAT)):
+for rules, slot in ((Rules(players=4, defend_alone=True), B_DEFEND), (Rules(players=3), B_DEFEND_CUTTHROAT)):
     off, _ = defenders_margin(rules, slot, 99.0)
     for threshold in (1.0, 2.0, 3.0):
         on, n = defenders_margin(rules, slot, threshold)

@@ -4,7 +4,7 @@ from numba import njit
 
 from euchresim.engine.layout import PH_DUMMY, PH_PLAY, PHASE
 from euchresim.policies import POLICY_SIG, param, python_policy, user_policy
-from euchresim.policies.builtin import (BASELINE_DEFAULTS, P_ALONE, P_ORDER, baseline_decide, random_choice,
+from euchresim.policies.builtin import (BASELINE_DEFAULTS, B_ALONE, B_ORDER, baseline_decide, random_choice,
                                         random_keep)
 
 PLAYS_SEEN = 30      # st[NPLAYS]: always >= 0 (keeps the broken policy's branch honest for numba)
@@ -74,8 +74,8 @@ def reads_past_the_tables(st, hand, away, seat, legal, params, rng, tab):
 def baseline_with_two_numbers(st, hand, away, seat, legal, params, rng, tab):
     """baseline, with its order and alone thresholds from this policy's own declared parameters."""
     row = BASELINE_DEFAULTS.copy()
-    row[P_ORDER] = params[0]
-    row[P_ALONE] = params[1]
+    row[B_ORDER] = params[0]
+    row[B_ALONE] = params[1]
     return baseline_decide(st, hand, away, seat, legal, row, tab)
 
 
@@ -92,7 +92,7 @@ def plain_baseline_with_two_numbers(st, hand, away, seat, legal, params, rng, ta
     """``baseline_with_two_numbers`` as undecorated Python: a dict and f-strings, which numba would refuse."""
     named = {"order": float(params[0]), "alone": float(params[1])}
     row = BASELINE_DEFAULTS.copy()
-    row[P_ORDER], row[P_ALONE] = named["order"], named["alone"]
+    row[B_ORDER], row[B_ALONE] = named["order"], named["alone"]
     return baseline_decide(st, hand, away, seat, legal, row, tab)
 
 

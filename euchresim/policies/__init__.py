@@ -27,7 +27,7 @@ from euchresim.policies.dispatch import (BASELINE, HEURISTIC, NFNS, NSLOTS, POLI
 from euchresim.policies.heuristic import HEURISTIC_PARAMS
 from euchresim.policies.params import (NPARAMS, Param, PolicyError, apply_settings, check_declared, defaults_row,
                                        param)
-from euchresim.policies.search import dd_params, pimc_params
+from euchresim.policies.search import DD_PARAMS, PIMC_PARAMS
 from euchresim.policies.user import (CHECK, PYTHON, PythonPolicy, declared_params, load_function, load_python_function,
                                      python_policy, split_spec, user_policy)
 
@@ -59,12 +59,12 @@ _INLINED = (
     _info("random", RANDOM, "uniform over the legal actions at every decision"),
     _info("baseline", BASELINE, "a fixed rule of thumb for every decision", BASELINE_PARAMS),
     _info("heuristic", HEURISTIC, "a tunable point count and sound card play (docs/policies.md)",
-          tuple(Param(*p) for p in HEURISTIC_PARAMS)),
+          HEURISTIC_PARAMS),
 )
 _SLOTTED = tuple(_info(name, SLOTTED + k, summary, params, kernel) for k, (name, summary, params, kernel) in enumerate((
-    ("dd", "CHEATS: sees every hand and plays double-dummy (an upper bound, not a player)", dd_params(),
+    ("dd", "CHEATS: sees every hand and plays double-dummy (an upper bound, not a player)", DD_PARAMS,
      "euchresim.policies.dd:dd_act"),
-    ("pimc", "samples the unseen cards, solves each world double-dummy, takes the best mean", pimc_params(),
+    ("pimc", "samples the unseen cards, solves each world double-dummy, takes the best mean", PIMC_PARAMS,
      "euchresim.policies.pimc:pimc_act"),
 )))
 if len(_SLOTTED) > NSLOTS:
@@ -74,53 +74,91 @@ BY_PID = {p.pid: p for p in POLICIES.values()}
 DD, PIMC = POLICIES["dd"].pid, POLICIES["pimc"].pid
 
 
+def split_name(spec: str):
+    """The one reading of a policy's name: (built-in PolicyInfo or None, name, settings, flags).
+
+    ``heuristic:order_2=5`` is (heuristic's info, "heuristic", ["order_2=5"], set());
+    ``mymod:bot:risk=0.2:check`` is (None, "mymod:bot", ["risk=0.2"], {"check"}).  A
+    name that is neither a built-in nor ``MODULE:FUNCTION`` is a PolicyError.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise PolicyError(f"empty policy name; known: {known()}")
+    spec = spec.strip()
+    head, _, tail = spec.partition(":")
+    info = POLICIES.get(head.strip().lower())
+    if info is not None:
+        return info, info.name, tail.split(":") if tail else [], set()
+    if ":" not in spec:
+        raise PolicyError(f"unknown policy {spec!r}; known: {known()}, or MODULE:FUNCTION")
+    name, rest = split_spec(spec)
+    flags = {part.strip().lower() for part in rest} & {CHECK, PYTHON}
+    return None, name, [part for part in rest if part.strip().lower() not in flags], flags
+
+
 def cheats(spec: str) -> bool:
     """Whether a policy sees every hand (``dd``): a bound no fair player can reach, to be named so wherever shown.
 
     ``spec`` is a policy as given (``dd:search_bids=0``) or several joined
     by commas (one per seat): any seat that cheats makes the result a bound.
     """
-    return any(part.strip().split(":")[0].lower() == "dd" for part in str(spec).split(","))
+    def one(part):
+        try:
+            return split_name(part)[0] is POLICIES["dd"]
+        except PolicyError:
+            return False
+    return any(one(part) for part in str(spec).split(","))
 
 
 def known() -> str:
     return ", ".join(POLICIES)
 
 
-def _builtin(info: PolicyInfo, rest: list[str], where: str):
-    row = info.defaults.astype(np.float64).copy()
-    canon = [info.name] + apply_settings(info.name, info.params, row, rest, where)
-    return row, ":".join(canon)
+@dataclass(frozen=True, eq=False)
+class Policy:
+    """One seat's policy, read from its name once: what the loop, the slow loop and the outputs each need.
+
+    ``pid`` is the built-in's id, or ``USER`` for a user's function ``fn``
+    (numba-compiled, or a ``PythonPolicy`` played as plain Python);
+    ``row`` its parameters; ``name`` its canonical name (every setting
+    written out, so a run's record does not depend on presets staying).
+    """
+    name: str
+    pid: int
+    row: np.ndarray
+    fn: object = None
+
+    @property
+    def cheats(self) -> bool:
+        return self.pid == DD
+
+    @property
+    def python(self) -> bool:
+        return isinstance(self.fn, PythonPolicy)
 
 
-def _one(spec: str, seat: int):
-    """(pid kind, params row, canonical name, user function or None) of one seat's policy."""
+def parse(spec: str, seat: int = 0) -> Policy:
+    """Read one seat's policy from its name, loading a user's module (see the module docstring for the forms)."""
     where = f"--policy (seat {seat})"
-    if not isinstance(spec, str) or not spec.strip():
-        raise PolicyError(f"{where}: empty policy name; known: {known()}")
-    spec = spec.strip()
-    head, _, tail = spec.partition(":")
-    info = POLICIES.get(head.strip().lower())
+    try:
+        info, name, rest, flags = split_name(spec)
+    except PolicyError as e:
+        raise PolicyError(f"{where}: {e}") from None
     if info is not None:
-        row, canon = _builtin(info, tail.split(":") if tail else [], f"{where} {info.name}")
-        return info.pid, row, canon, None
-    if ":" not in spec:
-        raise PolicyError(f"{where}: unknown policy {spec!r}; known: {known()}, or MODULE:FUNCTION")
-    name, rest = split_spec(spec)
-    flags = {part.strip().lower() for part in rest} & {CHECK, PYTHON}
+        row = info.defaults.astype(np.float64).copy()
+        canon = [info.name] + apply_settings(info.name, info.params, row, rest, f"{where} {info.name}")
+        return Policy(":".join(canon), info.pid, row)
     if flags == {CHECK, PYTHON}:
-        raise PolicyError(f"{where}: {spec}: '{CHECK}' builds a jitted function with bounds checks, '{PYTHON}' "
-                          "plays it uncompiled (Python checks every index itself): name one")
-    rest = [part for part in rest if part.strip().lower() not in flags]
+        raise PolicyError(f"{where}: {spec.strip()}: '{CHECK}' builds a jitted function with bounds checks, "
+                          f"'{PYTHON}' plays it uncompiled (Python checks every index itself): name one")
     fn = load_python_function(name, where) if PYTHON in flags else load_function(name, where, CHECK in flags)
     declared = declared_params(fn)
     row = defaults_row(declared)
     canon = [name] + apply_settings(name, declared, row, rest, where) + sorted(flags)
-    return USER, row, ":".join(canon), fn
+    return Policy(":".join(canon), USER, row, fn)
 
 
 def _split(names, players):
-    if isinstance(names, str):
+    if isinstance(names, (str, Policy)):
         names = [names]
     names = list(names)
     if len(names) == 1:
@@ -137,25 +175,90 @@ def with_checks(names) -> list[str]:
     """
     out = []
     for n in names:
-        head = n.strip().partition(":")[0].lower()
-        user = head not in POLICIES and ":" in n
-        flags = [p.strip().lower() for p in n.split(":")[2:]]
-        out.append(n + ":" + CHECK if user and CHECK not in flags and PYTHON not in flags else n)
+        try:
+            info, _, _, flags = split_name(n)
+        except PolicyError:
+            out.append(n)             # refused with its seat when resolved
+            continue
+        out.append(n + ":" + CHECK if info is None and not flags else n)
     return out
+
+
+@dataclass(frozen=True, eq=False)
+class Seats:
+    """Every seat's policy, each parsed once: what a chunk hands the loop.
+
+    ``pids`` and ``params`` are the kernel's arrays (4 rows; a user's
+    function sits in user slot ``seat``), ``names`` the canonical names.
+    """
+    policies: tuple
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.policies]
+
+    @property
+    def pids(self) -> np.ndarray:
+        pids = np.zeros(4, dtype=np.int64)
+        for s, p in enumerate(self.policies):
+            pids[s] = USER + s if p.pid == USER else p.pid
+        return pids
+
+    @property
+    def params(self) -> np.ndarray:
+        params = np.zeros((4, NPARAMS), dtype=np.float64)
+        for s, p in enumerate(self.policies):
+            params[s] = p.row
+        return params
+
+    @property
+    def cheats(self) -> bool:
+        return any(p.cheats for p in self.policies)
+
+    def functions(self, python_ok=False):
+        """The first-class functions ``pids`` point into: (NFNS user slots, NSLOTS built-in slots).
+
+        Unused slots hold ``no_policy`` and ``no_search`` (never called).  A
+        seat played as plain Python (``:python``) is asked by loops/slow.py,
+        which only whole hands and games use (``python_ok``, the runner's);
+        every other caller plays its kernels compiled, and refuses it here.
+        """
+        fns = [no_policy] * NFNS
+        search = [no_search] * NSLOTS
+        for s, p in enumerate(self.policies):
+            if p.python:
+                if not python_ok:
+                    raise PolicyError(f"--policy {p.name}: a policy played as plain Python (':{PYTHON}') plays whole "
+                                      f"hands and games (simulate, duel, ladder), not this; drop ':{PYTHON}'")
+                continue              # asked from Python by loops/slow.py; the jitted slot is never called
+            if p.fn is not None:
+                fns[s] = p.fn
+            elif BY_PID[p.pid].kernel and search[p.pid - SLOTTED] is no_search:
+                search[p.pid - SLOTTED] = _slot_function(BY_PID[p.pid].kernel)
+        return PolicySlots(fns), SearchSlots(search)
+
+    def python_functions(self):
+        """Each user slot's plain-Python function (``MODULE:FUNCTION:python``), or None when no seat has one.
+
+        A chunk with any is played by loops/slow.py, which asks these seats
+        from Python and every other seat through the jitted dispatch.
+        """
+        slots = [None] * NFNS
+        for s, p in enumerate(self.policies):
+            if p.python:
+                slots[s] = p.fn
+        return tuple(slots) if any(f is not None for f in slots) else None
+
+
+def seats(names, players) -> Seats:
+    """One policy for every seat, or one per seat, each parsed once (a ``Policy`` is taken as it is)."""
+    return Seats(tuple(n if isinstance(n, Policy) else parse(n, s) for s, n in enumerate(_split(names, players))))
 
 
 def resolve(names, players):
     """Per-seat (pids, params, canonical names) from one policy or one per seat."""
-    names = _split(names, players)
-    pids = np.zeros(4, dtype=np.int64)
-    params = np.zeros((4, NPARAMS), dtype=np.float64)
-    out = []
-    for s, n in enumerate(names):
-        pid, row, canon, _ = _one(n, s)
-        pids[s] = USER + s if pid == USER else pid     # a user's function sits in slot `seat`
-        params[s] = row
-        out.append(canon)
-    return pids, params, out
+    t = seats(names, players)
+    return t.pids, t.params, t.names
 
 
 @functools.lru_cache(maxsize=None)
@@ -174,44 +277,14 @@ def _slot_function(kernel: str):
 
 
 def functions(names, players, python_ok=False):
-    """The first-class functions ``resolve``'s ids point into: (NFNS user slots, NSLOTS built-in slots).
-
-    Unused slots hold ``no_policy`` and ``no_search`` (never called).  A
-    seat played as plain Python (``:python``) is asked by loops/slow.py,
-    which only whole hands and games use (``python_ok``, the runner's);
-    every other caller plays its kernels compiled, and refuses it here.
-    """
-    names = _split(names, players)
-    fns = [no_policy] * NFNS
-    search = [no_search] * NSLOTS
-    for s, n in enumerate(names):
-        pid, _, _, fn = _one(n, s)
-        if isinstance(fn, PythonPolicy):
-            if not python_ok:
-                raise PolicyError(f"--policy {n}: a policy played as plain Python (':{PYTHON}') plays whole hands "
-                                  f"and games (simulate, duel, ladder), not this; drop ':{PYTHON}'")
-            continue                  # asked from Python by loops/slow.py; the jitted slot is never called
-        if fn is not None:
-            fns[s] = fn
-        elif pid in BY_PID and BY_PID[pid].kernel and search[pid - SLOTTED] is no_search:
-            search[pid - SLOTTED] = _slot_function(BY_PID[pid].kernel)
-    return PolicySlots(fns), SearchSlots(search)
+    """``seats(names, players).functions(python_ok)``: the loop's function slots."""
+    return seats(names, players).functions(python_ok)
 
 
 def python_functions(names, players):
-    """Each user slot's plain-Python function (``MODULE:FUNCTION:python``), or None when no seat has one.
-
-    A chunk with any is played by loops/slow.py, which asks these seats
-    from Python and every other seat through the jitted dispatch.
-    """
-    names = _split(names, players)
-    slots = [None] * NFNS
-    for s, n in enumerate(names):
-        fn = _one(n, s)[3]
-        if isinstance(fn, PythonPolicy):
-            slots[s] = fn
-    return tuple(slots) if any(f is not None for f in slots) else None
+    """``seats(names, players).python_functions()``: the plain-Python seats, or None."""
+    return seats(names, players).python_functions()
 
 
-__all__ = ["with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
+__all__ = ["Policy", "Seats", "parse", "seats", "split_name", "cheats", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
            "user_policy", "python_policy", "python_functions", "param", "load_function"]

@@ -24,27 +24,25 @@ from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, BIDSUIT, BID2_PASS, 
 RANDOM = 0
 BASELINE = 1
 
-# baseline parameters (index into the params row)
-P_ORDER = 0      # round-one strength needed to order/assist/take up
-P_NAME = 1       # round-two strength needed to name a suit
-P_ALONE = 2      # strength needed to go alone
-P_DEFEND = 3     # trumps needed to defend alone, one of them the joker or a bower
-P_PARTNER_UP = 4  # round one: + for the dealer's partner (the upcard joins the side), - for an opponent
-P_DEFEND_CUTTHROAT = 5  # as P_DEFEND, in Cutthroat (where the other defender, not a partner, sits out)
-from euchresim.policies.params import NPARAMS, Param, defaults_row  # noqa: E402,F401  (NPARAMS: a row's width)
+from euchresim.policies.params import NPARAMS, declare, defaults_row, param, slot_of  # noqa: E402,F401  (NPARAMS: a row's width)
 from euchresim.policies.view import cheapest, strongest, teammate  # noqa: E402
 
-# baseline's parameters, declared once: the command line's names and ranges, and the defaults row
-BASELINE_PARAMS = (
-    Param("order", P_ORDER, 4.0, 0.0, 20.0, "round one: strength needed to order, assist or take up"),
-    Param("name", P_NAME, 4.0, 0.0, 20.0, "round two: strength needed to name a suit"),
-    Param("alone", P_ALONE, 7.0, 0.0, 20.0, "strength needed for the maker to go alone"),
-    Param("defend", P_DEFEND, 2.0, 0.0, 6.0, "trumps (one a top one) needed to defend alone, 4 players"),
-    Param("partner_up", P_PARTNER_UP, 0.5, -5.0, 5.0, "round one: + when the upcard goes to partner, - to an opponent"),
-    Param("defend_cutthroat", P_DEFEND_CUTTHROAT, 3.0, 0.0, 6.0, "as defend, in Cutthroat"),
-)
+# baseline's parameters, declared once: the command line's names and ranges, the defaults row and the slots
+BASELINE_PARAMS = declare((
+    param("order", 4.0, 0.0, 20.0, "round one: strength needed to order, assist or take up"),
+    param("name", 4.0, 0.0, 20.0, "round two: strength needed to name a suit"),
+    param("alone", 7.0, 0.0, 20.0, "strength needed for the maker to go alone"),
+    param("defend", 2.0, 0.0, 6.0, "trumps (one a top one) needed to defend alone, 4 players"),
+    param("partner_up", 0.5, -5.0, 5.0, "round one: + when the upcard goes to partner, - to an opponent"),
+    param("defend_cutthroat", 3.0, 0.0, 6.0, "as defend, in Cutthroat"),
+), "baseline")
 BASELINE_DEFAULTS = defaults_row(BASELINE_PARAMS)
-RANDOM_DEFAULTS = defaults_row(())
+B_ORDER = slot_of(BASELINE_PARAMS, "order")
+B_NAME = slot_of(BASELINE_PARAMS, "name")
+B_ALONE = slot_of(BASELINE_PARAMS, "alone")
+B_DEFEND = slot_of(BASELINE_PARAMS, "defend")
+B_PARTNER_UP = slot_of(BASELINE_PARAMS, "partner_up")
+B_DEFEND_CUTTHROAT = slot_of(BASELINE_PARAMS, "defend_cutthroat")
 
 JOKER = 32
 
@@ -191,10 +189,10 @@ def baseline_decide(st, hand, away, seat, legal, params, tab):
         else:
             v = strength(hand, t, tab)
             if players == 4 and (seat + 2) & 3 == dealer:
-                v += params[P_PARTNER_UP]
+                v += params[B_PARTNER_UP]
             else:
-                v -= params[P_PARTNER_UP]
-        return 1 if v >= params[P_ORDER] else 0
+                v -= params[B_PARTNER_UP]
+        return 1 if v >= params[B_ORDER] else 0
     if ph == PH_BID2:
         best = -1
         bv = -1.0
@@ -204,7 +202,7 @@ def baseline_decide(st, hand, away, seat, legal, params, tab):
                 if v > bv:
                     bv = v
                     best = s
-        if bv >= params[P_NAME] or not (legal >> BID2_PASS) & 1:
+        if bv >= params[B_NAME] or not (legal >> BID2_PASS) & 1:
             return best
         return BID2_PASS
     if ph == PH_ALONE:
@@ -213,7 +211,7 @@ def baseline_decide(st, hand, away, seat, legal, params, tab):
         if seat == st[DEALER] and st[ROUND] == 1:     # the exchange comes after (C1): count the upcard in
             with_up = hand | (np.int64(1) << st[UPCARD])
             h = with_up & ~(np.int64(1) << baseline_discard(with_up, t, tab))
-        return 1 if strength(h, t, tab) >= params[P_ALONE] else 0
+        return 1 if strength(h, t, tab) >= params[B_ALONE] else 0
     if ph == PH_DEFEND:
         # Against a lone maker a defender's side wins more only with sure
         # trump tricks (docs/policies.md has the measurement): enough
@@ -221,7 +219,7 @@ def baseline_decide(st, hand, away, seat, legal, params, tab):
         t = st[TRUMP]
         trumps = hand & tab[U(T_EFF + 4 * (t) + (t))]
         tops = (np.int64(1) << JOKER) | (np.int64(1) << (8 * t + 4)) | (np.int64(1) << (8 * (3 - t) + 4))
-        need = params[P_DEFEND_CUTTHROAT] if players == 3 else params[P_DEFEND]
+        need = params[B_DEFEND_CUTTHROAT] if players == 3 else params[B_DEFEND]
         return 1 if popcount(trumps) >= need and (trumps & tops) != 0 else 0
     if ph == PH_DISCARD:
         return baseline_discard(legal, st[TRUMP], tab)

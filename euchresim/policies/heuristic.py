@@ -24,44 +24,11 @@ from numba import njit
 
 from euchresim.engine.bits import U, lowbit, popcount
 from euchresim.engine.layout import (BID2_PASS, BIDSUIT, CFG_PLAYERS, DEALER, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, ROUND, TRUMP, UPCARD, T_ORDER)
-from euchresim.policies.builtin import NPARAMS
-from euchresim.policies.heuristic_play import (H_ALONE, H_ALONE_TOP, H_DEFEND, H_DEFEND_CUTTHROAT, H_DUMMY, H_NAME, H_NEXT, H_ORDER, H_TWO_HAND, H_UP_OPPONENT, H_UP_PARTNER, JOKER, ONE, best_discard, card_points, play_card, points)
+from euchresim.policies.heuristic_params import (HEURISTIC_DEFAULTS, HEURISTIC_PARAMS, H_ALONE, H_ALONE_TOP,  # noqa: F401
+                                                  H_DEFEND, H_DEFEND_CUTTHROAT, H_DUMMY, H_NAME, H_NEXT, H_ORDER,
+                                                  H_TWO_HAND, H_UP_OPPONENT, H_UP_PARTNER)
+from euchresim.policies.heuristic_play import JOKER, ONE, best_discard, card_points, play_card, points
 
-# (name, slot, default, lo, hi, doc); positions count from the dealer's left (1),
-# and the dealer is always position 4 (order_4, name_4), whatever the number of players
-HEURISTIC_PARAMS = (
-    ("order_1", 0, 7.0, 0.0, 30.0, "round one, position 1 (the dealer's left): count needed to order"),
-    ("order_2", 1, 6.0, 0.0, 30.0, "round one, position 2 (4 players: the dealer's partner; 3: right of the dealer)"),
-    ("order_3", 2, 6.0, 0.0, 30.0, "round one, position 3 (4 players: the dealer's right)"),
-    ("order_4", 3, 5.5, 0.0, 30.0, "round one, the dealer: count after the exchange needed to take up"),
-    ("name_1", 4, 6.0, 0.0, 30.0, "round two, position 1: count needed to name a suit"),
-    ("name_2", 5, 5.0, 0.0, 30.0, "round two, position 2"),
-    ("name_3", 6, 5.0, 0.0, 30.0, "round two, position 3"),
-    ("name_4", 7, 5.5, 0.0, 30.0, "round two, the dealer (when not stuck)"),
-    ("alone", 8, 10.4, 0.0, 40.0, "4 players: count needed for the maker to go alone"),
-    ("defend", 9, 9.5, 0.0, 40.0, "4 players (--defend-alone): count needed to defend alone"),
-    ("defend_cutthroat", 10, 12.0, 0.0, 40.0, "Cutthroat: count needed to defend alone"),
-    ("joker", 11, 3.5, 0.0, 10.0, "points: the joker"),
-    ("right", 12, 3.0, 0.0, 10.0, "points: the right bower"),
-    ("left", 13, 2.5, 0.0, 10.0, "points: the left bower"),
-    ("trump_ace", 14, 2.0, 0.0, 10.0, "points: the ace of trump"),
-    ("trump_king", 15, 2.0, 0.0, 10.0, "points: the king of trump"),
-    ("trump_low", 16, 1.9, 0.0, 10.0, "points: any lower trump (queen down)"),
-    ("off_ace", 17, 0.7, 0.0, 10.0, "points: an off-suit ace"),
-    ("off_king", 18, 0.0, 0.0, 10.0, "points: an off-suit king"),
-    ("void", 19, 0.5, 0.0, 10.0, "points: each off suit the hand lacks, with two or more trumps"),
-    ("up_partner", 20, 0.5, -2.0, 2.0, "round one: times the upcard's points, added when it goes to partner"),
-    ("up_opponent", 21, 0.5, -2.0, 2.0, "round one: times the upcard's points, taken off when it goes to an opponent"),
-    ("dummy", 22, 3.0, -10.0, 20.0, "Cutthroat: points added to every bid for the dummy the maker takes up"),
-    ("two_hand", 23, 1.0, -10.0, 10.0, "2 players: points added to every bid"),
-    ("next", 24, 1.0, -5.0, 5.0, "round two: added for naming next (the turned-down suit's colour) at positions 1, 3"),
-    ("lead_trump", 25, 3.0, 0.0, 6.0, "play: trumps a maker needs, without the top one, to lead a low trump"),
-    ("through", 26, 3.0, 0.0, 6.0, "play: trumps a defender needs to lead trump through a maker on its left"),
-    ("alone_top", 27, 1.0, 0.0, 3.0, "4 players: of the joker and both bowers, how many a lone maker must hold"),
-)
-HEURISTIC_DEFAULTS = np.zeros(NPARAMS)
-for _p in HEURISTIC_PARAMS:
-    HEURISTIC_DEFAULTS[_p[1]] = _p[2]
 
 
 @njit(cache=True, _nrt=False, no_cfunc_wrapper=True)

@@ -15,29 +15,9 @@ from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, CFG_PACK, CFG_PLAYER
 JOKER = 32
 ONE = np.int64(1)
 
-# ---- parameter slots (the table in heuristic.py names and documents them) ----
-H_ORDER = 0          # 0..3: round one, position 1, 2, 3, and the dealer (slot 3)
-H_NAME = 4           # 4..7: round two, the same positions
-H_ALONE = 8
-H_DEFEND = 9
-H_DEFEND_CUTTHROAT = 10
-H_JOKER = 11
-H_RIGHT = 12
-H_LEFT = 13
-H_TRUMP_ACE = 14
-H_TRUMP_KING = 15
-H_TRUMP_LOW = 16
-H_OFF_ACE = 17
-H_OFF_KING = 18
-H_VOID = 19
-H_UP_PARTNER = 20
-H_UP_OPPONENT = 21
-H_DUMMY = 22
-H_TWO_HAND = 23
-H_NEXT = 24
-H_LEAD_TRUMP = 25
-H_THROUGH = 26
-H_ALONE_TOP = 27
+from euchresim.policies.heuristic_params import (H_JOKER, H_LEAD_TRUMP, H_LEFT, H_OFF_ACE,  # noqa: E402
+                                                  H_OFF_KING, H_RIGHT, H_THROUGH, H_TRUMP_ACE, H_TRUMP_KING,
+                                                  H_TRUMP_LOW, H_VOID)
 
 
 @njit(cache=True, _nrt=False, no_cfunc_wrapper=True)

@@ -28,19 +28,33 @@ class Param:
 
 
 def param(name: str, default: float, lo: float, hi: float, doc: str = "") -> Param:
-    """A user policy's parameter, for ``user_policy(params=...)``: its slot is its place in that tuple."""
+    """A policy's parameter, built-in's or user's alike: its slot is its place in the tuple ``declare`` is given."""
     return Param(name, -1, float(default), float(lo), float(hi), doc)
 
 
-def declare(params, owner: str) -> tuple:
-    """``params`` with slots 0, 1, ... in order, checked: unique names, defaults in range, at most NPARAMS."""
+def declare(params, owner: str, first: int = 0) -> tuple:
+    """``params`` with slots ``first``, ``first + 1``, ... in order, checked: unique names, defaults in range.
+
+    The one way parameters are declared, by the built-ins and by a user's
+    ``user_policy(params=...)``: nobody writes a slot number, so two
+    parameters can never share one, and a kernel reads a slot by name
+    (``slot_of``) once, at import.
+    """
     out = []
     for k, p in enumerate(params):
         if not isinstance(p, Param):
             raise PolicyError(f"{owner}: parameter {k} must be made with euchresim.policies.param(...), not {p!r}")
-        out.append(Param(p.name, k, p.default, p.lo, p.hi, p.doc))
+        out.append(Param(p.name, first + k, p.default, p.lo, p.hi, p.doc))
     check_declared(out, owner)
     return tuple(out)
+
+
+def slot_of(params, name: str) -> int:
+    """The slot of the parameter called ``name``: what a kernel indexes its params row with."""
+    for p in params:
+        if p.name == name:
+            return p.slot
+    raise KeyError(f"no parameter {name!r} among {', '.join(p.name for p in params)}")
 
 
 def check_declared(params, owner: str) -> None:

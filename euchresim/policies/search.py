@@ -28,25 +28,26 @@ from euchresim.engine import solver as S
 from euchresim.engine.bits import U, lowbit, popcount, random_bit
 from euchresim.engine.hand import apply_action, legal_actions, score_hand, start_hand
 from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, EXCHANGED, HAND, JOKER_SUIT, MAKER, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, TO_ACT, TRICKS, TRUMP, UPCARD)
-from euchresim.policies.builtin import NPARAMS
 from euchresim.policies.heuristic import HEURISTIC_PARAMS, heuristic_decide
-from euchresim.policies.params import Param, defaults_row
+from euchresim.policies.params import declare, defaults_row, param, slot_of
 from euchresim.policies.view import dummy_taken, shown_voids
 
-P_WORLDS = 28       # pimc: sampled deals per play decision
-P_BID_WORLDS = 29   # pimc: sampled deals per other decision (calls, alone, defend alone, discard)
-P_SEARCH_BIDS = 30  # 1: calls, alone, defend alone and discard by search; 0: by heuristic
-P_INFER = 31        # pimc: tries at a world whose calls heuristic would have made (0: none)
-
-SEARCH_PARAMS = (
-    ("worlds", P_WORLDS, 50.0, 1.0, 1000.0, "pimc: deals of the unseen cards sampled per card played"),
-    ("bid_worlds", P_BID_WORLDS, 20.0, 1.0, 1000.0,
-     "pimc: deals sampled per call, alone, defend-alone and discard decision"),
-    ("infer", P_INFER, 20.0, 0.0, 1000.0,
-     "pimc: tries per world at a deal on which heuristic would have made the calls heard (0: no inference)"),
-    ("search_bids", P_SEARCH_BIDS, 1.0, 0.0, 1.0,
-     "1: calls, alone, defend alone and the discard by search; 0: by heuristic (the card play still searched)"),
-)
+# pimc's own parameters, after heuristic's (its rollouts and inference bid as heuristic, from the same row)
+SEARCH_PARAMS = declare((
+    param("worlds", 50.0, 1.0, 1000.0, "pimc: deals of the unseen cards sampled per card played"),
+    param("bid_worlds", 20.0, 1.0, 1000.0, "pimc: deals sampled per call, alone, defend-alone and discard decision"),
+    param("search_bids", 1.0, 0.0, 1.0,
+          "1: calls, alone, defend alone and the discard by search; 0: by heuristic (the card play still searched)"),
+    param("infer", 20.0, 0.0, 1000.0,
+          "pimc: tries per world at a deal on which heuristic would have made the calls heard (0: no inference)"),
+), "pimc", first=len(HEURISTIC_PARAMS))
+S_WORLDS = slot_of(SEARCH_PARAMS, "worlds")
+S_BID_WORLDS = slot_of(SEARCH_PARAMS, "bid_worlds")
+S_SEARCH_BIDS = slot_of(SEARCH_PARAMS, "search_bids")
+S_INFER = slot_of(SEARCH_PARAMS, "infer")
+PIMC_PARAMS = SEARCH_PARAMS[:2] + SEARCH_PARAMS[3:] + SEARCH_PARAMS[2:3] + HEURISTIC_PARAMS
+DD_PARAMS = SEARCH_PARAMS[2:3] + HEURISTIC_PARAMS      # dd samples no worlds: search_bids only of pimc's own
+PIMC_DEFAULTS = defaults_row(PIMC_PARAMS)
 
 # rows of the workspace
 WR_SOLVER = 0       # the solver's own workspace
@@ -61,28 +62,6 @@ V_PTS = 0           # WR_VAL[0..5]: the deciding seat's points when the makers e
 V_SUM = 8           # WR_VAL[8 + k]: the sum over worlds of action k's points
 V_N = 48            # WR_VAL[48 + k]: worlds in which action k was valued
 MAX_TRIES = 64      # attempts at a world that respects every void before the voids are dropped
-
-
-def pimc_params():
-    """pimc's parameters: its own and heuristic's (its rollouts and inference bid as heuristic)."""
-    return tuple(Param(*p) for p in SEARCH_PARAMS + HEURISTIC_PARAMS)
-
-
-def dd_params():
-    """dd's: heuristic's and search_bids (it samples no worlds, so none of pimc's others)."""
-    return tuple(Param(*p) for p in SEARCH_PARAMS + HEURISTIC_PARAMS if p[1] == P_SEARCH_BIDS or p[1] < P_WORLDS)
-
-
-def pimc_defaults():
-    return defaults_row(pimc_params())
-
-
-def dd_defaults():
-    return defaults_row(dd_params())
-
-
-if not NPARAMS > P_BID_WORLDS:
-    raise RuntimeError(f"the policy parameter row has {NPARAMS} slots; the search needs slot {P_BID_WORLDS}")
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -446,14 +425,14 @@ def calls_fit(st, world, seat, tab, params, rng, ws):
 
 @njit(cache=True, _nrt=False)
 def sample_fitting_world(st, hand, away, seat, tab, params, rng, ws):
-    """``sample_world`` into ``ws[WR_WORLD]``, tried up to ``params[P_INFER]`` times for a world ``calls_fit`` accepts.
+    """``sample_world`` into ``ws[WR_WORLD]``, tried up to ``params[S_INFER]`` times for a world ``calls_fit`` accepts.
 
     When none fits (calls heuristic would rarely make, or other policies'
     calls), the last world sampled stands: inference narrows the worlds,
     it never leaves the seat without one.
     """
     world = ws[WR_WORLD]
-    tries = np.int64(params[P_INFER])
+    tries = np.int64(params[S_INFER])
     sample_world(st, hand, away, seat, tab, rng, world)
     for _ in range(tries - 1):
         if calls_fit(st, world, seat, tab, params, rng, ws):
@@ -476,14 +455,14 @@ def search_decide(st, priv, hand, away, seat, legal, params, rng, tab, ws, sees_
     ph = st[PHASE]
     play = ph == PH_PLAY
     if not play and not ((ph == PH_BID1 or ph == PH_BID2 or ph == PH_ALONE or ph == PH_DEFEND or ph == PH_DISCARD)
-                         and params[P_SEARCH_BIDS] != 0):
+                         and params[S_SEARCH_BIDS] != 0):
         return heuristic_decide(st, hand, away, seat, legal, params, tab)
     if popcount(legal) == 1:
         return lowbit(legal)
     clear_sums(ws)
     if play:
         points_table(st, tab, seat, ws)
-    n = np.int64(1) if sees_all else np.int64(params[P_WORLDS] if play else params[P_BID_WORLDS])
+    n = np.int64(1) if sees_all else np.int64(params[S_WORLDS] if play else params[S_BID_WORLDS])
     for _ in range(n):
         world = priv
         if not sees_all:

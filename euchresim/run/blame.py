@@ -46,9 +46,9 @@ class Decision:
 def _setup(spec):
     """What play_chunk hands the loop: the tables, the seats' ids, parameter rows and functions, their names."""
     from euchresim.engine.tables import build_tables
-    from euchresim.policies import functions, resolve
-    pids, params, names = resolve(list(spec.policies), spec.rules.players)
-    return build_tables(spec.rules), pids, params, functions(list(spec.policies), spec.rules.players), names
+    from euchresim.policies import seats
+    table = seats(spec.policies, spec.rules.players)
+    return build_tables(spec.rules), table.pids, table.params, table.functions(), table.names
 
 
 def _play_to(spec, chunk, stop, tab, pids, params, fns, chunk_states):

@@ -122,15 +122,16 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows
     """
     from euchresim.loops.hands import run_games, run_hands, run_hands_grouped
     from euchresim.engine.features import tally_groups
-    from euchresim.policies import functions, python_functions, resolve
+    from euchresim.policies import seats
     from euchresim.engine.tables import build_tables
 
     if not 0 <= chunk < spec.n_chunks:
         raise SimError(f"chunk {chunk}: the run has chunks 0..{spec.n_chunks - 1}")
     tab = build_tables(spec.rules)
-    pids, params, _ = resolve(list(spec.policies), spec.rules.players)
-    fns = functions(list(spec.policies), spec.rules.players, python_ok=True)
-    pyfns = python_functions(list(spec.policies), spec.rules.players)
+    table = seats(spec.policies, spec.rules.players)          # each seat's name read once per chunk
+    pids, params = table.pids, table.params
+    fns = table.functions(python_ok=True)
+    pyfns = table.python_functions()
     if pyfns is not None:                 # a seat in plain Python: the same steps, from Python (loops/slow.py)
         run_hands, run_games = _python_seats(spec, chunk, pyfns)
     n = spec.chunk_count(chunk)

@@ -179,10 +179,10 @@ def measure_pimc(decisions: int, worlds: int = 50, repeat: int = 3, seed: int = 
     from euchresim.engine.bits import seed_state
     from euchresim.policies.dispatch import new_workspace
     from euchresim.policies.pimc import decide_many
-    from euchresim.policies.search import P_WORLDS, pimc_defaults
+    from euchresim.policies.search import PIMC_DEFAULTS, S_WORLDS
     tab, sts, privs = pimc_positions(decisions, seed)
-    params = pimc_defaults()
-    params[P_WORLDS] = worlds
+    params = PIMC_DEFAULTS.copy()
+    params[S_WORLDS] = worlds
     ws = new_workspace()
     out = np.zeros(decisions, np.int64)
     rng = seed_state(np.random.SeedSequence(seed + 1))

@@ -136,7 +136,7 @@ def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None)
     """The counterfactuals of one chunk of ``spec`` (a run of hands)."""
     from euchresim.loops.forced import MAX_OPTIONS, NINFO, run_forced
     from euchresim.loops.forced import (F_BASE, F_CHOSEN, F_CHOSEN_K, F_DEALER, F_DUMMY, F_HAND, F_KITTY, F_LEGAL, F_NOPT, F_POS, F_REDEAL, F_SEAT, F_STATUS, F_UPCARD)
-    from euchresim.policies import functions, resolve
+    from euchresim.policies import seats
     from euchresim.engine.tables import build_tables
 
     if spec.mode != "hands":
@@ -147,8 +147,8 @@ def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None)
     if not -1 <= pos < players:
         raise ValueError(f"position must be 0..{players - 1} (seats left of the dealer) or None, not {position}")
     tab = build_tables(spec.rules)
-    pids, params, _ = resolve(list(spec.policies), players)
-    fns = functions(list(spec.policies), players)
+    table = seats(spec.policies, players)
+    pids, params, fns = table.pids, table.params, table.functions()
     n = spec.chunk_count(chunk)
     drng, prng = chunk_states(spec.seed, chunk)
     info = np.zeros((n, NINFO), np.int64)
