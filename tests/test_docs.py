@@ -247,28 +247,19 @@ def _driver_calls_decide(block):
     assert flat(block) in flat(src), "docs/policies.md no longer quotes the call in loops.hands.play_out"
 
 
-def _the_example_policy_file(block):
-    """policies.md shows euchresim/examples/low_leads.py whole, as the file is."""
-    with open(os.path.join(ROOT, "euchresim", "examples", "low_leads.py"), encoding="utf-8") as fh:
-        assert block.strip() == fh.read().strip(), "docs/policies.md no longer shows examples/low_leads.py as it is"
-
-
-def _the_python_example_file(block):
-    """policies.md shows euchresim/examples/python_bot.py whole, as the file is."""
-    with open(os.path.join(ROOT, "euchresim", "examples", "python_bot.py"), encoding="utf-8") as fh:
-        assert block.strip() == fh.read().strip(), "docs/policies.md no longer shows examples/python_bot.py as it is"
-
-
-def _the_solver_example_file(block):
-    """policies.md shows euchresim/examples/one_world.py whole, as the file is."""
-    with open(os.path.join(ROOT, "euchresim", "examples", "one_world.py"), encoding="utf-8") as fh:
-        assert block.strip() == fh.read().strip(), "docs/policies.md no longer shows examples/one_world.py as it is"
+def _shows_example(name):
+    """policies.md shows euchresim/examples/NAME.py whole, as the file is."""
+    def check(block):
+        with open(os.path.join(ROOT, "euchresim", "examples", name + ".py"), encoding="utf-8") as fh:
+            assert block.strip() == fh.read().strip(), f"docs/policies.md no longer shows examples/{name}.py as it is"
+    return check
 
 
 EXCERPTS = {("docs/policies.md", "a = act(pids[seat]"): _driver_calls_decide,
-            ("docs/policies.md", '"""A user\'s policy that calls the solver'): _the_solver_example_file,
-            ("docs/policies.md", '"""A user\'s policy'): _the_example_policy_file,
-            ("docs/policies.md", '"""A policy in plain Python'): _the_python_example_file}
+            ("docs/policies.md", '"""A first bot'): _shows_example("first_bot"),
+            ("docs/policies.md", '"""A user\'s policy that calls the solver'): _shows_example("one_world"),
+            ("docs/policies.md", '"""A user\'s policy'): _shows_example("low_leads"),
+            ("docs/policies.md", '"""A policy in plain Python'): _shows_example("python_bot")}
 
 
 def _excerpt_check(page, text):

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from euchresim.policies.builtin import BASELINE_PARAMS
+from euchresim.policies.decision import Action, Decision, bot
 from euchresim.policies.dispatch import (BASELINE, HEURISTIC, NFNS, NSLOTS, POLICY_SIG, RANDOM, SEARCH_SIG, SLOTTED, USER, PolicySlots, SearchSlots, no_policy, no_search)
 from euchresim.policies.heuristic import HEURISTIC_PARAMS
 from euchresim.policies.params import (NPARAMS, Param, PolicyError, apply_settings, check_declared, defaults_row,
@@ -286,5 +287,5 @@ def python_functions(names, players):
     return seats(names, players).python_functions()
 
 
-__all__ = ["Policy", "Seats", "parse", "seats", "split_name", "cheats", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
+__all__ = ["bot", "Decision", "Action", "Policy", "Seats", "parse", "seats", "split_name", "cheats", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
            "user_policy", "python_policy", "python_functions", "param", "load_function"]

@@ -25,6 +25,7 @@ from euchresim.policies.params import PolicyError, declare
 
 CHECK = "check"     # the setting (``mymod:fn:check``, or --check-policy) that builds the function with bounds checks
 PYTHON = "python"   # the setting (``mymod:fn:python``) that plays the function as plain Python (loops/slow.py)
+BOT_MARK = "_euchresim_bot"   # set by ``policies.decision.bot``: a function of a Decision, always played as Python
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,8 @@ def load_function(spec: str, where: str, checked: bool = False):
     fn = getattr(module, fn_name, None)
     if fn is None:
         raise PolicyError(f"{where}: module {mod_name!r} has no {fn_name!r}")
+    if getattr(fn, BOT_MARK, False):
+        return PythonPolicy(fn, fn.policy_params)
     if not hasattr(fn, "compile") or not hasattr(fn, "py_func"):
         raise PolicyError(f"{where}: {spec} is not a numba @njit function; name it {spec}:{PYTHON} to play it as "
                           "plain Python (slow), or see docs/policies.md, 'Your own policy'")

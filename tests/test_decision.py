@@ -1,0 +1,146 @@
+"""``policies.decision``: the bot author's view of a decision, and ``@bot``.
+
+The view is checked against the engine's own arrays, read here the long
+way (the reference's voids from the plays, each seat's cards from the
+private state), at every decision of hands stepped with ``HandState``; and
+a bot that hands every decision to a built-in must play that built-in's
+hands, row for row, in every variant.
+"""
+import numpy as np
+import pytest
+
+from euchresim.cards import SUITS, card_str
+from euchresim.cli.app import main
+from euchresim.engine.layout import (BID2_PASS, CFG_NPACK, NINTRICK, NPLAYS, PH_BID1, PH_BID2, PH_DUMMY, PH_PLAY, PLAY_SEAT,
+                                     PLAYS, T_PACK, UPCARD)
+from euchresim.engine.tables import build_tables
+from euchresim.loops.hands import new_workspace
+from euchresim.loops.step import HandState
+from euchresim.policies import PolicyError, parse, seats
+from euchresim.policies.decision import Action, Decision
+from euchresim.rules import Rules
+from euchresim.run import runner
+
+VARIANTS = [(4, 24), (4, 25), (3, 24), (2, 32)]
+
+
+def _rows(policy, players, deck, n=120, seed=5, mode="hands"):
+    spec = runner.RunSpec(rules=Rules(players=players, deck=deck), policies=(policy,) * players, seed=seed,
+                          mode=mode, count=n)
+    res = runner.play_chunk(spec, 0)
+    return res.hands.tobytes(), res.plays.tobytes(), res.games.tobytes()
+
+
+@pytest.mark.parametrize("players,deck", VARIANTS)
+@pytest.mark.parametrize("bot,builtin", [("all_heuristic", "heuristic"), ("all_baseline", "baseline"),
+                                         ("all_random", "random"), ("by_name", "heuristic")])
+def test_a_bot_that_falls_back_plays_the_builtins_hands(players, deck, bot, builtin):
+    assert _rows(f"tests.decision_bots:{bot}", players, deck) == _rows(builtin, players, deck)
+
+
+def test_a_bot_plays_whole_games_as_its_fallback_does():
+    assert _rows("tests.decision_bots:all_heuristic", 4, 24, n=6, mode="games") == \
+        _rows("heuristic", 4, 24, n=6, mode="games")
+
+
+def test_a_bot_that_leads_low_plays_differently_and_still_legally():
+    assert _rows("tests.decision_bots:low_leads", 4, 24) != _rows("heuristic", 4, 24)
+
+
+def test_parameters_reach_the_bot_by_name():
+    p = parse("tests.decision_bots:ordering:order_at=2")
+    assert p.python and p.name == "tests.decision_bots:ordering:order_at=2"
+    low = _rows("tests.decision_bots:ordering:order_at=2", 4, 24)
+    assert low == _rows("heuristic:order_1=2:order_2=2:order_3=2:order_4=2", 4, 24) != _rows("heuristic", 4, 24)
+
+
+def test_choice_draws_from_the_runs_policy_stream():
+    a = _rows("tests.decision_bots:drawn", 4, 24, seed=9)
+    assert a == _rows("tests.decision_bots:drawn", 4, 24, seed=9) and a != _rows("tests.decision_bots:drawn", 4, 24)
+
+
+def _voids(st, tab, seat, trump, players):
+    """Suits ``seat`` failed to follow, the long way: each trick's led suit against what the seat played."""
+    from euchresim.engine.layout import NACTIVE, T_SUIT_OF
+    out, led, n = set(), None, int(st[NACTIVE])
+    for k in range(int(st[NPLAYS])):
+        suit = int(tab[T_SUIT_OF + 33 * trump + int(st[PLAYS + k])])
+        if k % n == 0:
+            led = suit
+        elif suit != led and int(st[PLAY_SEAT + k]) == seat:
+            out.add(SUITS[led])
+    return out
+
+
+@pytest.mark.parametrize("players,deck", VARIANTS)
+def test_the_view_says_what_the_arrays_hold(players, deck):
+    rules = Rules(players=players, deck=deck)
+    tab = build_tables(rules)
+    table = seats("heuristic", players)
+    pids, params, fns = table.pids, table.params, table.functions()
+    drng, prng = runner.chunk_states(3, 0)
+    work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
+    ws = new_workspace()
+    seen = set()
+    for hand_no in range(25):
+        h = HandState(tab)
+        h.deal_next(work, drng, np.zeros(4, np.int64), hand_no % players)
+        while not h.done:
+            seat, legal = h.to_act, h.legal()
+            d = Decision(h.st, h.hand_of(seat), h.away_of(seat), seat, legal, params[seat], prng, tab)
+            seen.add(d.phase)
+            assert d.seat == seat and d.players == players and d.dealer == hand_no % players
+            assert d.hand == [card_str(c) for c in range(64) if h.hand_of(seat) >> c & 1]
+            assert d.upcard == card_str(int(h.st[UPCARD]))
+            codes = [a.code for a in d.legal]
+            if h.phase == PH_DUMMY:
+                assert all(bin(c).count("1") == 5 and c & ~legal == 0 for c in codes) and len(codes) == 252
+            else:
+                assert codes == [a for a in range(64) if legal >> a & 1]
+            if h.phase == PH_BID1:
+                assert [a.name for a in d.legal] == ["pass", "order"]
+            if h.phase == PH_BID2:
+                if legal >> BID2_PASS & 1:
+                    assert d.action(BID2_PASS) is d.action("pass")
+                assert all(a.suit in SUITS for a in d.legal if a.name != "pass")
+            if h.phase == PH_PLAY:
+                plays = [(int(h.st[PLAY_SEAT + k]), card_str(int(h.st[PLAYS + k]))) for k in range(int(h.st[NPLAYS]))]
+                assert d.played == plays and d.trump in SUITS
+                assert d.trick == plays[len(plays) - int(h.st[NINTRICK]):] if h.st[NINTRICK] else d.trick == []
+                assert d.leading == (d.trick == []) and (d.led is None) == d.leading
+                trump = SUITS.index(d.trump)
+                for s in range(players):
+                    if s != seat:
+                        assert d.voids.get(s, set()) == _voids(h.st, tab, s, trump, players)
+                if players == 4:
+                    assert d.partner == (seat + 2) % 4
+                if players == 2:
+                    assert d.partner is None
+            a, _ = h.decide(pids, params, fns, prng, ws)
+            assert not h.apply(a, legal)
+    assert {"bid1", "play"} <= seen
+
+
+def test_an_answer_that_is_no_legal_action_is_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--hands", "20", "--policy", "tests.decision_bots:says_nonsense", "--workers", "1"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert e.value.code != 0 and len(err) == 1
+    assert "'shuffle the deck' is not a legal action at this bid1 decision; legal: pass, order" in err[-1]
+
+
+def test_a_fallback_to_a_search_bot_is_refused_by_name(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--hands", "20", "--policy", "tests.decision_bots:falls_back_to_pimc", "--workers", "1"])
+    err = capsys.readouterr().err
+    assert e.value.code != 0 and "a fallback is one of random, baseline, heuristic" in err and "Traceback" not in err
+
+
+def test_actions_equal_their_names():
+    a = Action("order", 1)
+    assert a == "order" and a == " ORDER " and a != "pass" and str(a) == "order"
+    assert {a, Action("order", 1)} == {a}
+    with pytest.raises(PolicyError):
+        parse("tests.decision_bots:ordering:order_at=99")
