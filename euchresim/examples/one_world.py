@@ -7,6 +7,7 @@ the same over 50 worlds and keeps the solver's workspace from call to call.
 """
 import numpy as np
 
+from euchresim.cards import NCARDS
 from euchresim.engine.layout import MAKER, PH_PLAY, PHASE
 from euchresim.policies import user_policy
 from euchresim.policies.builtin import BASELINE_DEFAULTS, baseline_decide
@@ -18,13 +19,13 @@ from euchresim.policies.worlds import dd_tricks, deal_world
 def one_world(st, hand, away, seat, legal, params, rng, tab):
     if st[PHASE] != PH_PLAY:
         return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
-    tricks = np.zeros(33, np.int64)
+    tricks = np.zeros(NCARDS, np.int64)
     dd_tricks(st, deal_world(st, hand, away, seat, tab, rng), tab, tricks)
     making = seat == st[MAKER] or partner(st, seat, tab) == st[MAKER]
-    best, value = np.int64(-1), np.int64(-1)
-    for c in range(33):
+    best, value = np.int64(-1), np.int64(0)
+    for c in range(NCARDS):
         if (legal >> c) & 1 and tricks[c] >= 0:
-            v = tricks[c] if making else 5 - tricks[c]       # the makers want tricks, the defenders none
-            if v > value:
+            v = tricks[c] if making else -tricks[c]          # the makers want tricks, the defenders none
+            if best < 0 or v > value:
                 best, value = np.int64(c), v
     return best
