@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-NPARAMS = 32     # the width of every seat's params row (policies/builtin.py's kernels read it)
+NPARAMS = 48     # the width of every seat's params row (policies/builtin.py's kernels read it)
 
 
 class PolicyError(ValueError):

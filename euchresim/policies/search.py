@@ -27,7 +27,7 @@ from numba import njit
 from euchresim.engine import solver as S
 from euchresim.engine.bits import U, lowbit, popcount, random_bit
 from euchresim.engine.hand import apply_action, legal_actions, score_hand, start_hand
-from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, EXCHANGED, HAND, JOKER_SUIT, MAKER, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, TO_ACT, TRICKS, TRUMP, UPCARD)
+from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, EXCHANGED, HAND, JOKER_SUIT, MAKER, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, MAKER_TRICKS, PLAY_SEAT, PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, TO_ACT, TRICKS, TRUMP, UPCARD)
 from euchresim.policies.heuristic import HEURISTIC_PARAMS, heuristic_decide
 from euchresim.policies.params import declare, defaults_row, param, slot_of
 from euchresim.policies.view import dummy_taken, shown_voids
@@ -40,12 +40,15 @@ SEARCH_PARAMS = declare((
           "1: calls, alone, defend alone and the discard by search; 0: by heuristic (the card play still searched)"),
     param("infer", 20.0, 0.0, 1000.0,
           "pimc: tries per world at a deal on which heuristic would have made the calls heard (0: no inference)"),
+    param("fair_bids", 0.0, 0.0, 1.0,
+          "1: a call's rollout plays the hand out with heuristic at every seat (fair); 0: solved double-dummy"),
 ), "pimc", first=len(HEURISTIC_PARAMS))
 S_WORLDS = slot_of(SEARCH_PARAMS, "worlds")
 S_BID_WORLDS = slot_of(SEARCH_PARAMS, "bid_worlds")
 S_SEARCH_BIDS = slot_of(SEARCH_PARAMS, "search_bids")
 S_INFER = slot_of(SEARCH_PARAMS, "infer")
-PIMC_PARAMS = SEARCH_PARAMS[:2] + SEARCH_PARAMS[3:] + SEARCH_PARAMS[2:3] + HEURISTIC_PARAMS
+S_FAIR_BIDS = slot_of(SEARCH_PARAMS, "fair_bids")
+PIMC_PARAMS = SEARCH_PARAMS[:2] + SEARCH_PARAMS[3:4] + SEARCH_PARAMS[2:3] + SEARCH_PARAMS[4:] + HEURISTIC_PARAMS
 DD_PARAMS = SEARCH_PARAMS[2:3] + HEURISTIC_PARAMS      # dd samples no worlds: search_bids only of pimc's own
 PIMC_DEFAULTS = defaults_row(PIMC_PARAMS)
 
@@ -128,6 +131,25 @@ def points_table(st, tab, seat, ws):
 
 
 @njit(cache=True, _nrt=False)
+def fair_playout(st, priv, tab, ws, seat, params):
+    """``seat``'s value (``points_table``'s units) of the hand played out from the lead by heuristic at every seat.
+
+    Double-dummy play values a call as if every seat saw every card: the
+    makers' side and the defenders both play perfectly, which misprices a
+    marginal call. A fair playout plays the cards as a player who sees only
+    its own would; the sampled worlds average over what the seat cannot see.
+    """
+    points_table(st, tab, seat, ws)
+    while st[PHASE] != PH_DONE:
+        s = st[TO_ACT]
+        legal = legal_actions(st, priv, tab)
+        b = heuristic_decide(st, priv[U(HAND + s)], priv[U(AWAY + s)], s, legal, params, tab)
+        if apply_action(st, priv, tab, b):
+            return np.int64(0)          # pragma: no cover - heuristic plays legally (tests)
+    return ws[WR_VAL][U(V_PTS + st[MAKER_TRICKS])]
+
+
+@njit(cache=True, _nrt=False)
 def rollout(st0, priv0, tab, ws, a, seat, params):
     """``seat``'s points after action ``a`` in (``st0``, ``priv0``): heuristic to the lead, then solved."""
     st = ws[WR_ST]
@@ -145,6 +167,8 @@ def rollout(st0, priv0, tab, ws, a, seat, params):
             return np.int64(0)          # pragma: no cover - heuristic plays legally (tests)
     if st[PHASE] == PH_DONE:
         return np.int64(0)                # thrown in: no points either way
+    if params[S_FAIR_BIDS] != 0:
+        return fair_playout(st, priv, tab, ws, seat, params)
     pos = ws[WR_POS]
     load_position(st, priv, tab, pos)
     mt = S.solve_position(ws[WR_SOLVER], tab, pos, ws[WR_RES], S.MODE_EXACT)

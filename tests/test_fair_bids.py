@@ -1,0 +1,59 @@
+"""pimc's ``fair_bids``: a call valued by playing the hand out with heuristic at every seat, not double-dummy.
+
+The rollout is checked against the same hand stepped by hand (HandState,
+heuristic at every seat, the value then read off the finished hand by
+score_hand's own points), at bidding decisions of every variant; and the
+setting must change pimc's calls (else it would be a parameter without an
+effect).
+"""
+import numpy as np
+import pytest
+
+from euchresim.engine.layout import MAKER, MAKER_TRICKS, TO_ACT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PHASE
+from euchresim.loops.hands import new_workspace
+from euchresim.loops.step import HandState
+from euchresim.policies import parse, seats
+from euchresim.policies.search import rollout
+from euchresim.rules import Rules
+from euchresim.run import runner
+from tests.helpers import VARIANTS
+from tests.test_search_bots import _side_points, _states
+
+BIDS = (PH_BID1, PH_BID2, PH_ALONE, PH_DEFEND, PH_DISCARD)
+
+
+@pytest.mark.parametrize("players,deck", VARIANTS)
+def test_a_fair_rollout_is_the_hand_played_out_by_heuristic(players, deck):
+    rules = Rules(players=players, deck=deck)
+    tab, states = _states(rules, 40, seed=players * 100 + deck, stop_in_play=False)
+    row = parse("pimc:fair_bids=1").row
+    table = seats("heuristic", players)
+    ws = new_workspace()
+    checked = 0
+    for st, priv in states:
+        if st[PHASE] not in BIDS:
+            continue
+        seat = int(st[TO_ACT])
+        h0 = HandState(tab, st.copy(), priv.copy())
+        for a in h0.legal_list():
+            got = rollout(st, priv, tab, ws, np.int64(a), np.int64(seat), row)
+            h = h0.copy()
+            assert not h.apply(a)
+            while not h.done:
+                b, legal = h.decide(table.pids, table.params, table.functions(), np.zeros(6, np.uint64), ws)
+                assert not h.apply(b, legal)
+            if h.st[MAKER_TRICKS] < 0 or h.st[PHASE] != PH_DONE or int(h.st[MAKER]) < 0:
+                want = 0
+            else:
+                want = _side_points(tab, h.st, seat, ws, int(h.st[MAKER_TRICKS]))
+            assert got == want, (a, got, want)
+            checked += 1
+    assert checked >= 10
+
+
+def test_fair_bids_changes_pimcs_calls():
+    def rows(policy):
+        spec = runner.RunSpec(rules=Rules(), policies=(policy,) * 4, seed=3, count=60)
+        r = runner.play_chunk(spec, 0).hands
+        return [(int(x["maker"]), int(x["trump"]), int(x["alone"])) for x in r]
+    assert rows("pimc:worlds=4:bid_worlds=8:fair_bids=1") != rows("pimc:worlds=4:bid_worlds=8")
