@@ -77,6 +77,22 @@ def check_backend(backend, address) -> str:
     return backend.lower()
 
 
+def start_score(ctx, param, value):
+    """``--start-score 9-8``: each side's score when every game starts (a click callback), as a tuple."""
+    if value is None:
+        return ()
+    parts = value.replace(",", "-").split("-")
+    if not all(p.strip().isdigit() for p in parts):
+        raise click.BadParameter(f"{value!r} is not scores like 9-8 (4 players: us-them; 3 players: 9-8-7)")
+    return tuple(int(p) for p in parts)
+
+
+start_score_option = click.option(
+    "--start-score", callback=start_score, metavar="A-B[-C]",
+    help="Start every game at this score, side by side (seat 0's side first): games at late scores, "
+         "where the score decides (whole games only).")
+
+
 def policy_names(values) -> list[str]:
     names: list[str] = []
     for v in values or (DEFAULT_POLICY,):

@@ -11,7 +11,7 @@ import time
 import click
 from click.core import ParameterSource
 
-from euchresim.cli.options import (MAX_COUNT, InputError, backend_options, check_backend, check_outputs, os_error, policy_names, progress_bar,
+from euchresim.cli.options import (MAX_COUNT, InputError, backend_options, check_backend, check_outputs, os_error, policy_names, progress_bar, start_score_option,
                                    rules_options, say_if_compiling, terminate)
 from euchresim.run.files import JSONL, PARQUET
 
@@ -47,8 +47,9 @@ from euchresim.run.files import JSONL, PARQUET
 @backend_options
 @click.option("--check-policy", is_flag=True, help="Build your own policies with bounds checks: an index out of "
                                                    "range is one line, not a crash (slower; same numbers).")
+@start_score_option
 def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, out, records, checkpoint, resume,
-             force, groups, as_json, quiet, backend, address, check_policy):
+             force, groups, as_json, quiet, backend, address, check_policy, start_score):
     """Play many hands (or games, or rubbers) and print how they went.
 
     The summary table is explained row by row in docs/summary.md.  With
@@ -88,7 +89,7 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
         asked = policy_names(policy)
         _, _, names = resolve(with_checks(asked) if check_policy else asked, rules.players)
         spec = runner.RunSpec(rules=rules, policies=tuple(names), seed=seed, mode=mode, count=count,
-                           chunk_size=chunk_size or 0, groups=tuple(groups))
+                           chunk_size=chunk_size or 0, groups=tuple(groups), start_score=start_score)
     except (PolicyError, runner.SimError, ValueError) as e:
         raise InputError(str(e)) from None
     echo = functools.partial(click.echo, err=records == "-")

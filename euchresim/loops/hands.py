@@ -321,10 +321,10 @@ def _play_hands(tab, drng, prng, pids, params, fns, rows, plays, mask, st, priv,
 
 @njit(cache=True, no_cfunc_wrapper=True)
 def _play_game(tab, st, priv, ws, work, hands, dealer, drng, prng, pids, params, fns, rows, plays,
-               nrows, game, rubber, games, gi, chunk):
-    """Play one game to the target; returns (rows used or -1 if full, next dealer, winners)."""
+               nrows, game, rubber, games, gi, chunk, start):
+    """Play one game to the target from the scores ``start`` (per seat); returns (rows used or -1 if full, next dealer, winners)."""
     players = tab[CFG_PLAYERS]
-    scores = np.zeros(4, dtype=np.int64)
+    scores = start.copy()
     counts = np.zeros(0, dtype=np.int64)       # games are tallied from their rows (run.runner.tally)
     first = dealer
     # every scalar as int64, never a literal: numba compiles the loop once
@@ -352,8 +352,9 @@ def _play_game(tab, st, priv, ws, work, hands, dealer, drng, prng, pids, params,
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, rows, plays, games, rubbers, chunk):
-    """Play whole games (R12), or rubbers (R13) when ``nrubbers`` > 0.
+def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, rows, plays, games, rubbers, chunk, start):
+    """Play whole games (R12) from the scores ``start`` (per seat; zeros: a new game), or rubbers (R13) when
+    ``nrubbers`` > 0 (from zeros).
 
     Returns the number of hand rows written, -1 if ``rows`` was too small
     (the caller retries the chunk with more room), or -2 - (error code + 64
@@ -369,7 +370,7 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, rows, plays,
     if nrubbers == 0:
         for game in range(ngames):
             nrows, dealer, w = _play_game(tab, st, priv, ws, work, hands, dealer, drng, prng, pids,
-                                          params, fns, rows, plays, nrows, game, -1, games, gi, chunk)
+                                          params, fns, rows, plays, nrows, game, -1, games, gi, chunk, start)
             if nrows < 0:
                 return nrows
             gi += 1
@@ -380,7 +381,8 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, rows, plays,
         ng = 0
         while wins[0] < 2 and wins[1] < 2:
             nrows, dealer, w = _play_game(tab, st, priv, ws, work, hands, dealer, drng, prng, pids,
-                                          params, fns, rows, plays, nrows, ng, rb, games, gi, chunk)
+                                          params, fns, rows, plays, nrows, ng, rb, games, gi, chunk,
+                                          np.zeros(4, dtype=np.int64))
             if nrows < 0:
                 return nrows
             side = 0 if w & 1 else 1

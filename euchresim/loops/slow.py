@@ -157,10 +157,10 @@ def run_hands(tab, n, drng, prng, pids, params, fns, pyfns, rows, plays, chunk, 
 
 
 def _play_game(tab, st, priv, ws, work, hands, dealer, drng, prng, pids, params, fns, pyfns, rows, plays,
-               nrows, game, rubber, games, gi, chunk):
+               nrows, game, rubber, games, gi, chunk, start):
     """``loops.hands._play_game``: (rows used or -1 if full, next dealer, winners)."""
     players = int(tab[CFG_PLAYERS])
-    scores = np.zeros(4, np.int64)
+    scores = np.array(start, np.int64)
     first = dealer
     _, end, dealer, winners = _play_hands(tab, drng, prng, pids, params, fns, pyfns, rows, plays, -1, st, priv,
                                           ws, work, hands, chunk, np.zeros(0, np.int64), dealer, nrows,
@@ -176,7 +176,7 @@ def _play_game(tab, st, priv, ws, work, hands, dealer, drng, prng, pids, params,
     return end, dealer, winners
 
 
-def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, pyfns, rows, plays, games, rubbers, chunk):
+def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, pyfns, rows, plays, games, rubbers, chunk, start):
     """``loops.hands.run_games`` with Python seats: hand rows written, or -1 when ``rows`` is too small."""
     st, priv, ws = _state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
@@ -187,7 +187,7 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, pyfns, rows,
     if nrubbers == 0:
         for game in range(ngames):
             nrows, dealer, _ = _play_game(tab, st, priv, ws, work, hands, dealer, *args, nrows, game, -1, games,
-                                          gi, chunk)
+                                          gi, chunk, start)
             if nrows < 0:
                 return nrows
             gi += 1
@@ -196,7 +196,7 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, pyfns, rows,
         wins, rp, ng = [0, 0], [0, 0], 0
         while wins[0] < 2 and wins[1] < 2:
             nrows, dealer, w = _play_game(tab, st, priv, ws, work, hands, dealer, *args, nrows, ng, rb, games,
-                                          gi, chunk)
+                                          gi, chunk, np.zeros(4, np.int64))
             if nrows < 0:
                 return nrows
             side = 0 if w & 1 else 1

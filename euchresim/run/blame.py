@@ -66,7 +66,8 @@ def _play_to(spec, chunk, stop, tab, pids, params, fns, chunk_states):
     cap_games = ngames if ngames else 3 * nrub
     # rows for exactly `stop` hands: the loop stops when they are full, before the failing hand
     run_games(tab, ngames, nrub, drng, prng, pids, params, fns, np.zeros(stop, HAND_DTYPE),
-              np.zeros((stop, 20), np.int8), np.zeros(cap_games, GAME_DTYPE), np.zeros(nrub, RUBBER_DTYPE), chunk)
+              np.zeros((stop, 20), np.int8), np.zeros(cap_games, GAME_DTYPE), np.zeros(nrub, RUBBER_DTYPE), chunk,
+              spec.start_scores())
     return prng
 
 

@@ -42,6 +42,7 @@ class RunSpec:
     count: int = 1_000_000
     chunk_size: int = 0            # 0: DEFAULT_CHUNK[mode]
     groups: tuple = ()             # groupings to tally as the hands are played (euchresim.run.groups)
+    start_score: tuple = ()        # games: each side's score when every game starts (() or zeros: a new game)
 
     def __post_init__(self):
         if self.mode not in DEFAULT_CHUNK:
@@ -52,6 +53,8 @@ class RunSpec:
             raise ValueError("count must be at least 1")
         if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
             raise SimError(f"seed must be a whole number >= 0, not {self.seed!r}")
+        self._check_start_score()
+        self._check_start_score()
         if self.chunk_size == 0:
             object.__setattr__(self, "chunk_size", DEFAULT_CHUNK[self.mode])
         if not 1 <= self.chunk_size <= MAX_CHUNK[self.mode]:
@@ -64,6 +67,30 @@ class RunSpec:
             object.__setattr__(self, "groups", parse_groups(self.groups))
         elif not isinstance(self.groups, tuple):
             object.__setattr__(self, "groups", ())
+
+    def _check_start_score(self):
+        start = tuple(self.start_score)
+        if not any(start):
+            object.__setattr__(self, "start_score", ())
+            return
+        object.__setattr__(self, "start_score", start)
+        sides = 2 if self.rules.players == 4 else self.rules.players
+        shown = "-".join(map(str, start))
+        if self.mode != "games":
+            raise SimError(f"a start score is for whole games (--games), not {self.mode}")
+        if len(start) != sides or not all(isinstance(s, int) and not isinstance(s, bool) for s in start):
+            raise SimError(f"start score {shown}: give {sides} whole numbers, one per side, as {'-'.join('9' * sides)}")
+        if not all(0 <= s < self.rules.game_to for s in start):
+            raise SimError(f"start score {shown}: each side from 0 to {self.rules.game_to - 1} (the game is to "
+                           f"{self.rules.game_to}, R12)")
+
+    def start_scores(self) -> np.ndarray:
+        """Each seat's score when a game starts, as the kernels take it: a side's score at each of its seats."""
+        out = np.zeros(4, np.int64)
+        for seat in range(self.rules.players):
+            side = seat % 2 if self.rules.players == 4 else seat
+            out[seat] = self.start_score[side] if self.start_score else 0
+        return out
 
     @property
     def n_chunks(self) -> int:
@@ -82,6 +109,7 @@ class RunSpec:
             "mode": self.mode, "count": self.count, "chunk_size": self.chunk_size,
             # only when asked: the meta of a run without groupings stays what it was (resume)
             **({"groups": [list(g) for g in self.groups]} if self.groups else {}),
+            **({"start_score": list(self.start_score)} if self.start_score else {}),
         }
 
 
@@ -167,7 +195,8 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows
             plays = np.zeros((cap, 20), np.int8)
             games = np.zeros(cap_games, GAME_DTYPE)
             rubbers = np.zeros(nrub, RUBBER_DTYPE)
-            used = run_games(tab, ngames, nrub, drng, prng, pids, params, fns, rows, plays, games, rubbers, chunk)
+            used = run_games(tab, ngames, nrub, drng, prng, pids, params, fns, rows, plays, games, rubbers, chunk,
+                             spec.start_scores())
             if used != -1:
                 break
             cap *= 2
@@ -226,10 +255,10 @@ def _python_seats(spec, chunk, pyfns):
         except slow.Failed as f:
             raise stopped(f, rows, plays) from None
 
-    def games(tab, ngames, nrub, drng, prng, pids, params, fns, rows, plays, games_, rubbers, chunk_):
+    def games(tab, ngames, nrub, drng, prng, pids, params, fns, rows, plays, games_, rubbers, chunk_, start):
         try:
             return slow.run_games(tab, ngames, nrub, drng, prng, pids, params, fns, pyfns, rows, plays, games_,
-                                  rubbers, chunk_)
+                                  rubbers, chunk_, start)
         except slow.Failed as f:
             raise stopped(f, rows, plays) from None
     return hands, games
