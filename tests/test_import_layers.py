@@ -26,7 +26,7 @@ LAYERS = [
     {"studies", "interop"},                       # jobs on the runner; OpenSpiel's bridge
     {"analysis"},                                 # pandas
     {"plots"},                                    # matplotlib
-    {"report"},
+    {"report", "play"},                           # the strategy reports; the practice table (a web server)
     {"cli"},
 ]
 # Deprecated names kept importable for one release (docs/layout.md): they point up on purpose.

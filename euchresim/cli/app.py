@@ -17,6 +17,7 @@ from euchresim.cli.bench import bench
 from euchresim.cli.match import duel, ladder
 from euchresim.cli.records import replay, solve
 from euchresim.cli.report import report
+from euchresim.cli.play import play
 from euchresim.cli.show import show
 from euchresim.cli.simulate import simulate
 
@@ -32,7 +33,7 @@ def cli():
     """
 
 
-for _command in (simulate, replay, solve, show, bench, duel, ladder, report, advise):
+for _command in (simulate, replay, solve, show, bench, duel, ladder, report, advise, play):
     cli.add_command(_command)
 
 

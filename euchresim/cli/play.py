@@ -1,0 +1,84 @@
+"""``euchresim play``: the practice table in a browser (docs/play.md)."""
+from __future__ import annotations
+
+import os
+import time
+
+import click
+
+from euchresim.cli.options import InputError, rules_options
+
+
+@click.command()
+@rules_options
+@click.option("--bot", default="heuristic", show_default=True,
+              help="The policy of the other three seats (heuristic, pimc, heuristic:human, ...: docs/policies.md).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="The session's deals: hand i is dealt from the seed's stream i, so a seed replays a session.")
+@click.option("--session", "folder", type=click.Path(file_okay=False), default=None,
+              help="Folder of the session's hand records [default: play-DATE-TIME in this folder].")
+@click.option("--resume", is_flag=True, help="Go on with the session in --session after its last finished hand.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to serve on (this machine only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port to serve on; 0 picks a free one (the URL is printed).")
+@click.option("--no-browser", is_flag=True, help="Print the URL, do not open a browser.")
+@click.option("--advise-policy", default=None,
+              help="Who plays after each judged decision, as show --advise --policy [default: the --bot].")
+@click.option("--samples", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="At most this many deals per judged decision (show --advise --samples).")
+@click.option("--no-advice", is_flag=True, help="Play without the advisor's verdicts.")
+def play(rules, bot, seed, folder, resume, host, port, no_browser, advise_policy, samples, no_advice):
+    """Play hands against the bots in your browser, with the advisor's verdict on your decisions.
+
+    Starts a web server on this machine and opens the table: your hand,
+    the upcard, the bidding, the tricks and the score to 10; click a card
+    or a call to play it. When a hand ends, the advisor judges each of
+    your decisions in the background (the numbers of `show --advise`),
+    and the page adds up the points given up by calls, leads, follows and
+    discards. Every hand is saved to SESSION/hands.jsonl as a hand record
+    (read it with `euchresim show`, `replay` or `advise --record`).
+    Ctrl-C stops the server; --resume goes on later. See docs/play.md.
+
+    \b
+    Example:
+        euchresim play --bot heuristic:human --seed 7
+    """
+    from euchresim.play import open_table
+    from euchresim.play.table import TableError, policy_message
+    from euchresim.policies import PolicyError
+    from euchresim.run.errors import SimError
+
+    if resume and folder is None:
+        raise InputError("--resume: name the session's folder with --session")
+    folder = folder or time.strftime("play-%Y%m%d-%H%M%S")
+    if advise_policy is not None:
+        try:
+            from euchresim.policies import resolve
+            resolve([advise_policy], rules.players)
+        except (PolicyError, SimError) as e:
+            raise InputError(f"--advise-policy: {policy_message(e)}") from None
+    try:
+        server, session, advisor = open_table(rules, bot, seed, folder, resume=resume, advise=not no_advice,
+                                              advise_policy=advise_policy, samples=samples, host=host, port=port)
+    except (TableError, PolicyError, SimError) as e:
+        raise InputError(str(e)) from None
+    except OSError as e:
+        raise InputError(f"--host {host} --port {port}: cannot serve there ({e.strerror or e})") from None
+    h, p = server.server_address[:2]
+    url = f"http://{h}:{p}/"
+    click.echo(f"the table is at {url} (Ctrl-C to stop); hands are saved to "
+               f"{os.path.join(folder, 'hands.jsonl')}", err=False)
+    if not no_browser:
+        import webbrowser
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        session.close()
+        if advisor is not None:
+            advisor.stop()
+    click.echo(f"stopped after {len(session.finished)} hand{'s' if len(session.finished) != 1 else ''}; "
+               f"go on with: euchresim play --session {folder} --resume")

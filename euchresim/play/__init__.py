@@ -1,0 +1,36 @@
+"""The practice table: play hands against the bots in a browser, with the advisor's verdict on each decision.
+
+``table`` is the game (the deals, the bots' turns, the records written),
+``view`` what the page may see of it, ``verdicts`` the advisor working
+beside the game, ``server`` the HTTP side, ``static/`` the page itself
+(plain HTML, JavaScript and CSS, no build step).  ``euchresim play``
+(cli/play.py) puts them together; docs/play.md shows it.
+"""
+from __future__ import annotations
+
+
+def open_table(rules, bot: str, seed: int, folder: str, resume: bool = False, advise: bool = True,
+               advise_policy: str | None = None, samples: int = 2000, host: str = "127.0.0.1", port: int = 0):
+    """(server, session, advisor) for one session folder; the server bound but not yet serving.
+
+    ``advise_policy`` plays after each judged decision (``show --advise``'s
+    ``--policy``); by default the bots' own.  A resumed session's finished
+    hands are judged again, in the background, so the tally covers them.
+    """
+    from euchresim.play.server import make_server
+    from euchresim.play.table import Session
+    from euchresim.play.verdicts import Advisor
+    advisor = Advisor(advise_policy or bot, samples) if advise else None
+    session = Session(rules, bot, seed, folder, resume=resume,
+                      on_hand=advisor.submit if advisor is not None else None)
+    if advisor is not None and advise_policy is None:
+        advisor.policy = session.bot
+    if advisor is not None:
+        for i, (obj, mine) in enumerate(session.resumed):
+            advisor.submit(i, obj, mine)
+    try:
+        server = make_server(session, advisor, host, port)
+    except OSError:
+        session.close()
+        raise
+    return server, session, advisor

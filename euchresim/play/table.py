@@ -1,0 +1,296 @@
+"""One player's session at the practice table: the deals, the bots' turns, the player's actions, the records.
+
+The player sits at seat 0 (``YOU``) of a 4-hand game; the bots fill the
+other seats and decide through ``HandState.decide``, the hot loop's very
+call, so the table plays what ``simulate`` plays.  Hand ``i`` of a session
+is dealt from the streams of chunk ``i`` of the seed (``runner.chunk_states``):
+a session's deals depend on the seed and the hand's number only, so a
+restart deals the unfinished hand again, the same cards, and the same seed
+gives another player the same deals.
+
+Every finished hand is appended to ``hands.jsonl`` in the session folder
+(docs/hand-record.md, with its game and score) and flushed before the page
+hears of it: a reload or a restart loses no finished hand, and ``--resume``
+reads the file back to go on where it stopped.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+
+import numpy as np
+
+from euchresim.cards import NO_CARD, NO_KEEP, SUITS, card_str, cards_of
+from euchresim.engine.layout import (ALONE, BIDSUIT, BID2_PASS, CALLS, CFG_NPACK, DEAL, DEAL_DUMMY, DEALER,
+                                     DISCARD, DUMMY_KEEP, HAND, JOKER_SUIT, KITTY, LED, MAKER, NCALLS, NINTRICK,
+                                     NPLAYS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_JOKER, PH_PLAY,
+                                     PHASE_NAMES, PLAY_SEAT, PLAYS, POINTS, REDEAL, SCORE, T_NEXT, T_PACK,
+                                     T_SUIT_OF, TRICK_WINNER, TRICKS, TRUMP, UPCARD)
+from euchresim.engine.tables import cached_tables
+from euchresim.loops.hands import new_workspace
+from euchresim.loops.step import HandState
+from euchresim.records.format import Record, call_str, format_record, parse_record
+from euchresim.records.jsonl import iter_jsonl
+from euchresim.run.runner import chunk_states
+
+YOU = 0
+SEAT_NAMES = ("you", "left", "partner", "right")
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+RECORDS = "hands.jsonl"
+META = "session.json"
+
+
+class TableError(ValueError):
+    """A request the table refuses: ``status`` is the HTTP status it answers with, the message one line."""
+
+    def __init__(self, message: str, status: int = 409):
+        super().__init__(message)
+        self.status = status
+
+
+def policy_message(e: Exception) -> str:
+    """A policy's error without the seat it names: every seat of the table's bots is the one policy."""
+    return re.sub(r"^--policy \(seat \d\): ", "", str(e))
+
+
+def _suit_name(s: int) -> str:
+    return SUIT_NAMES[SUITS[s]]
+
+
+class Session:
+    """The game at the table: scores to ``rules.game_to``, the hand being played, the records written.
+
+    Methods that change it (``act``, ``next_hand``) hold ``lock``; the
+    server answers each request with ``view()`` taken under the same lock.
+    """
+
+    def __init__(self, rules, bot: str, seed: int, folder: str, resume: bool = False, on_hand=None):
+        from euchresim.policies import functions, resolve
+        if rules.players != 4:
+            raise TableError("--players: the practice table seats 4 players (2 and 3 are not drawn yet)", 400)
+        if bot.rstrip().endswith(":python"):
+            raise TableError(f"--bot {bot}: a :python policy cannot sit at the table; give it jitted", 400)
+        self.rules, self.seed, self.folder = rules, int(seed), folder
+        try:
+            self.pids, self.params, names = resolve([bot], 4)
+            self.fns = functions([bot], 4)
+        except ValueError as e:
+            raise TableError(f"--bot: {policy_message(e)}", 400) from None
+        self.bot = names[0]
+        self.tab = cached_tables(rules)
+        self.ws = new_workspace()
+        self.lock = threading.RLock()
+        self.on_hand = on_hand            # called with (index, record dict) once a hand is written
+        self.path = os.path.join(folder, RECORDS)
+        self.finished: list[dict] = []    # the records written, as dicts, in order
+        self.resumed: list[tuple] = []    # the hands read back by --resume: (record, the player's decisions)
+        self.game, self.score, self.dealer = 0, [0, 0], None
+        self.game_over = None             # the side that won the game just finished, until the next hand
+        self._open(resume)
+        if self.game_over is not None:    # resumed after a game's last hand: the next hand opens a game
+            self.game, self.score, self.game_over = self.game + 1, [0, 0], None
+        self._deal()
+
+    # ---------------------------------------------------------------- the folder
+    def _meta(self) -> dict:
+        return {"rules": self.rules.to_dict(), "bot": self.bot, "seed": self.seed}
+
+    def _open(self, resume: bool) -> None:
+        os.makedirs(self.folder, exist_ok=True)
+        meta_path = os.path.join(self.folder, META)
+        exists = os.path.exists(self.path) or os.path.exists(meta_path)
+        if exists and not resume:
+            raise TableError(f"{self.folder}: a session is there already; add --resume to go on with it, "
+                             "or give another --session folder", 400)
+        if resume and not exists:
+            raise TableError(f"--resume: there is no session in {self.folder} to go on with", 400)
+        if resume:
+            try:
+                with open(meta_path, encoding="utf-8") as fh:
+                    kept = json.load(fh)
+            except (OSError, ValueError) as e:
+                raise TableError(f"{meta_path}: cannot read the session ({e})", 400) from None
+            mine = json.loads(json.dumps(self._meta()))
+            for key in ("bot", "seed", "rules"):
+                if kept.get(key) != mine[key]:
+                    raise TableError(f"--resume: the session in {self.folder} was played with {key} "
+                                     f"{json.dumps(kept.get(key))}, not {json.dumps(mine[key])}", 400)
+            self._read_back()
+        else:
+            with open(meta_path, "w", encoding="utf-8") as fh:
+                json.dump(self._meta(), fh, indent=1)
+        self._out = open(self.path, "a", encoding="utf-8")
+
+    def _read_back(self) -> None:
+        """The finished hands of the file: where the game stands, and who deals next."""
+        from euchresim.studies.show import decisions
+        if not os.path.exists(self.path):
+            return
+        for n, obj in iter_jsonl(self.path):
+            try:
+                if isinstance(obj, Exception):
+                    raise obj
+                rec = parse_record(obj)
+                steps = decisions(rec)           # replays it: a broken file is refused, not played on
+            except ValueError as e:
+                raise TableError(f"{self.path}: line {n}: {e}", 400) from None
+            h = HandState.of_record(rec, self.tab)
+            mine = []
+            for d in steps:
+                if d["seat"] == YOU:
+                    lead = d["kind"] == "play" and h.st[NINTRICK] == 0
+                    mine.append({"step": d["step"], "kind": d["kind"], "lead": bool(lead), "did": d["action"]})
+                h.apply(d["code"])
+            self.finished.append(obj)
+            self.resumed.append((obj, mine))
+            self._score_hand(h, rec.dealer, int(obj.get("game", 0)))
+
+    # ---------------------------------------------------------------- a hand
+    def _deal(self) -> None:
+        i = len(self.finished)
+        drng, self.prng = chunk_states(self.seed, i)
+        if self.dealer is None:
+            from euchresim.loops.slow import _draw
+            self.dealer = int(_draw(drng, 4))
+        work = self.tab[T_PACK:T_PACK + self.tab[CFG_NPACK]].copy()
+        self.h = HandState(self.tab)
+        self.h.st[SCORE:SCORE + 4] = [self.score[s % 2] for s in range(4)]
+        self.h.deal_next(work, drng, np.zeros(4, np.int64), self.dealer)
+        self.step = 0
+        self.mine: list[dict] = []        # the player's decisions this hand: step, kind, what was done
+        self._bots()
+
+    def _bots(self) -> None:
+        """The bots' turns, up to the player's or the end of the hand."""
+        h = self.h
+        while not h.done and h.to_act != YOU:
+            a, legal = h.decide(self.pids, self.params, self.fns, self.prng, self.ws)
+            if h.apply(a, legal):
+                raise RuntimeError(f"the engine refused bot seat {h.to_act}'s action {a} (error {h.error})")
+            self.step += 1
+        if h.done:
+            self._finish()
+
+    def act(self, hand: int, step: int, action: int) -> None:
+        """The player's action ``action`` (an engine code) at ``step`` of hand ``hand``; a TableError if refused."""
+        with self.lock:
+            h = self.h
+            if not 0 <= action < 64:
+                raise TableError(f"action {action} is not one of this decision's (engine codes are 0 to 63)", 400)
+            if hand != len(self.finished) or h.done:
+                raise TableError(f"hand {hand} is over; the table is at hand {len(self.finished) + (not h.done)}")
+            if step != self.step:
+                raise TableError(f"that action was for step {step}; the hand is at step {self.step} (sent twice?)")
+            if h.to_act != YOU:
+                raise TableError(f"it is {SEAT_NAMES[h.to_act]}'s turn, not yours")
+            legal = h.legal()
+            if not (0 <= action < 64 and (legal >> action) & 1):
+                raise TableError(self.why_not(action) or f"action {action} is not one of this decision's", 400)
+            phase = h.phase
+            lead = phase == PH_PLAY and h.st[NINTRICK] == 0
+            label = self.label(phase, action)
+            if h.apply(action, legal):
+                raise TableError(f"the engine refused {label} (error {h.error})", 400)
+            self.mine.append({"step": self.step, "kind": PHASE_NAMES[phase], "lead": bool(lead), "did": label})
+            self.step += 1
+            self._bots()
+
+    def next_hand(self, hand: int) -> None:
+        """Deal hand ``hand`` once the one before it is over (a new game after a game's end)."""
+        with self.lock:
+            if not self.h.done:
+                raise TableError(f"hand {len(self.finished)} is still being played")
+            if hand != len(self.finished):
+                raise TableError(f"the next hand is {len(self.finished)}, not {hand} (sent twice?)")
+            if self.game_over is not None:
+                self.game, self.score, self.game_over = self.game + 1, [0, 0], None
+            self._deal()
+
+    # ---------------------------------------------------------------- the end of a hand
+    def record(self) -> tuple[Record, dict]:
+        """The finished hand as a hand record and its outcome (docs/hand-record.md)."""
+        st, priv = self.h.st, self.h.priv
+        maker = int(st[MAKER])
+        rec = Record(
+            rules=self.rules, dealer=int(st[DEALER]), hands=tuple(int(priv[DEAL + s]) for s in range(4)),
+            dummy=int(priv[DEAL_DUMMY]), upcard=int(st[UPCARD]), kitty=int(priv[KITTY]),
+            joker_suit=None if st[JOKER_SUIT] < 0 else int(st[JOKER_SUIT]),
+            calls=tuple(int(c) for c in st[CALLS:CALLS + st[NCALLS]]),
+            alone=tuple(s for s in range(4) if (int(st[ALONE]) >> s) & 1),
+            discard=None if priv[DISCARD] == NO_CARD else int(priv[DISCARD]),
+            dummy_keep=None if priv[DUMMY_KEEP] == NO_KEEP else int(priv[DUMMY_KEEP]),
+            plays=tuple(int(c) for c in st[PLAYS:PLAYS + st[NPLAYS]]),
+            game=self.game, score=tuple(int(x) for x in st[SCORE:SCORE + 4]))
+        outcome = {"maker": None if maker < 0 else maker, "trump": None if st[TRUMP] < 0 else int(st[TRUMP]),
+                   "trick_winners": [int(w) for w in st[TRICK_WINNER:TRICK_WINNER + 5] if w >= 0],
+                   "tricks": [int(t) for t in st[TRICKS:TRICKS + 4]],
+                   "points": [int(p) for p in st[POINTS:POINTS + 4]]}
+        return rec, outcome
+
+    def _finish(self) -> None:
+        rec, outcome = self.record()
+        obj = format_record(rec, outcome)
+        self._out.write(json.dumps(obj, separators=(",", ":")) + "\n")
+        self._out.flush()
+        os.fsync(self._out.fileno())
+        self.finished.append(obj)
+        self._score_hand(self.h, rec.dealer, self.game)
+        if self.on_hand is not None:
+            self.on_hand(len(self.finished) - 1, obj, list(self.mine))
+
+    def _score_hand(self, h, dealer: int, game: int) -> None:
+        st = h.st
+        self.game = game
+        for side in (0, 1):
+            self.score[side] = int(st[SCORE + side]) + int(st[POINTS + side])
+        self.dealer = dealer if st[REDEAL] else int(self.tab[T_NEXT + dealer])
+        top = max(self.score)
+        self.game_over = (0 if self.score[0] > self.score[1] else 1) if top >= self.rules.game_to else None
+
+    def close(self) -> None:
+        self._out.close()
+
+    # ---------------------------------------------------------------- words
+    def label(self, phase: int, a: int) -> str:
+        """An action as a player says it."""
+        if phase == PH_BID1:
+            return "order" if a else "pass"
+        if phase == PH_BID2:
+            return "pass" if a == BID2_PASS else _suit_name(a)
+        if phase == PH_JOKER:
+            return _suit_name(a)
+        if phase == PH_ALONE:
+            return "alone" if a else "with partner"
+        if phase == PH_DEFEND:
+            return "defend alone" if a else "defend with partner"
+        return card_str(a)
+
+    def why_not(self, a: int) -> str:
+        """Why the rules refuse action ``a`` to the player now ('' when they allow it)."""
+        h = self.h
+        if h.done or h.to_act != YOU:
+            return "it is not your turn"
+        legal = h.legal()
+        if 0 <= a < 64 and (legal >> a) & 1:
+            return ""
+        phase, st = h.phase, h.st
+        if phase == PH_PLAY:
+            hand = h.hand_of(YOU)
+            if not (0 <= a < 33 and (hand >> a) & 1):
+                return f"{a} is not a card in your hand"
+            trump, led = int(st[TRUMP]), int(st[LED])
+            follow = [card_str(c) for c in cards_of(hand) if self.tab[T_SUIT_OF + 33 * trump + c] == led]
+            what = "trump" if led == trump else SUIT_NAMES[SUITS[led]]
+            return (f"{card_str(a)} cannot be played: {what} was led and you hold {', '.join(follow)}; "
+                    f"you must follow suit (R10)")
+        if phase == PH_BID2:
+            if a == BID2_PASS:
+                return "stick the dealer: the dealer must name a suit in round two (R6)"
+            if a == int(st[BIDSUIT]):
+                return f"{_suit_name(a)} was turned down: round two names another suit (R6)"
+        if phase == PH_DISCARD:
+            return f"{card_str(a)} is not in your hand or the upcard"
+        return f"{self.label(phase, a) if 0 <= a < 64 else a} is not allowed here (docs/rules.md)"
+

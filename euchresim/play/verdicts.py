@@ -1,0 +1,133 @@
+"""The advisor's verdict on the player's decisions, worked out beside the game, and the session's tally of them.
+
+Each finished hand's record goes to one worker thread, which asks the
+advisor the very question ``show --advise`` asks of it
+(``analysis.advice.review_hand``: every decision judged from its seat's
+view then, the best option's net points less those of what was done,
+paired on the same deals, with a 95% interval) and keeps the player's
+rows.  The game goes on meanwhile: a request never waits for the advisor.
+
+The session's tally adds the points given up by kind of decision (calls,
+leads, follows, discards).  Each decision is judged on its own sampled
+deals, so the sum's interval adds the half-widths in quadrature.
+"""
+from __future__ import annotations
+
+import math
+import queue
+import threading
+
+from euchresim.play.table import YOU
+from euchresim.stats import Z95
+
+KINDS = ("calls", "leads", "follows", "discards")
+
+
+def kind_of(decision: dict) -> str:
+    if decision["kind"] == "play":
+        return "leads" if decision["lead"] else "follows"
+    return "discards" if decision["kind"] in ("discard", "dummy_keep") else "calls"
+
+
+def verdict_text(r: dict) -> str:
+    """One decision in words: 'pass gave up 0.31 points a hand [0.22, 0.40] against order'."""
+    g = r["gave_up"]
+    if g is None:
+        return f"{r['did']}: the advisor has no verdict"
+    if r["did"] == r["best"] or g == 0:
+        return f"{r['did']}: the best"
+    sure = "" if r["gave_up_low"] > 0 else " (not clearly worse)"
+    return (f"{r['did']} gave up {g:.2f} points a hand [{r['gave_up_low']:+.2f}, {r['gave_up_high']:+.2f}] "
+            f"against {r['best']}{sure}")
+
+
+def _num(x):
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+class Advisor:
+    """One thread that judges finished hands in the order they end; ``state()`` is what the page shows."""
+
+    def __init__(self, policy: str, samples: int, seed: int = 0):
+        self.policy, self.samples, self.seed = policy, samples, seed
+        self.lock = threading.Lock()
+        self.hands: dict[int, dict] = {}
+        self._queue: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="advisor", daemon=True)
+        self._thread.start()
+
+    def submit(self, index: int, record: dict, mine: list[dict]) -> None:
+        """Judge hand ``index`` (its record as written, the player's decisions in it) when its turn comes."""
+        with self.lock:
+            self.hands[index] = {"status": "waiting", "rows": [], "error": None}
+        self._queue.put((index, record, mine))
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            index, record, mine = item
+            with self.lock:
+                self.hands[index]["status"] = "running"
+            try:
+                rows = self.judge(record, mine)
+            except Exception as e:       # the game goes on; the page says the verdict failed, and why
+                with self.lock:
+                    self.hands[index].update(status="failed", error=f"{type(e).__name__}: {e}".splitlines()[0])
+                continue
+            with self.lock:
+                self.hands[index].update(status="done", rows=rows)
+
+    def judge(self, record: dict, mine: list[dict]) -> list[dict]:
+        """The player's decisions of one hand with the advisor's verdict on each (those with one option left out)."""
+        from euchresim.analysis.advice import review_hand
+        from euchresim.records.format import parse_record
+        review = review_hand(parse_record(record), self.policy, self.samples, seed=self.seed)
+        by_step = {d["step"]: d for d in mine}
+        rows = []
+        for r in review.to_dict("records"):
+            if int(r["seat"]) != YOU or int(r["step"]) not in by_step:
+                continue
+            row = {"step": int(r["step"]), "kind": str(r["kind"]), "group": kind_of(by_step[int(r["step"])]),
+                   "did": str(r["did"]), "best": str(r["best"]), "gave_up": _num(r["gave_up"]),
+                   "gave_up_low": _num(r["gave_up_low"]), "gave_up_high": _num(r["gave_up_high"]),
+                   "samples": int(r["samples"])}
+            row["text"] = verdict_text(row)
+            rows.append(row)
+        return rows
+
+    def state(self) -> dict:
+        """Every hand's verdicts (or where they stand), and the session's tally."""
+        with self.lock:
+            hands = {str(i): {**v, "rows": list(v["rows"])} for i, v in sorted(self.hands.items())}
+        pending = sum(1 for v in hands.values() if v["status"] in ("waiting", "running"))
+        return {"policy": self.policy, "samples": self.samples, "hands": hands, "pending": pending,
+                "summary": summary(v["rows"] for v in hands.values() if v["status"] == "done")}
+
+    def stop(self) -> None:
+        self._queue.put(None)
+
+
+def summary(hands_rows) -> dict:
+    """Points given up by kind of decision over the judged hands: total, interval, decisions, a hand."""
+    total = {k: 0.0 for k in KINDS}
+    var = {k: 0.0 for k in KINDS}
+    count = {k: 0 for k in KINDS}
+    n_hands = 0
+    for rows in hands_rows:
+        n_hands += 1
+        for r in rows:
+            if r["gave_up"] is None:
+                continue
+            k = r["group"]
+            total[k] += r["gave_up"]
+            var[k] += ((r["gave_up_high"] - r["gave_up_low"]) / (2 * Z95)) ** 2
+            count[k] += 1
+    out = {"hands": n_hands, "kinds": []}
+    for k in KINDS:
+        half = Z95 * math.sqrt(var[k])
+        out["kinds"].append({"kind": k, "decisions": count[k], "gave_up": total[k], "low": total[k] - half,
+                             "high": total[k] + half, "per_hand": total[k] / n_hands if n_hands else None})
+    return out

@@ -1,0 +1,287 @@
+"""The practice table's server (euchresim/play/): the game through HTTP, what it refuses, what it keeps.
+
+A player's hand goes through ``/api/act`` a decision at a time and ends as
+a hand record that ``replay`` accepts with the outcome the page showed;
+every bad request is a 4xx with one line of text; a session folder is
+never overwritten, and a resumed session goes on from its last finished
+hand with the deals the seed gives.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+
+from euchresim.loops.records import replay
+from euchresim.play import open_table
+from euchresim.play.table import Session, TableError
+from euchresim.records.format import parse_record
+from euchresim.rules import Rules
+
+
+@pytest.fixture
+def table(tmp_path):
+    server, session, _ = open_table(Rules(), "heuristic", 5, str(tmp_path / "s"), advise=False)
+    t = threading.Thread(target=server.serve_forever, daemon=True)
+    t.start()
+    host, port = server.server_address[:2]
+    yield f"http://{host}:{port}", session
+    server.shutdown()
+    server.server_close()
+    session.close()
+
+
+def call(base, path, body=None, raw=None, method=None, headers=None):
+    """(status, content type, body text) of one request; JSON bodies parsed."""
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    req = urllib.request.Request(base + path, data=data, method=method or ("POST" if data is not None else "GET"),
+                                 headers=headers or {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            status, ctype, text = r.status, r.headers["Content-Type"], r.read().decode()
+    except urllib.error.HTTPError as e:
+        status, ctype, text = e.code, e.headers["Content-Type"], e.read().decode()
+    return status, ctype, (json.loads(text) if ctype == "application/json" else text)
+
+
+def first_legal(state):
+    return next(o for o in state["options"] if o["legal"])
+
+
+def play_hand(base):
+    """Play the current hand to its end through the API, the first legal option each time; the last state."""
+    _, _, state = call(base, "/api/state")
+    while not state["done"]:
+        assert state["turn"] == 0 and state["options"], state
+        status, _, state = call(base, "/api/act", {"hand": state["hand"], "step": state["step"],
+                                                   "action": first_legal(state)["code"]})
+        assert status == 200, state
+    return state
+
+
+def test_a_hand_played_through_the_api_is_a_record_that_replays_to_what_the_page_showed(table, tmp_path):
+    base, session = table
+    state = play_hand(base)
+    assert state["hands_played"] == 1 and state["points"] is not None
+    lines = open(session.path).read().splitlines()
+    assert len(lines) == 1
+    obj = json.loads(lines[0])
+    outcome, err = replay(parse_record(obj))
+    assert err is None
+    assert outcome["points"][:2] == state["points"] == obj["points"][:2]
+    assert obj["game"] == 0 and obj["score"] == [0, 0, 0, 0]
+    assert state["score"] == state["points"]
+    # the page's own story of the tricks is the record's
+    assert [c["card"] for t in state["tricks"] for c in t["cards"]] == obj["plays"]
+    assert [t["winner"] for t in state["tricks"]] == obj["trick_winners"]
+    # the records are served as written
+    status, _, text = call(base, "/records/hands.jsonl")
+    assert status == 200 and text == open(session.path).read()
+    # the next hand is dealt on request, at the score
+    status, _, nxt = call(base, "/api/next", {"hand": 1})
+    assert status == 200 and nxt["hand"] == 1 and not nxt["done"] and nxt["score"] == state["score"]
+
+
+def test_the_page_never_sees_a_bots_cards_before_they_are_played(table):
+    base, session = table
+    _, _, state = call(base, "/api/state")
+    text = json.dumps(state)
+    mine = set(state["your_hand"]) | {state["upcard"]}
+    played = {c["card"] for t in state["tricks"] for c in t["cards"]}
+    for seat in (1, 2, 3):
+        for card in session.record()[0].hands[seat:seat + 1]:
+            from euchresim.records.format import cards_desc
+            hidden = set(cards_desc(card)) - mine - played
+            assert all(f'"{c}"' not in text for c in hidden), hidden
+
+
+def test_an_illegal_card_is_refused_with_the_rule_and_the_hand_goes_on(table):
+    base, session = table
+    _, _, state = call(base, "/api/state")
+    seen = 0
+    while not state["done"]:
+        bad = [o for o in state["options"] if not o["legal"]]
+        for o in bad:
+            assert o["why"]
+            status, ctype, text = call(base, "/api/act", {"hand": state["hand"], "step": state["step"],
+                                                          "action": o["code"]})
+            assert status == 400 and ctype.startswith("text/plain")
+            assert text.strip() == o["why"] and "\n" not in text.strip()
+            seen += 1
+        _, _, again = call(base, "/api/state")
+        assert again["step"] == state["step"]            # a refusal changes nothing
+        _, _, state = call(base, "/api/act", {"hand": state["hand"], "step": state["step"],
+                                              "action": first_legal(state)["code"]})
+        if state["done"] and seen == 0:                  # no refusal met in this hand: play another
+            _, _, state = call(base, "/api/next", {"hand": state["hands_played"]})
+    assert seen
+
+
+def test_an_action_sent_twice_or_after_the_hand_is_refused_cleanly(table):
+    base, _ = table
+    _, _, state = call(base, "/api/state")
+    body = {"hand": state["hand"], "step": state["step"], "action": first_legal(state)["code"]}
+    assert call(base, "/api/act", body)[0] == 200
+    status, _, text = call(base, "/api/act", body)
+    assert status == 409 and "sent twice" in text
+    status, _, text = call(base, "/api/next", {"hand": 1})
+    assert status == 409 and "still being played" in text
+    end = play_hand(base)
+    status, _, text = call(base, "/api/act", {"hand": end["hand"], "step": end["step"], "action": 0})
+    assert status == 409 and "is over" in text
+    assert call(base, "/api/next", {"hand": 1})[0] == 200
+    status, _, text = call(base, "/api/next", {"hand": 1})
+    assert status == 409 and "still being played" in text
+
+
+@pytest.mark.parametrize("method,path,body,status,words", [
+    ("GET", "/nothing", None, 404, "not found"),
+    ("GET", "/static/../table.py", None, 404, "not found"),
+    ("GET", "/static/table.py", None, 404, "not found"),
+    ("GET", "/records/session.json", None, 404, "not found"),
+    ("GET", "/api/act", None, 405, "POST it"),
+    ("GET", "/api/nothing", None, 404, "no such API"),
+    ("PUT", "/api/act", b"{}", 405, "not served"),
+    ("DELETE", "/", None, 405, "not served"),
+    ("POST", "/api/act", b"", 400, "1 to 4096 bytes"),
+    ("POST", "/api/act", b"{not json", 400, "not JSON"),
+    ("POST", "/api/act", b"[1, 2]", 400, "JSON object"),
+    ("POST", "/api/act", b'{"hand": 0, "step": 0}', 400, "'action' must be a whole number"),
+    ("POST", "/api/act", b'{"hand": 0, "step": 0, "action": "9C"}', 400, "'action' must be a whole number"),
+    ("POST", "/api/act", b'{"hand": 0, "step": 0, "action": true}', 400, "'action' must be a whole number"),
+    ("POST", "/api/act", b'{"hand": 0, "step": 0, "action": 1, "x": 1}', 400, "unknown field 'x'"),
+    ("POST", "/api/act", b'{"hand": 0, "step": 0, "action": 99999999999999999999}', 400, "not one of"),
+    ("POST", "/api/act", b'{"hand": 0, "step": 0, "action": -3}', 400, "not"),
+    ("POST", "/api/act", b'{"hand": 7, "step": 0, "action": 0}', 409, "is over"),
+    ("POST", "/api/act", b'{"hand": 0, "step": 99, "action": 0}', 409, "sent twice"),
+    ("POST", "/api/next", b'{"hand": "x"}', 400, "'hand' must be"),
+    ("POST", "/api/state", b'{}', 405, "nothing to POST"),
+    ("POST", "/elsewhere", b'{}', 404, "nothing to POST"),
+    ("POST", "/api/act", b"x" * 5000, 413, "1 to 4096 bytes"),
+])
+def test_bad_requests_get_a_4xx_and_one_line(table, method, path, body, status, words):
+    base, _ = table
+    got, ctype, text = call(base, path, raw=body, method=method)
+    assert got == status, text
+    assert ctype.startswith("text/plain")
+    assert words in text and text.count("\n") == 1 and "Traceback" not in text
+    assert call(base, "/api/state")[0] == 200            # and the server goes on
+
+
+def test_the_page_and_its_files_are_served_from_the_package(table):
+    base, _ = table
+    for path, kind in (("/", "text/html"), ("/static/app.js", "text/javascript"), ("/static/style.css", "text/css")):
+        status, ctype, text = call(base, path)
+        assert status == 200 and ctype.startswith(kind) and len(text) > 100
+    status, _, page = call(base, "/")
+    assert "http://" not in page and "https://" not in page        # nothing fetched from outside at run time
+    js = call(base, "/static/app.js")[2]
+    assert "http://" not in js and "https://" not in js
+
+
+def test_a_session_folder_is_never_overwritten_and_a_resume_goes_on(tmp_path):
+    folder = str(tmp_path / "s")
+    s = Session(Rules(), "heuristic", 9, folder)
+    first_deal = s.record()[0].hands
+    while not s.h.done:
+        opts = [a for a in range(64) if (s.h.legal() >> a) & 1]
+        s.act(len(s.finished), s.step, opts[0])
+    rec_line = open(s.path).read()
+    score = list(s.score)
+    s.next_hand(1)
+    second_deal = s.record()[0].hands
+    s.close()
+    with pytest.raises(TableError, match="add --resume"):
+        Session(Rules(), "heuristic", 9, folder)
+    with pytest.raises(TableError, match="seed 9, not 10"):
+        Session(Rules(), "heuristic", 10, folder, resume=True)
+    with pytest.raises(TableError, match="bot"):
+        Session(Rules(), "random", 9, folder, resume=True)
+    r = Session(Rules(), "heuristic", 9, folder, resume=True)
+    assert open(r.path).read() == rec_line                        # the finished hand kept, byte for byte
+    assert len(r.finished) == 1 and r.score == score
+    assert r.record()[0].hands == second_deal != first_deal       # the unfinished hand dealt again, the same
+    assert len(r.resumed) == 1 and all(d["step"] >= 0 for d in r.resumed[0][1])
+    r.close()
+    # the same seed deals the same hands in another folder
+    other = Session(Rules(), "heuristic", 9, str(tmp_path / "t"))
+    assert other.record()[0].hands == first_deal
+    other.close()
+
+
+def test_a_broken_records_file_is_refused_on_resume(tmp_path):
+    folder = str(tmp_path / "s")
+    Session(Rules(), "heuristic", 1, folder).close()
+    with open(os.path.join(folder, "hands.jsonl"), "w") as fh:
+        fh.write('{"players": 4, "deck": 24}\n')
+    with pytest.raises(TableError, match="line 1"):
+        Session(Rules(), "heuristic", 1, folder, resume=True)
+
+
+def test_a_game_ends_at_the_target_and_the_next_hand_opens_a_new_game(tmp_path):
+    s = Session(Rules(game_to=5), "heuristic", 2, str(tmp_path / "s"))
+    games = set()
+    for _ in range(60):
+        while not s.h.done:
+            opts = [a for a in range(64) if (s.h.legal() >> a) & 1]
+            s.act(len(s.finished), s.step, opts[-1])
+        if s.game_over is not None:
+            assert max(s.score) >= 5 and s.score[s.game_over] == max(s.score)
+            games.add(s.game)
+            s.next_hand(len(s.finished))
+            assert s.score == [0, 0] and s.game == max(games) + 1
+            break
+        s.next_hand(len(s.finished))
+    assert games == {0}
+    recs = [json.loads(x) for x in open(s.path)]
+    scores = [0, 0]
+    for obj in recs:                                  # each record's score is the one before it, side by side
+        assert obj["score"] == [scores[0], scores[1], scores[0], scores[1]]
+        scores = [scores[k] + obj["points"][k] for k in (0, 1)]
+    s.close()
+
+
+def _cli(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "euchresim.cli", *args], capture_output=True, text=True,
+                          timeout=300, **kw)
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--players", "3"], "--players: the practice table seats 4 players"),
+    (["--bot", "nosuch"], "unknown policy 'nosuch'"),
+    (["--advise-policy", "nosuch"], "--advise-policy: unknown policy"),
+    (["--resume"], "--resume: name the session's folder"),
+    (["--resume", "--session", "NEW"], "--resume: there is no session in"),
+    (["--bot", "euchresim.examples.python_bot:high_unless_partner_wins:python"], "cannot sit at the table"),
+])
+def test_bad_options_are_one_line(tmp_path, args, words):
+    where = [] if "--resume" in args else ["--session", str(tmp_path / "s")]
+    out = _cli("play", "--no-browser", "--port", "0", *where, *[str(tmp_path / "new") if a == "NEW" else a for a in args])
+    assert out.returncode == 1 and words in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_the_command_serves_the_table_on_a_free_port_and_stops_on_ctrl_c(tmp_path):
+    folder = str(tmp_path / "s")
+    p = subprocess.Popen([sys.executable, "-m", "euchresim.cli", "play", "--no-browser", "--port", "0",
+                          "--session", folder, "--no-advice"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        line = p.stdout.readline()
+        assert line.startswith("the table is at http://127.0.0.1:"), (line, p.stderr.read() if p.poll() else "")
+        base = line.split()[4].rstrip("/")
+        assert call(base, "/")[0] == 200
+        state = play_hand(base)
+        assert state["hands_played"] == 1
+    finally:
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    assert "stopped after 1 hand;" in out and "--resume" in out and "Traceback" not in err
+    assert len(open(os.path.join(folder, "hands.jsonl")).read().splitlines()) == 1
+    busy = _cli("play", "--no-browser", "--port", "0", "--session", folder)
+    assert busy.returncode == 1 and "add --resume" in busy.stderr
