@@ -13,10 +13,12 @@ import time
 
 import click
 
-from euchresim.cli.options import InputError, backend_options, check_backend, rules_options
+from euchresim.cli.options import InputError, backend_options, check_backend, rules_options, start_score_option
+from euchresim.run.errors import SimError
 from euchresim.run.jobs import RunStopped
 
 MAX_GAMES = 10 ** 12
+DEFAULT_GAMES = 2000
 
 
 def _pct(x):
@@ -33,37 +35,70 @@ def _rules_line(rules) -> str:
     return f"players {rules.players}  deck {rules.deck}  game to {rules.game_to}" + (f"  ({extra})" if extra else "")
 
 
-def _named(name: str) -> str:
+def _named(name: str, given: str | None = None) -> str:
+    """A player as shown: ``best`` with what it stands for, a cheat marked as one."""
     from euchresim.policies import cheats
-    return f"{name} (cheats: sees every hand)" if cheats(name) else name
+    shown = f"best ({name})" if given is not None and given.strip().lower().split(":", 1)[0] == "best" else name
+    return f"{shown} (cheats: sees every hand)" if cheats(name) else shown
 
 
-def format_duel(o: dict) -> str:
-    """The duel as a reader wants it: who, how many, A's win rate and points per hand with intervals."""
+def _game_line(rules, o=None) -> str:
+    """What the match plays: euchresim's rules, or OpenSpiel's euchre (one hand a game) with its two options."""
+    if o is not None and o.get("game") == "openspiel euchre":
+        return (f"OpenSpiel euchre, one hand a game  (stick_the_dealer={str(rules.stick_the_dealer).lower()}, "
+                f"allow_lone_defender={str(rules.defend_alone).lower()})")
+    return _rules_line(rules)
+
+
+def format_duel(o: dict, given=(None, None)) -> str:
+    """The duel as a reader wants it: who, how many, A's win rate and points per hand with intervals.
+
+    ``given``: A and B as the user named them (``best`` is shown with what it stands for).
+    """
     lo, hi = o["a_win_rate_ci"]
     plo, phi = o["points_per_hand_ci"]
-    return "\n".join([
-        f"A: {_named(o['a'])}",
-        f"B: {_named(o['b'])}",
-        f"seatings {' '.join(o['arrangements'])}  seed {o['seed']}",
-        f"deals {o['deals']:,}  games {o['games']:,}  hands {o['hands']:,}",
-        f"A game win rate    {_pct(o['a_win_rate']):>7}   95% CI {_pct(lo)} .. {_pct(hi)}",
+    outside = o.get("game") == "openspiel euchre"
+    count = (f"deals {o['deals']:,}  hands {o['hands']:,} (each deal once a seating)" if outside else
+             f"deals {o['deals']:,}  games {o['games']:,}  hands {o['hands']:,}")
+    lines = [
+        f"A: {_named(o['a'], given[0])}",
+        f"B: {_named(o['b'], given[1])}",
+        f"seatings {' '.join(o['arrangements'])}  seed {o['seed']}"
+        + (f"  every game from {'-'.join(map(str, o['start_score']))}" if o.get("start_score") else ""),
+        count,
+        f"A {'hand' if outside else 'game'} win rate    {_pct(o['a_win_rate']):>7}   95% CI {_pct(lo)} .. {_pct(hi)}",
         f"A points per hand  {_signed(o['points_per_hand']):>7}   95% CI {_signed(plo)} .. {_signed(phi)}"
         "   (A's points less B's)",
-    ] + (["note: every deal sequence gave the same win difference, so the normal interval has no width "
-          "(docs/duel.md)"] if o["a_win_rate_se"] == 0 else []))
+    ]
+    if outside:
+        ms = o["ms_per_decision"]
+        lines.append(f"ms a decision      A {_ms(ms['a'])}  B {_ms(ms['b'])}")
+        if not o["deterministic"]:
+            lines.append("note: OpenSpiel's IS-MCTS is not deterministic under a fixed seed: a rerun repeats "
+                         "these numbers as statistics, not to the digit")
+    if o["a_win_rate_se"] == 0:
+        lines.append("note: every deal sequence gave the same win difference, so the normal interval has no "
+                     "width (docs/duel.md)")
+    return "\n".join(lines)
 
 
-def format_ladder(o: dict) -> str:
-    """The rating table, best first, then who beat whom."""
-    names = [_named(n) for n in o["policies"]]
+def _ms(x) -> str:
+    return "-" if x is None or math.isnan(x) else f"{x:.2f}"
+
+
+def format_ladder(o: dict, given=None) -> str:
+    """The rating table, best first, then who beat whom (``given``: the policies as named, for ``best``)."""
+    given = list(given) if given is not None else [None] * len(o["policies"])
+    shown = {n: _named(n, g) for n, g in zip(o["policies"], given)}
+    names = [shown[n] for n in o["policies"]]
     w = max([6] + [len(n) for n in names])
     lines = [f"{'rank':<4}  {'policy':<{w}}  {'elo':>6}  {'95% CI':>15}  {'games':>7}"]
     for r in o["ratings"]:
         lo, hi = r["elo_ci"]
-        lines.append(f"{r['rank']:<4}  {_named(r['policy']):<{w}}  {r['elo']:>+6.0f}  {lo:>+7.0f} .. {hi:<+6.0f}  "
+        lines.append(f"{r['rank']:<4}  {shown[r['policy']]:<{w}}  {r['elo']:>+6.0f}  {lo:>+7.0f} .. {hi:<+6.0f}  "
                      f"{r['games']:>7,}")
-    lines += ["", "game win rate of the row against the column"]
+    outside = bool(o["duels"]) and o["duels"][0].get("game") == "openspiel euchre"
+    lines += ["", f"{'hand' if outside else 'game'} win rate of the row against the column"]
     order = [o["policies"].index(r["policy"]) for r in o["ratings"]]      # best first, as the table above
     lines.append(" " * (w + 6) + "".join(f"{'#' + str(k + 1):>8}" for k in range(len(order))))
     for k, i in enumerate(order):
@@ -158,17 +193,31 @@ def _common(f):
                           "(about 0.5 ms) for fast policies. Part of what a seed means.")(f)
     f = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                      help="One seed (a whole number >= 0) fixes every number.")(f)
+    f = click.option("--deals", type=click.IntRange(min=1, max=MAX_GAMES), default=None,
+                     help="Deal sequences (each played once a seating), instead of --games. Against "
+                          "OpenSpiel's bots (openspiel:ismcts:sims=N, openspiel:random) a deal is one hand "
+                          "played in OpenSpiel's euchre.")(f)
     return f
+
+
+def _deals(games, deals, players, chunk_size) -> int:
+    """The deal sequences asked for: --deals, or --games (2,000 when neither) rounded up to whole ones."""
+    if games is not None and deals is not None:
+        raise InputError("give --games or --deals, not both")
+    from euchresim.studies.duel import deals_for
+    return deals if deals is not None else deals_for(games or DEFAULT_GAMES, players, chunk_size)
 
 
 @click.command()
 @rules_options
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
-@click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=2000, show_default=True,
-              help="Games in all, over every seating; rounded up to whole deal sequences.")
+@click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=None,
+              help=f"Games in all, over every seating; rounded up to whole deal sequences [default: {DEFAULT_GAMES}].")
 @_common
-def duel(rules, a, b, games, seed, chunk_size, workers, as_json, quiet, checkpoint, resume, force, backend, address):
+@start_score_option
+def duel(rules, a, b, games, deals, seed, chunk_size, workers, as_json, quiet, checkpoint, resume, force, backend,
+         address, start_score):
     """Policy A against policy B, duplicate: the same deals with the seats exchanged.
 
     A and B are policies as --policy takes them (random, baseline,
@@ -178,18 +227,27 @@ def duel(rules, a, b, games, seed, chunk_size, workers, as_json, quiet, checkpoi
     cancels from the differences, so fewer games tell the two apart.
     Prints A's game win rate and A's points less B's per hand, each
     with a 95% interval from the paired differences (docs/duel.md).
+    `best` is the strongest fair bot (docs/policies.md). OpenSpiel's
+    bots play too (openspiel:ismcts:sims=1000, openspiel:random): such
+    a duel is played in OpenSpiel's euchre, one hand a game, and adds
+    each side's milliseconds a decision.
 
     \b
     Examples:
         euchresim duel baseline random --games 2000
         euchresim duel baseline random --players 3 --game-to 5 --games 600 --json
+        euchresim duel heuristic openspiel:random --deals 20
     """
     from euchresim.studies import duel as d
     from euchresim.analysis import json_ready
     from euchresim.run.runner import default_workers
     pa, pb = _canonical([a, b], rules.players, ["A", "B"])
-    spec = d.DuelSpec(rules, pa, pb, seed=seed, deals=d.deals_for(games, rules.players, chunk_size),
-                      chunk_size=chunk_size)
+    try:
+        spec = d.DuelSpec(rules, pa, pb, seed=seed, deals=_deals(games, deals, rules.players, chunk_size),
+                          chunk_size=chunk_size, start_score=start_score)
+        spec.run_spec(0)                 # a start score the rules refuse is one line now, not in a worker
+    except (SimError, ValueError) as e:
+        raise InputError(str(e)) from None
     n = workers or default_workers()
     run = _run_options(checkpoint, resume, force, backend, address)
     try:
@@ -199,25 +257,25 @@ def duel(rules, a, b, games, seed, chunk_size, workers, as_json, quiet, checkpoi
         _say_stopped(stop, "deal sequences")
         if part is not None:
             click.echo(json.dumps(json_ready(dict(part, partial=True)), allow_nan=False) if as_json else
-                       f"duel  {_rules_line(rules)}  (partial: {part['deals']:,} of {spec.deals:,} deal "
-                       f"sequences)\n" + format_duel(part))
+                       f"duel  {_game_line(rules, part)}  (partial: {part['deals']:,} of {spec.deals:,} deal "
+                       f"sequences)\n" + format_duel(part, (a, b)))
         sys.exit(130)
     if as_json:
         click.echo(json.dumps(json_ready(out), allow_nan=False))
     else:
-        click.echo(f"duel  {_rules_line(rules)}")
-        click.echo(format_duel(out))
+        click.echo(f"duel  {_game_line(rules, out)}")
+        click.echo(format_duel(out, (a, b)))
     if not (quiet or as_json):
-        click.echo(f"done: {out['games']:,} games in {took:.1f} s", err=True)
+        click.echo(f"done: {out['games']:,} {'hands' if spec.openspiel else 'games'} in {took:.1f} s", err=True)
 
 @click.command()
 @rules_options
 @click.argument("policies", metavar="POLICY...", nargs=-1, required=True)
-@click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=2000, show_default=True,
-              help="Games per pair, over every seating; rounded up to whole deal sequences.")
+@click.option("--games", type=click.IntRange(min=1, max=MAX_GAMES), default=None,
+              help=f"Games per pair, over every seating; rounded up to whole deal sequences [default: {DEFAULT_GAMES}].")
 @_common
-def ladder(rules, policies, games, seed, chunk_size, workers, as_json, quiet, checkpoint, resume, force, backend,
-           address):
+def ladder(rules, policies, games, deals, seed, chunk_size, workers, as_json, quiet, checkpoint, resume, force,
+           backend, address):
     """Every pair of the policies dueled, then a rating each (Bradley-Terry, Elo scale).
 
     Each pair plays a duel as `euchresim duel` does (its own deals of
@@ -232,6 +290,7 @@ def ladder(rules, policies, games, seed, chunk_size, workers, as_json, quiet, ch
     from euchresim.studies import duel as d
     from euchresim.analysis import json_ready
     from euchresim.studies.ladder import ladder as run_ladder, pairs
+    from euchresim.interop.openspiel_match import is_openspiel
     from euchresim.run.runner import default_workers
     if len(policies) < 2:
         raise InputError("a ladder needs at least two policies")
@@ -239,23 +298,29 @@ def ladder(rules, policies, games, seed, chunk_size, workers, as_json, quiet, ch
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise InputError(f"give each policy once: {', '.join(twice)} is named twice")
-    deals = d.deals_for(games, rules.players, chunk_size)
+    deals = _deals(games, deals, rules.players, chunk_size)
+    outside = any(is_openspiel(x) for x in names)
+    try:
+        d.DuelSpec(rules, names[0], names[1], deals=deals, chunk_size=chunk_size, openspiel=outside)
+    except ValueError as e:
+        raise InputError(str(e)) from None
     total = len(pairs(len(names))) * deals * len(d.arrangements(rules.players)) * chunk_size
     n = workers or default_workers()
     run = _run_options(checkpoint, resume, force, backend, address)
     try:
-        out, took = _play(lambda bar: run_ladder(rules, names, seed, deals, chunk_size, n, on_progress=bar, **run),
-                          total, quiet, as_json)
+        out, took = _play(lambda bar: run_ladder(rules, names, seed, deals, chunk_size, n, on_progress=bar,
+                                                 openspiel=outside, **run), total, quiet, as_json)
     except RunStopped as stop:
         _say_stopped(stop, "chunks of the pair in play")
         sys.exit(130)
     if as_json:
         click.echo(json.dumps(json_ready(out), allow_nan=False))
     else:
-        click.echo(f"ladder  {_rules_line(rules)}  seed {seed}  games {out['games']:,} "
+        unit = "hands" if outside else "games"
+        click.echo(f"ladder  {_game_line(rules, out['duels'][0])}  seed {seed}  {unit} {out['games']:,} "
                    f"({out['duels'][0]['games']:,} a pair)")
-        click.echo(format_ladder(out))
+        click.echo(format_ladder(out, policies))
     if not (quiet or as_json):
-        click.echo(f"done: {out['games']:,} games in {took:.1f} s", err=True)
+        click.echo(f"done: {out['games']:,} {'hands' if outside else 'games'} in {took:.1f} s", err=True)
 
 __all__ = ["duel", "ladder", "format_duel", "format_ladder"]

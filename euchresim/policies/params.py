@@ -25,11 +25,15 @@ class Param:
     lo: float
     hi: float
     doc: str = ""
+    names: tuple = ()      # words for the values 0, 1, ... (``objective=game`` for 1), when it is a choice
 
 
-def param(name: str, default: float, lo: float, hi: float, doc: str = "") -> Param:
-    """A policy's parameter, built-in's or user's alike: its slot is its place in the tuple ``declare`` is given."""
-    return Param(name, -1, float(default), float(lo), float(hi), doc)
+def param(name: str, default: float, lo: float, hi: float, doc: str = "", names: tuple = ()) -> Param:
+    """A policy's parameter, built-in's or user's alike: its slot is its place in the tuple ``declare`` is given.
+
+    ``names`` makes it a choice: the k-th word stands for the value k (``lo`` 0, ``hi`` the last).
+    """
+    return Param(name, -1, float(default), float(lo), float(hi), doc, tuple(names))
 
 
 def declare(params, owner: str, first: int = 0) -> tuple:
@@ -44,7 +48,7 @@ def declare(params, owner: str, first: int = 0) -> tuple:
     for k, p in enumerate(params):
         if not isinstance(p, Param):
             raise PolicyError(f"{owner}: parameter {k} must be made with euchresim.policies.param(...), not {p!r}")
-        out.append(Param(p.name, first + k, p.default, p.lo, p.hi, p.doc))
+        out.append(Param(p.name, first + k, p.default, p.lo, p.hi, p.doc, p.names))
     check_declared(out, owner)
     return tuple(out)
 
@@ -99,12 +103,20 @@ def _set(name: str, params, row: np.ndarray, key: str, value, where: str) -> str
     if p is None:
         names = ", ".join(q.name for q in params) or "none"
         raise PolicyError(f"{where}: {name} has no parameter {key!r}; its parameters: {names}")
-    v = _number(str(value), f"{where}: {key}") if not isinstance(value, (int, float)) or isinstance(value, bool) \
-        else float(value)
+    words = [w.lower() for w in p.names]
+    if isinstance(value, str) and value.strip().lower() in words:
+        v = float(words.index(value.strip().lower()))
+    elif p.names and isinstance(value, str) and not value.strip().lstrip("-").replace(".", "", 1).isdigit():
+        raise PolicyError(f"{where}: {key}={value.strip()}: choose one of {', '.join(p.names)}")
+    else:
+        v = _number(str(value), f"{where}: {key}") if not isinstance(value, (int, float)) or isinstance(value, bool) \
+            else float(value)
     if not (p.lo <= v <= p.hi):
         raise PolicyError(f"{where}: {key}={v:g} is out of range {p.lo:g}..{p.hi:g}")
+    if p.names and v != int(v):
+        raise PolicyError(f"{where}: {key}={v:g}: choose one of {', '.join(p.names)}")
     row[p.slot] = v
-    return f"{key}={row[p.slot]:g}"
+    return f"{key}={p.names[int(v)]}" if p.names else f"{key}={row[p.slot]:g}"
 
 
 def apply_settings(name: str, params, row: np.ndarray, parts, where: str) -> list[str]:

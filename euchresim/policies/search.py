@@ -27,10 +27,11 @@ from numba import njit
 from euchresim.engine import solver as S
 from euchresim.engine.bits import U, lowbit, popcount, random_bit
 from euchresim.engine.hand import apply_action, legal_actions, score_hand, start_hand
-from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, EXCHANGED, HAND, JOKER_SUIT, MAKER, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, MAKER_TRICKS, PLAY_SEAT, PLAYS, POINTS, PRIV_SIZE, ST_SIZE, T_EFF, T_ORDER, TO_ACT, TRICKS, TRUMP, UPCARD)
+from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_GAME_TO, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, EXCHANGED, HAND, JOKER_SUIT, MAKER, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, MAKER_TRICKS, PLAY_SEAT, PLAYS, POINTS, PRIV_SIZE, SCORE, ST_SIZE, T_EFF, T_ORDER, TO_ACT, TRICKS, TRUMP, UPCARD)
 from euchresim.policies.heuristic import HEURISTIC_PARAMS, heuristic_decide
 from euchresim.policies.params import declare, defaults_row, param, slot_of
 from euchresim.policies.view import dummy_taken, shown_voids
+from euchresim.policies.win_table import P_WIN as _WIN_TABLES
 
 # pimc's own parameters, after heuristic's (its rollouts and inference bid as heuristic, from the same row)
 SEARCH_PARAMS = declare((
@@ -42,14 +43,18 @@ SEARCH_PARAMS = declare((
           "pimc: tries per world at a deal on which heuristic would have made the calls heard (0: no inference)"),
     param("fair_bids", 0.0, 0.0, 1.0,
           "1: a call's rollout plays the hand out with heuristic at every seat (fair); 0: solved double-dummy"),
+    param("objective", 0.0, 0.0, 1.0,
+          "points: the most points a hand (less the opponents'); game: the best P(win the game) from the score "
+          "(4 players; elsewhere points)", names=("points", "game")),
 ), "pimc", first=len(HEURISTIC_PARAMS))
 S_WORLDS = slot_of(SEARCH_PARAMS, "worlds")
 S_BID_WORLDS = slot_of(SEARCH_PARAMS, "bid_worlds")
 S_SEARCH_BIDS = slot_of(SEARCH_PARAMS, "search_bids")
 S_INFER = slot_of(SEARCH_PARAMS, "infer")
 S_FAIR_BIDS = slot_of(SEARCH_PARAMS, "fair_bids")
+S_OBJECTIVE = slot_of(SEARCH_PARAMS, "objective")
 PIMC_PARAMS = SEARCH_PARAMS[:2] + SEARCH_PARAMS[3:4] + SEARCH_PARAMS[2:3] + SEARCH_PARAMS[4:] + HEURISTIC_PARAMS
-DD_PARAMS = SEARCH_PARAMS[2:3] + HEURISTIC_PARAMS      # dd samples no worlds: search_bids only of pimc's own
+DD_PARAMS = SEARCH_PARAMS[2:3] + SEARCH_PARAMS[5:] + HEURISTIC_PARAMS      # dd samples no worlds
 PIMC_DEFAULTS = defaults_row(PIMC_PARAMS)
 
 # rows of the workspace
@@ -65,6 +70,13 @@ V_PTS = 0           # WR_VAL[0..5]: the deciding seat's points when the makers e
 V_SUM = 8           # WR_VAL[8 + k]: the sum over worlds of action k's points
 V_N = 48            # WR_VAL[48 + k]: worlds in which action k was valued
 MAX_TRIES = 64      # attempts at a world that respects every void before the voids are dropped
+
+# P(win the game) by score for objective=game (policies/win_table.py, 4 players), one block per target
+WIN_TARGETS = (5, 7, 10)
+P_WIN = np.zeros((len(WIN_TARGETS), 10, 10, 4, 2))
+for _i, _t in enumerate(WIN_TARGETS):
+    P_WIN[_i, :_t, :_t] = np.array(_WIN_TABLES[_t])
+WIN_SCALE = 1 << 20       # a game value: P(win) in 2**-20ths, times 8, plus the side's tricks (ties to tricks)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -131,6 +143,75 @@ def points_table(st, tab, seat, ws):
 
 
 @njit(cache=True, _nrt=False)
+def win_value(tab, dealer, scores0, scores1, seat, side_tricks):
+    """``seat``'s game value at side scores (``scores0``, ``scores1``) with the next hand dealt after ``dealer``.
+
+    A side at or past the target has won; else P(win) from the table of
+    the target (``P_WIN``). Returns -1 where there is no table (not 4
+    players, or a target without one): the caller keeps points.
+    """
+    target = tab[CFG_GAME_TO]
+    ti = -1
+    for i in range(len(WIN_TARGETS)):
+        if WIN_TARGETS[i] == target:
+            ti = i
+    if ti < 0 or tab[CFG_PLAYERS] != 4:
+        return np.int64(-1)
+    side = seat & 1
+    mine = scores0 if side == 0 else scores1
+    theirs = scores1 if side == 0 else scores0
+    if mine >= target:
+        p = 1.0
+    elif theirs >= target:
+        p = 0.0
+    else:
+        p = P_WIN[ti, scores0, scores1, (dealer + 1) & 3, side]
+    return np.int64(np.round(p * WIN_SCALE)) * 8 + side_tricks
+
+
+@njit(cache=True, _nrt=False)
+def game_table(st, tab, seat, ws):
+    """``points_table`` in game values (``win_value``): what ``seat``'s side's P(win) becomes with k makers' tricks.
+
+    Leaves the points where the rules have no table. Called after
+    ``points_table``, whose scratch state holds the hand's maker and mode.
+    """
+    s2 = ws[WR_ST2]
+    val = ws[WR_VAL]
+    maker = st[MAKER]
+    on_makers = (makers_mask(st, tab[CFG_PLAYERS]) >> seat) & 1
+    for k in range(6):
+        for s in range(4):
+            s2[TRICKS + s] = 0
+        s2[U(TRICKS + maker)] = k
+        score_hand(s2, tab)
+        side = k if on_makers else 5 - k
+        v = win_value(tab, st[DEALER], st[SCORE] + s2[POINTS], st[SCORE + 1] + s2[POINTS + 1], seat, side)
+        if v < 0:
+            return 0
+        val[U(V_PTS + k)] = v
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def hand_values(st, tab, seat, ws, params):
+    """``ws[WR_VAL][V_PTS + k]`` by the policy's objective: points (``points_table``) or the game (``game_table``)."""
+    points_table(st, tab, seat, ws)
+    if params[S_OBJECTIVE] != 0:
+        game_table(st, tab, seat, ws)
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def thrown_in_value(st, tab, seat, params):
+    """A hand nobody called: no points, and the deal moves on (which the game objective sees)."""
+    if params[S_OBJECTIVE] == 0:
+        return np.int64(0)
+    v = win_value(tab, st[DEALER], st[SCORE], st[SCORE + 1], seat, np.int64(0))
+    return np.int64(0) if v < 0 else v
+
+
+@njit(cache=True, _nrt=False)
 def fair_playout(st, priv, tab, ws, seat, params):
     """``seat``'s value (``points_table``'s units) of the hand played out from the lead by heuristic at every seat.
 
@@ -139,7 +220,7 @@ def fair_playout(st, priv, tab, ws, seat, params):
     marginal call. A fair playout plays the cards as a player who sees only
     its own would; the sampled worlds average over what the seat cannot see.
     """
-    points_table(st, tab, seat, ws)
+    hand_values(st, tab, seat, ws, params)
     while st[PHASE] != PH_DONE:
         s = st[TO_ACT]
         legal = legal_actions(st, priv, tab)
@@ -166,13 +247,13 @@ def rollout(st0, priv0, tab, ws, a, seat, params):
         if apply_action(st, priv, tab, b):
             return np.int64(0)          # pragma: no cover - heuristic plays legally (tests)
     if st[PHASE] == PH_DONE:
-        return np.int64(0)                # thrown in: no points either way
+        return thrown_in_value(st, tab, seat, params)
     if params[S_FAIR_BIDS] != 0:
         return fair_playout(st, priv, tab, ws, seat, params)
     pos = ws[WR_POS]
     load_position(st, priv, tab, pos)
     mt = S.solve_position(ws[WR_SOLVER], tab, pos, ws[WR_RES], S.MODE_EXACT)
-    points_table(st, tab, seat, ws)
+    hand_values(st, tab, seat, ws, params)
     return ws[WR_VAL][U(V_PTS + mt)]
 
 
@@ -485,7 +566,7 @@ def search_decide(st, priv, hand, away, seat, legal, params, rng, tab, ws, sees_
         return lowbit(legal)
     clear_sums(ws)
     if play:
-        points_table(st, tab, seat, ws)
+        hand_values(st, tab, seat, ws, params)
     n = np.int64(1) if sees_all else np.int64(params[S_WORLDS] if play else params[S_BID_WORLDS])
     for _ in range(n):
         world = priv

@@ -33,6 +33,9 @@ MAX_BATCH = 4           # pairing units per worker job: a slow policy's progress
 
 UNIT_DTYPE = np.dtype([("unit", np.int64), ("arr", np.int8), ("games", np.int32), ("a_wins", np.float64),
                        ("points", np.float64), ("hands", np.int64)])
+# a deal in OpenSpiel's euchre also times each side: seconds and decisions (the only numbers no seed fixes)
+OPENSPIEL_DTYPE = np.dtype(UNIT_DTYPE.descr + [("a_seconds", np.float64), ("a_decisions", np.int64),
+                                               ("b_seconds", np.float64), ("b_decisions", np.int64)])
 
 
 def arrangements(players: int) -> tuple[str, ...]:
@@ -60,6 +63,11 @@ class DuelSpec:
     plays deal sequences ``first_deal`` .. ``first_deal + deals - 1`` of the
     seed (a ladder gives each pair its own range, so the pairs are
     independent); each is a chunk of ``chunk_size`` games.
+
+    ``openspiel`` (set whenever A or B is one of OpenSpiel's bots, and by a
+    ladder for every pair of a ladder with one) plays the duel in
+    OpenSpiel's euchre, one hand a game: a deal sequence is one deal
+    (interop/openspiel_match.py).
     """
     rules: Rules
     a: str
@@ -68,12 +76,29 @@ class DuelSpec:
     deals: int = 100
     chunk_size: int = 1
     first_deal: int = 0
+    start_score: tuple = ()        # every game starts at this score (seat 0's side first): RunSpec.start_score
+    openspiel: bool = False
 
     def __post_init__(self):
+        object.__setattr__(self, "start_score", tuple(self.start_score) if any(self.start_score) else ())
         if self.deals < 1:
             raise ValueError("a duel needs at least one deal sequence")
         if self.chunk_size < 1:
             raise ValueError("games per deal sequence must be at least 1")
+        from euchresim.interop.openspiel_match import game_params, is_openspiel
+        if is_openspiel(self.a) or is_openspiel(self.b):
+            object.__setattr__(self, "openspiel", True)
+        if self.openspiel:
+            game_params(self.rules)            # a one-line ValueError for rules OpenSpiel has no game for
+            if self.chunk_size != 1:
+                raise ValueError("an OpenSpiel game is one hand: a deal is played once a seating "
+                                 f"(--chunk-size 1), not {self.chunk_size} games")
+            if self.start_score:
+                raise ValueError("an OpenSpiel game is one hand, with no score to start from (--start-score)")
+
+    @property
+    def dtype(self) -> np.dtype:
+        return OPENSPIEL_DTYPE if self.openspiel else UNIT_DTYPE
 
     @property
     def seatings(self) -> tuple[str, ...]:
@@ -88,7 +113,8 @@ class DuelSpec:
         from euchresim.run.runner import RunSpec
         names = tuple(self.a if c == "A" else self.b for c in self.seatings[k])
         return RunSpec(rules=self.rules, policies=names, seed=self.seed, mode="games",
-                       count=(self.first_deal + self.deals) * self.chunk_size, chunk_size=self.chunk_size)
+                       count=(self.first_deal + self.deals) * self.chunk_size, chunk_size=self.chunk_size,
+                       start_score=self.start_score)
 
 
 def deals_for(games: int, players: int, chunk_size: int = 1) -> int:
@@ -98,8 +124,14 @@ def deals_for(games: int, players: int, chunk_size: int = 1) -> int:
 
 
 def canonical(policy: str, players: int) -> str:
-    """The policy's canonical name; a PolicyError (one line) for an unknown name, parameter or module."""
+    """The policy's canonical name; a PolicyError (one line) for an unknown name, parameter or module.
+
+    One of OpenSpiel's bots (``openspiel:ismcts:sims=1000``) is a player too.
+    """
+    from euchresim.interop.openspiel_match import is_openspiel, parse
     from euchresim.policies import resolve
+    if is_openspiel(policy):
+        return parse(policy).name
     return resolve([policy], players)[2][0]
 
 
@@ -134,9 +166,29 @@ def unit_rows(spec: DuelSpec, unit: int, results) -> np.ndarray:
     return out
 
 
+def openspiel_rows(spec: DuelSpec, unit: int, game=None) -> np.ndarray:
+    """One OPENSPIEL_DTYPE row per arrangement of one deal played in OpenSpiel's euchre: a game is its one hand.
+
+    A's game win is the hand's: one credit to the side that scored, half
+    each for a hand thrown in (no points).
+    """
+    from euchresim.interop.openspiel_match import load_game, play_deal
+    game = game or load_game(spec.rules)
+    out = np.zeros(len(spec.seatings), OPENSPIEL_DTYPE)
+    for k, seating in enumerate(spec.seatings):
+        ret, a_s, a_n, b_s, b_n = play_deal(game, spec.a, spec.b, seating, spec.seed, spec.first_deal + unit, k)
+        credit = 1.0 if ret > 0 else 0.0 if ret < 0 else 0.5
+        out[k] = (unit, k, 1, credit, ret, 1, a_s, a_n, b_s, b_n)
+    return out
+
+
 def _batch_job(args):
     """A worker's job: several consecutive units, every arrangement of each."""
     spec, units = args
+    if spec.openspiel:
+        from euchresim.interop.openspiel_match import load_game
+        game = load_game(spec.rules)
+        return np.concatenate([openspiel_rows(spec, u, game) for u in units])
     return np.concatenate([unit_rows(spec, u, play_unit(spec, u)) for u in units])
 
 
@@ -161,7 +213,9 @@ class DuelJob(Job):
     def header(self) -> dict:
         s = self.spec
         return {"duel": [s.a, s.b], "rules": s.rules.to_dict(), "seed": s.seed, "deals": s.deals,
-                "chunk_size": s.chunk_size, "first_deal": s.first_deal, "batch": self.size}
+                "chunk_size": s.chunk_size, "first_deal": s.first_deal, "batch": self.size,
+                **({"game": "openspiel euchre"} if s.openspiel else {}),
+                **({"start_score": list(s.start_score)} if s.start_score else {})}
 
     def label(self, chunk: int) -> int:
         return self.spec.first_deal + chunk * self.size
@@ -171,9 +225,9 @@ class DuelJob(Job):
         return Played({"games": int(rows["games"].sum())}, {"result": rows.tobytes()})
 
 
-def rows_of(parts) -> np.ndarray:
+def rows_of(parts, dtype=UNIT_DTYPE) -> np.ndarray:
     """Chunks' row bytes as one array sorted by (unit, arrangement)."""
-    rows = np.concatenate([np.frombuffer(b, UNIT_DTYPE) for b in parts]) if parts else np.zeros(0, UNIT_DTYPE)
+    rows = np.concatenate([np.frombuffer(b, dtype) for b in parts]) if parts else np.zeros(0, dtype)
     return rows[np.lexsort((rows["arr"], rows["unit"]))]
 
 
@@ -197,7 +251,7 @@ def play_rows(spec: DuelSpec, workers: int = 1, pool=None,
             on_progress(min(done * job.size, spec.deals) * per_unit, spec.games)
     out = run_job(job, workers=workers, folder=folder, resume=resume, force=force, backend=backend,
                   address=address, pool=pool, on_chunk=progress, collect=("result",))
-    return rows_of(out.files["result"])
+    return rows_of(out.files["result"], spec.dtype)
 
 
 def partial(spec: DuelSpec, stop) -> dict | None:
@@ -205,10 +259,10 @@ def partial(spec: DuelSpec, stop) -> dict | None:
     done = sorted(stop.files.get("result", {}))
     if not done:
         return None
-    rows = rows_of([stop.files["result"][c] for c in done])
+    rows = rows_of([stop.files["result"][c] for c in done], spec.dtype)
     units = sorted(set(rows["unit"].tolist()))
     part = DuelSpec(spec.rules, spec.a, spec.b, seed=spec.seed, deals=len(units), chunk_size=spec.chunk_size,
-                    first_deal=spec.first_deal)
+                    first_deal=spec.first_deal, start_score=spec.start_score, openspiel=spec.openspiel)
     rows = rows.copy()
     rows["unit"] = np.searchsorted(np.array(units), rows["unit"])
     return summarize(part, rows)
@@ -269,12 +323,26 @@ def summarize(spec: DuelSpec, rows: np.ndarray) -> dict:
     return {
         "a": spec.a, "b": spec.b, "rules": spec.rules.to_dict(), "seed": spec.seed,
         "chunk_size": spec.chunk_size, "first_deal": spec.first_deal, "arrangements": list(spec.seatings),
+        **({"start_score": list(spec.start_score)} if spec.start_score else {}),
         "deals": spec.deals, "games": int(games.sum()), "hands": int(rows["hands"].sum()),
         "a_wins": float(credit.sum()),
         "a_win_rate": rate, "a_win_rate_se": rate_se,
         "a_win_rate_ci": [min(max(x, 0.0), 1.0) for x in interval(rate, rate_se)],
         "points_per_hand": pph, "points_per_hand_se": pph_se, "points_per_hand_ci": list(interval(pph, pph_se)),
+        **(_openspiel_numbers(spec, rows) if spec.openspiel else {}),
     }
+
+
+def _openspiel_numbers(spec: DuelSpec, rows: np.ndarray) -> dict:
+    """What a duel in OpenSpiel's euchre adds: its game, each side's ms a decision, whether a rerun repeats it."""
+    from euchresim.interop.openspiel_match import is_openspiel, parse
+
+    def ms(side):
+        n = int(rows[f"{side}_decisions"].sum())
+        return 1000 * float(rows[f"{side}_seconds"].sum()) / n if n else math.nan
+    random_sides = [x for x in (spec.a, spec.b) if is_openspiel(x) and not parse(x).deterministic]
+    return {"game": "openspiel euchre", "ms_per_decision": {"a": ms("a"), "b": ms("b")},
+            "deterministic": not random_sides}
 
 
 def duel(spec: DuelSpec, workers: int = 1, pool=None, on_progress=None, **run_options) -> dict:
