@@ -57,3 +57,38 @@ def test_fair_bids_changes_pimcs_calls():
         r = runner.play_chunk(spec, 0).hands
         return [(int(x["maker"]), int(x["trump"]), int(x["alone"])) for x in r]
     assert rows("pimc:worlds=4:bid_worlds=8:fair_bids=1") != rows("pimc:worlds=4:bid_worlds=8")
+
+
+# ---- max_worlds: more worlds only while the two best options are too close to tell apart
+
+def test_too_close_is_two_standard_errors_of_the_gap():
+    from euchresim.policies.search import V_N, V_SQ, V_SUM, WR_VAL, too_close
+    ws = new_workspace()
+
+    def load(samples):
+        val = ws[WR_VAL]
+        val[:] = 0
+        for k, xs in enumerate(samples):
+            val[V_SUM + k], val[V_SQ + k], val[V_N + k] = sum(xs), sum(x * x for x in xs), len(xs)
+
+    def by_hand(samples):
+        means = sorted(((np.mean(x), np.var(x, ddof=1) / len(x)) for x in samples), reverse=True)
+        (m1, v1), (m2, v2) = means[:2]
+        return (m1 - m2) ** 2 < 4 * (v1 + v2)
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        k = int(rng.integers(2, 6))
+        samples = [list(rng.integers(-40, 40, size=int(rng.integers(2, 30)))) for _ in range(k)]
+        load(samples)
+        assert bool(too_close(ws, np.int64(k))) == by_hand(samples)
+    load([[10, 10], []])
+    assert not too_close(ws, np.int64(2))            # one option valued: nothing to tell apart
+
+
+def test_max_worlds_at_or_below_the_batch_is_pimc_and_above_it_changes_play():
+    def rows(policy):
+        spec = runner.RunSpec(rules=Rules(), policies=(policy,) * 4, seed=3, count=40)
+        return runner.play_chunk(spec, 0).hands.tobytes()
+    base = "pimc:worlds=4:bid_worlds=4"
+    assert rows(f"{base}:max_worlds=4") == rows(base)
+    assert rows(f"{base}:max_worlds=64") != rows(base)

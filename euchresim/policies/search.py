@@ -46,6 +46,9 @@ SEARCH_PARAMS = declare((
     param("objective", 0.0, 0.0, 1.0,
           "points: the most points a hand (less the opponents'); game: the best P(win the game) from the score "
           "(4 players; elsewhere points)", names=("points", "game")),
+    param("max_worlds", 0.0, 0.0, 5000.0,
+          "pimc: more worlds, a batch at a time, while the two best options are within two standard errors, up to "
+          "this many (0: never; worlds and bid_worlds are the batches)"),
 ), "pimc", first=len(HEURISTIC_PARAMS))
 S_WORLDS = slot_of(SEARCH_PARAMS, "worlds")
 S_BID_WORLDS = slot_of(SEARCH_PARAMS, "bid_worlds")
@@ -53,6 +56,7 @@ S_SEARCH_BIDS = slot_of(SEARCH_PARAMS, "search_bids")
 S_INFER = slot_of(SEARCH_PARAMS, "infer")
 S_FAIR_BIDS = slot_of(SEARCH_PARAMS, "fair_bids")
 S_OBJECTIVE = slot_of(SEARCH_PARAMS, "objective")
+S_MAX_WORLDS = slot_of(SEARCH_PARAMS, "max_worlds")
 PIMC_PARAMS = SEARCH_PARAMS[:2] + SEARCH_PARAMS[3:4] + SEARCH_PARAMS[2:3] + SEARCH_PARAMS[4:] + HEURISTIC_PARAMS
 DD_PARAMS = SEARCH_PARAMS[2:3] + SEARCH_PARAMS[5:] + HEURISTIC_PARAMS      # dd samples no worlds
 PIMC_DEFAULTS = defaults_row(PIMC_PARAMS)
@@ -69,6 +73,7 @@ WR_ST2 = 7          # scratch public state (points per trick count)
 V_PTS = 0           # WR_VAL[0..5]: the deciding seat's points when the makers end with k tricks
 V_SUM = 8           # WR_VAL[8 + k]: the sum over worlds of action k's points
 V_N = 48            # WR_VAL[48 + k]: worlds in which action k was valued
+V_SQ = 88           # WR_VAL[88 + k]: the sum over worlds of action k's squared points (for max_worlds)
 MAX_TRIES = 64      # attempts at a world that respects every void before the voids are dropped
 
 # P(win the game) by score for objective=game (policies/win_table.py, 4 players), one block per target
@@ -294,6 +299,7 @@ def card_values(st, hands, tab, ws, seat, add_k):
         v = res[U(S.R_CVAL + k)]
         if v >= 0:
             val[U(V_SUM + k)] += val[U(V_PTS + v)]
+            val[U(V_SQ + k)] += val[U(V_PTS + v)] * val[U(V_PTS + v)]
             val[U(V_N + k)] += add_k
     return 0
 
@@ -307,7 +313,9 @@ def value_actions(st, priv, tab, ws, seat, legal, params):
     while m != 0:
         a = lowbit(m)
         m &= m - 1
-        val[U(V_SUM + k)] += rollout(st, priv, tab, ws, a, seat, params)
+        r = rollout(st, priv, tab, ws, a, seat, params)
+        val[U(V_SUM + k)] += r
+        val[U(V_SQ + k)] += r * r
         val[U(V_N + k)] += 1
         k += 1
 
@@ -318,6 +326,36 @@ def clear_sums(ws):
     for k in range(40):
         val[U(V_SUM + k)] = 0
         val[U(V_N + k)] = 0
+        val[U(V_SQ + k)] = 0
+
+
+@njit(cache=True, _nrt=False)
+def too_close(ws, options):
+    """True while the two best means of ``ws[WR_VAL]`` (by place, ``options`` of them) are within two standard
+    errors of their difference (each mean's own, added: a bound on the paired one): more worlds may tell them apart."""
+    val = ws[WR_VAL]
+    b1 = -1
+    b2 = -1
+    for k in range(options):
+        if val[U(V_N + k)] == 0:
+            continue
+        m = val[U(V_SUM + k)] / val[U(V_N + k)]
+        if b1 < 0 or m > val[U(V_SUM + b1)] / val[U(V_N + b1)]:
+            b2 = b1
+            b1 = k
+        elif b2 < 0 or m > val[U(V_SUM + b2)] / val[U(V_N + b2)]:
+            b2 = k
+    if b2 < 0:
+        return False
+    var = 0.0
+    for k in (b1, b2):
+        n = val[U(V_N + k)]
+        if n < 2:
+            return True
+        m = val[U(V_SUM + k)] / n
+        var += max(val[U(V_SQ + k)] / n - m * m, 0.0) / (n - 1)
+    gap = val[U(V_SUM + b1)] / val[U(V_N + b1)] - val[U(V_SUM + b2)] / val[U(V_N + b2)]
+    return gap * gap < 4.0 * var
 
 
 @njit(cache=True, _nrt=False)
@@ -568,13 +606,18 @@ def search_decide(st, priv, hand, away, seat, legal, params, rng, tab, ws, sees_
     if play:
         hand_values(st, tab, seat, ws, params)
     n = np.int64(1) if sees_all else np.int64(params[S_WORLDS] if play else params[S_BID_WORLDS])
-    for _ in range(n):
-        world = priv
-        if not sees_all:
-            sample_fitting_world(st, hand, away, seat, tab, params, rng, ws)
-            world = ws[WR_WORLD]
-        if play:
-            card_values(st, world, tab, ws, seat, 1)
-        else:
-            value_actions(st, world, tab, ws, seat, legal, params)
+    most = np.int64(params[S_MAX_WORLDS]) if not sees_all else np.int64(0)
+    options = popcount(hand) if play else popcount(legal)
+    done = np.int64(0)
+    while done == 0 or (done + n <= most and too_close(ws, options)):
+        for _ in range(n):
+            world = priv
+            if not sees_all:
+                sample_fitting_world(st, hand, away, seat, tab, params, rng, ws)
+                world = ws[WR_WORLD]
+            if play:
+                card_values(st, world, tab, ws, seat, 1)
+            else:
+                value_actions(st, world, tab, ws, seat, legal, params)
+        done += n
     return pick_card(legal, hand, ws, st, tab) if play else best_action(legal, ws)
