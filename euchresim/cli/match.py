@@ -97,7 +97,7 @@ def format_ladder(o: dict, given=None) -> str:
         lo, hi = r["elo_ci"]
         lines.append(f"{r['rank']:<4}  {shown[r['policy']]:<{w}}  {r['elo']:>+6.0f}  {lo:>+7.0f} .. {hi:<+6.0f}  "
                      f"{r['games']:>7,}")
-    outside = bool(o["duels"]) and o["duels"][0].get("game") == "openspiel euchre"
+    outside = bool(o.get("duels")) and o["duels"][0].get("game") == "openspiel euchre"
     lines += ["", f"{'hand' if outside else 'game'} win rate of the row against the column"]
     order = [o["policies"].index(r["policy"]) for r in o["ratings"]]      # best first, as the table above
     lines.append(" " * (w + 6) + "".join(f"{'#' + str(k + 1):>8}" for k in range(len(order))))

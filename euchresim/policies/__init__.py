@@ -28,7 +28,7 @@ from euchresim.policies.dispatch import (BASELINE, HEURISTIC, NFNS, NSLOTS, POLI
 from euchresim.policies.heuristic import HEURISTIC_PARAMS
 from euchresim.policies.params import (NPARAMS, Param, PolicyError, apply_settings, check_declared, defaults_row,
                                        param)
-from euchresim.policies.search import DD_PARAMS, PIMC_PARAMS
+from euchresim.policies.search_layout import DD_PARAMS, PIMC_PARAMS
 from euchresim.policies.user import (CHECK, PYTHON, PythonPolicy, declared_params, load_function, load_python_function,
                                      python_policy, split_spec, user_policy)
 
@@ -74,6 +74,11 @@ POLICIES = {p.name: p for p in _INLINED + _SLOTTED[::-1]}          # listed as t
 BY_PID = {p.pid: p for p in POLICIES.values()}
 DD, PIMC = POLICIES["dd"].pid, POLICIES["pimc"].pid
 
+# ``best``: the strongest fair bot with its settings, by the duels of docs/policies.md ("`best`"; the test
+# in tests/test_best.py holds it to the first line of that table). A name for a definition, read as BEST
+# wherever a policy is named, so a run's canonical name records what played.
+BEST = "pimc"
+
 
 def split_name(spec: str):
     """The one reading of a policy's name: (built-in PolicyInfo or None, name, settings, flags).
@@ -86,6 +91,8 @@ def split_name(spec: str):
         raise PolicyError(f"empty policy name; known: {known()}")
     spec = spec.strip()
     head, _, tail = spec.partition(":")
+    if head.strip().lower() == "best":
+        head, _, tail = (BEST + (":" + tail if tail else "")).partition(":")
     info = POLICIES.get(head.strip().lower())
     if info is not None:
         return info, info.name, tail.split(":") if tail else [], set()

@@ -129,9 +129,12 @@ def canonical(policy: str, players: int) -> str:
     One of OpenSpiel's bots (``openspiel:ismcts:sims=1000``) is a player too.
     """
     from euchresim.interop.openspiel_match import is_openspiel, parse
-    from euchresim.policies import resolve
+    from euchresim.policies import PolicyError, resolve
     if is_openspiel(policy):
-        return parse(policy).name
+        try:
+            return parse(policy).name
+        except PolicyError as e:
+            raise PolicyError(f"--policy (seat 0): {e}") from None
     return resolve([policy], players)[2][0]
 
 
@@ -176,7 +179,7 @@ def openspiel_rows(spec: DuelSpec, unit: int, game=None) -> np.ndarray:
     game = game or load_game(spec.rules)
     out = np.zeros(len(spec.seatings), OPENSPIEL_DTYPE)
     for k, seating in enumerate(spec.seatings):
-        ret, a_s, a_n, b_s, b_n = play_deal(game, spec.a, spec.b, seating, spec.seed, spec.first_deal + unit, k)
+        ret, a_s, a_n, b_s, b_n = play_deal(game, spec.a, spec.b, seating, spec.seed, spec.first_deal + unit)
         credit = 1.0 if ret > 0 else 0.0 if ret < 0 else 0.5
         out[k] = (unit, k, 1, credit, ret, 1, a_s, a_n, b_s, b_n)
     return out

@@ -68,17 +68,18 @@ def bradley_terry(n: int, results, virtual_tie: float = VIRTUAL_TIE, tol: float 
 
 def ladder(rules, policies: list[str], seed: int, deals: int, chunk_size: int = 1, workers: int = 1,
            on_progress=None, folder: str | None = None, resume: bool = False, force: bool = False,
-           backend: str = "local", address: str | None = None) -> dict:
+           backend: str = "local", address: str | None = None, openspiel: bool = False) -> dict:
     """Duel every pair, then rate them.  ``policies`` are canonical names, each once.
 
     ``on_progress(games done, games in all)`` counts over every duel.  One
     worker pool serves all the duels (one start-up).  With a ``folder``,
     each pair's duel keeps its chunks in ``folder/pair-N`` (run/jobs.py), so
-    a stopped ladder resumes where it stopped.
+    a stopped ladder resumes where it stopped.  ``openspiel`` plays every pair in OpenSpiel's euchre
+    (one hand a game), as a ladder with one of OpenSpiel's bots must, so all its pairs count alike.
     """
     from euchresim.run.runner import worker_pool
     specs = [DuelSpec(rules, policies[i], policies[j], seed=seed, deals=deals, chunk_size=chunk_size,
-                      first_deal=p * deals) for p, (i, j) in enumerate(pairs(len(policies)))]
+                      first_deal=p * deals, openspiel=openspiel) for p, (i, j) in enumerate(pairs(len(policies)))]
     total = sum(s.games for s in specs)
     pool = worker_pool(workers) if workers > 1 and backend == "local" else None
     if folder:
