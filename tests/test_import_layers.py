@@ -23,7 +23,8 @@ LAYERS = [
     {"policies"},                                 # bots: kernels too
     {"loops"},                                    # the jitted loops, and where Python meets them
     {"run"},                                      # chunks, seeds, workers, backends, run folders
-    {"studies", "interop"},                       # jobs on the runner; OpenSpiel's bridge
+    {"interop"},                                  # OpenSpiel's bridge: our bots in its game, its bots as players
+    {"studies"},                                  # jobs on the runner (a duel with OpenSpiel's bots included)
     {"analysis"},                                 # pandas
     {"plots"},                                    # matplotlib
     {"report", "play"},                           # the strategy reports; the practice table (a web server)
@@ -150,9 +151,9 @@ def test_no_import_cycles():
 
 def test_the_checker_catches_a_wrong_arrow_and_a_cycle():
     graph = {"euchresim.engine.hand": {"euchresim.run.runner"}, "euchresim.run.runner": {"euchresim.engine.hand"},
-             "euchresim.studies.duel": {"euchresim.interop.openspiel"}}
+             "euchresim.play.table": {"euchresim.report.order_up"}}
     assert wrong_arrows(graph) == ["euchresim.engine.hand -> euchresim.run.runner",
-                                   "euchresim.studies.duel -> euchresim.interop.openspiel (another folder of the "
+                                   "euchresim.play.table -> euchresim.report.order_up (another folder of the "
                                    "same layer)"]
     assert cycles(graph) == [["euchresim.engine.hand", "euchresim.run.runner"]]
 
