@@ -26,6 +26,8 @@ def _shrunk(argv):
             out[i + 1] = str(min(int(out[i + 1]), SHRINK[a]))
     if out[0] == "bench":
         out += ["--hands", "1000", "--repeat", "1", "--no-compile", "--workers", "1", "--advise-samples", "200"]
+    if out[0] == "play":             # the table serves until stopped: bind a free port, deal, print the URL, stop
+        out += ["--no-browser", "--port", "0", "--stop-after", "0"]
     if out[0] == "simulate" and "--workers" not in out:
         out += ["--workers", "1"]
     return out

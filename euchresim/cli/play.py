@@ -27,7 +27,9 @@ from euchresim.cli.options import InputError, rules_options
 @click.option("--samples", type=click.IntRange(min=1), default=2000, show_default=True,
               help="At most this many deals per judged decision (show --advise --samples).")
 @click.option("--no-advice", is_flag=True, help="Play without the advisor's verdicts.")
-def play(rules, bot, seed, folder, resume, host, port, no_browser, advise_policy, samples, no_advice):
+@click.option("--stop-after", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="Stop serving after this many seconds (0: check the options, deal, print the URL and stop).")
+def play(rules, bot, seed, folder, resume, host, port, no_browser, advise_policy, samples, no_advice, stop_after):
     """Play hands against the bots in your browser, with the advisor's verdict on your decisions.
 
     Starts a web server on this machine and opens the table: your hand,
@@ -71,8 +73,12 @@ def play(rules, bot, seed, folder, resume, host, port, no_browser, advise_policy
     if not no_browser:
         import webbrowser
         webbrowser.open(url)
+    if stop_after:
+        import threading
+        threading.Timer(stop_after, server.shutdown).start()
     try:
-        server.serve_forever()
+        if stop_after != 0:
+            server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:

@@ -1,11 +1,15 @@
 """The advisor's verdict on the player's decisions, worked out beside the game, and the session's tally of them.
 
-Each finished hand's record goes to one worker thread, which asks the
-advisor the very question ``show --advise`` asks of it
-(``analysis.advice.review_hand``: every decision judged from its seat's
-view then, the best option's net points less those of what was done,
-paired on the same deals, with a 95% interval) and keeps the player's
-rows.  The game goes on meanwhile: a request never waits for the advisor.
+Each finished hand's record goes to one worker thread, which hands it to
+one worker process, which asks the advisor the very question
+``show --advise`` asks of it (``analysis.advice.review_hand``: every
+decision judged from its seat's view then, the best option's net points
+less those of what was done, paired on the same deals, with a 95%
+interval); the player's rows are kept.  A process, not a thread: numba
+holds the interpreter's lock while it compiles and while a kernel runs,
+so an advisor in the server's process would stall the page for the
+seconds a first verdict takes to compile.  The game goes on meanwhile: a
+request never waits for the advisor.
 
 The session's tally adds the points given up by kind of decision (calls,
 leads, follows, discards).  Each decision is judged on its own sampled
@@ -16,6 +20,7 @@ from __future__ import annotations
 import math
 import queue
 import threading
+from concurrent.futures.process import BrokenProcessPool
 
 from euchresim.play.table import YOU
 from euchresim.stats import Z95
@@ -54,6 +59,7 @@ class Advisor:
         self.lock = threading.Lock()
         self.hands: dict[int, dict] = {}
         self._queue: queue.Queue = queue.Queue()
+        self._pool = None
         self._thread = threading.Thread(target=self._run, name="advisor", daemon=True)
         self._thread.start()
 
@@ -81,22 +87,16 @@ class Advisor:
                 self.hands[index].update(status="done", rows=rows)
 
     def judge(self, record: dict, mine: list[dict]) -> list[dict]:
-        """The player's decisions of one hand with the advisor's verdict on each (those with one option left out)."""
-        from euchresim.analysis.advice import review_hand
-        from euchresim.records.format import parse_record
-        review = review_hand(parse_record(record), self.policy, self.samples, seed=self.seed)
-        by_step = {d["step"]: d for d in mine}
-        rows = []
-        for r in review.to_dict("records"):
-            if int(r["seat"]) != YOU or int(r["step"]) not in by_step:
-                continue
-            row = {"step": int(r["step"]), "kind": str(r["kind"]), "group": kind_of(by_step[int(r["step"])]),
-                   "did": str(r["did"]), "best": str(r["best"]), "gave_up": _num(r["gave_up"]),
-                   "gave_up_low": _num(r["gave_up_low"]), "gave_up_high": _num(r["gave_up_high"]),
-                   "samples": int(r["samples"])}
-            row["text"] = verdict_text(row)
-            rows.append(row)
-        return rows
+        """The player's decisions of one hand with the advisor's verdict on each, worked out in the worker process."""
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            return self._pool.submit(judge, record, mine, self.policy, self.samples, self.seed).result()
+        except BrokenProcessPool:
+            self._pool = None               # the next hand gets a fresh process
+            raise
 
     def state(self) -> dict:
         """Every hand's verdicts (or where they stand), and the session's tally."""
@@ -108,6 +108,27 @@ class Advisor:
 
     def stop(self) -> None:
         self._queue.put(None)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int = 0) -> list[dict]:
+    """The player's decisions of one hand with the advisor's verdict on each (those with one option left out)."""
+    from euchresim.analysis.advice import review_hand
+    from euchresim.records.format import parse_record
+    review = review_hand(parse_record(record), policy, samples, seed=seed)
+    by_step = {d["step"]: d for d in mine}
+    rows = []
+    for r in review.to_dict("records"):
+        if int(r["seat"]) != YOU or int(r["step"]) not in by_step:
+            continue
+        row = {"step": int(r["step"]), "kind": str(r["kind"]), "group": kind_of(by_step[int(r["step"])]),
+               "did": str(r["did"]), "best": str(r["best"]), "gave_up": _num(r["gave_up"]),
+               "gave_up_low": _num(r["gave_up_low"]), "gave_up_high": _num(r["gave_up_high"]),
+               "samples": int(r["samples"])}
+        row["text"] = verdict_text(row)
+        rows.append(row)
+    return rows
 
 
 def summary(hands_rows) -> dict:
