@@ -141,7 +141,8 @@ def test_a_hand_played_by_clicking_replays_and_the_verdict_shows_the_advisors_nu
     # the verdict: each of the player's decisions with a choice, the very numbers of review_hand on the record
     page.wait_for_selector("#verdicts .hand-verdicts[data-hand='0'] .verdict[data-step]", timeout=300_000)
     from euchresim.analysis.advice import review_hand
-    review = review_hand(parse_record(obj), session.bot, SAMPLES, seed=0)
+    inferred = advisor.state()["hands"]["0"]["rows"][0]["inference"]
+    review = review_hand(parse_record(obj), session.bot, SAMPLES, seed=0, infer=inferred)
     mine = review[review["seat"] == 0]
     rows = page.locator("#verdicts .hand-verdicts[data-hand='0'] .verdict[data-step]").all()
     assert len(rows) == len(mine) > 0

@@ -26,6 +26,7 @@ from euchresim.play.table import YOU
 from euchresim.stats import Z95
 
 KINDS = ("calls", "leads", "follows", "discards")
+NO_INFERENCE = "; deals not narrowed by the calls heard (the hand's calls are ones the bots would not make)"
 
 
 def kind_of(decision: dict) -> str:
@@ -40,10 +41,11 @@ def verdict_text(r: dict) -> str:
     if g is None:
         return f"{r['did']}: the advisor has no verdict"
     if r["did"] == r["best"] or g == 0:
-        return f"{r['did']}: the best"
+        return f"{r['did']}: the best" + ("" if r.get("inference", True) else NO_INFERENCE)
     sure = "" if r["gave_up_low"] > 0 else " (not clearly worse)"
-    return (f"{r['did']} gave up {g:.2f} points a hand [{r['gave_up_low']:+.2f}, {r['gave_up_high']:+.2f}] "
+    text = (f"{r['did']} gave up {g:.2f} points a hand [{r['gave_up_low']:+.2f}, {r['gave_up_high']:+.2f}] "
             f"against {r['best']}{sure}")
+    return text + ("" if r.get("inference", True) else NO_INFERENCE)
 
 
 def _num(x):
@@ -116,7 +118,14 @@ def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int =
     """The player's decisions of one hand with the advisor's verdict on each (those with one option left out)."""
     from euchresim.analysis.advice import review_hand
     from euchresim.records.format import parse_record
-    review = review_hand(parse_record(record), policy, samples, seed=seed)
+    from euchresim.studies.advise import AdviceError
+    rec = parse_record(record)
+    try:
+        review, inferred = review_hand(rec, policy, samples, seed=seed), True
+    except AdviceError:
+        # a player's call the policy would never make leaves no deal on which the bots' later calls are
+        # the policy's: those decisions are judged on every deal the cards allow, as advise --no-inference
+        review, inferred = review_hand(rec, policy, samples, seed=seed, infer=False), False
     by_step = {d["step"]: d for d in mine}
     rows = []
     for r in review.to_dict("records"):
@@ -125,7 +134,7 @@ def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int =
         row = {"step": int(r["step"]), "kind": str(r["kind"]), "group": kind_of(by_step[int(r["step"])]),
                "did": str(r["did"]), "best": str(r["best"]), "gave_up": _num(r["gave_up"]),
                "gave_up_low": _num(r["gave_up_low"]), "gave_up_high": _num(r["gave_up_high"]),
-               "samples": int(r["samples"])}
+               "samples": int(r["samples"]), "inference": inferred}
         row["text"] = verdict_text(row)
         rows.append(row)
     return rows

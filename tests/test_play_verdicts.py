@@ -1,0 +1,118 @@
+"""The table's advisor (euchresim/play/verdicts.py): show --advise's numbers for the player's seat, and their tally.
+
+The verdict on each of the player's decisions must be the row
+``analysis.advice.review_hand`` gives for that decision of the saved
+record (the function ``show --advise`` calls), worked out in a worker
+process; the session's tally adds them by kind with an interval whose
+half-width is the root of the summed squared half-widths.
+"""
+import json
+import math
+import time
+
+import pytest
+
+from euchresim.analysis.advice import review_hand
+from euchresim.play.table import Session
+from euchresim.play.verdicts import Advisor, judge, kind_of, summary, verdict_text
+from euchresim.records.format import parse_record
+from euchresim.rules import Rules
+from euchresim.stats import Z95
+
+SAMPLES = 300
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A hand played to its end with the player taking the last legal option each time: (record, decisions)."""
+    s = Session(Rules(), "heuristic", 6, str(tmp_path_factory.mktemp("v") / "s"))
+    while not s.h.done:
+        opts = [a for a in range(64) if (s.h.legal() >> a) & 1]
+        s.act(len(s.finished), s.step, opts[-1])
+    s.close()
+    return s.finished[0], list(s.mine)
+
+
+def test_each_verdict_is_review_hands_row_for_the_players_decision(played):
+    record, mine = played
+    rows = judge(record, mine, "heuristic", SAMPLES)
+    review = review_hand(parse_record(record), "heuristic", SAMPLES, seed=0, infer=rows[0]["inference"])
+    want = review[review["seat"] == 0]
+    assert [r["step"] for r in rows] == list(want["step"]) and rows
+    assert {r["step"] for r in rows} <= {d["step"] for d in mine}
+    for r, (_, w) in zip(rows, want.iterrows()):
+        assert (r["did"], r["best"], r["kind"]) == (w["did"], w["best"], w["kind"])
+        assert r["gave_up"] == w["gave_up"] and r["gave_up_low"] == w["gave_up_low"]
+        assert r["gave_up_high"] == w["gave_up_high"]
+        assert r["group"] == kind_of(next(d for d in mine if d["step"] == r["step"]))
+
+
+@pytest.mark.parametrize("pick,inferred", [(0, True), (-1, False)])
+def test_calls_the_bots_would_never_make_are_judged_without_inference(tmp_path, pick, inferred):
+    """Taking the first legal option (passes, low cards) is play the bots can explain; the last (every loner,
+    the highest suit) is not, and show --advise itself gives up on such a record: the table judges it with no
+    inference, and says so."""
+    s = Session(Rules(), "heuristic", 6, str(tmp_path / "s"))
+    while not s.h.done:
+        opts = [a for a in range(64) if (s.h.legal() >> a) & 1]
+        s.act(len(s.finished), s.step, opts[pick])
+    s.close()
+    rows = judge(s.finished[0], s.mine, "heuristic", SAMPLES)
+    assert rows and all(r["inference"] is inferred for r in rows)
+    assert all(("deals not narrowed" in r["text"]) is not inferred for r in rows)
+
+
+def test_the_advisor_works_beside_the_game_and_says_when_it_fails(played):
+    record, mine = played
+    adv = Advisor("heuristic", SAMPLES)
+    try:
+        adv.submit(0, record, mine)
+        adv.submit(1, {"players": 4}, [])                   # not a record: that hand fails, the next is judged
+        adv.submit(2, record, mine)
+        assert adv.state()["pending"] >= 1
+        deadline = time.time() + 600
+        while adv.state()["pending"] and time.time() < deadline:
+            time.sleep(0.2)
+        st = adv.state()
+    finally:
+        adv.stop()
+    assert st["pending"] == 0
+    assert st["hands"]["0"]["status"] == "done" and st["hands"]["2"]["status"] == "done"
+    assert st["hands"]["0"]["rows"] == judge(record, mine, "heuristic", SAMPLES)
+    assert st["hands"]["1"]["status"] == "failed" and "\n" not in st["hands"]["1"]["error"]
+    assert st["summary"]["hands"] == 2
+    json.dumps(st, allow_nan=False)                        # the page reads it as JSON
+
+
+def test_the_tally_adds_by_kind_with_half_widths_in_quadrature():
+    def row(group, g, half):
+        return {"group": group, "gave_up": g, "gave_up_low": g - half, "gave_up_high": g + half}
+    hands = [[row("calls", 0.3, 0.1), row("leads", 0.0, 0.0), row("follows", 0.2, 0.05)],
+             [row("calls", 0.1, 0.2), {"group": "discards", "gave_up": None, "gave_up_low": None,
+                                       "gave_up_high": None}]]
+    out = summary(hands)
+    by = {k["kind"]: k for k in out["kinds"]}
+    assert out["hands"] == 2
+    assert by["calls"]["gave_up"] == pytest.approx(0.4) and by["calls"]["decisions"] == 2
+    half = math.sqrt(0.1 ** 2 + 0.2 ** 2)
+    assert by["calls"]["low"] == pytest.approx(0.4 - half) and by["calls"]["high"] == pytest.approx(0.4 + half)
+    assert by["calls"]["per_hand"] == pytest.approx(0.2)
+    assert by["follows"]["gave_up"] == pytest.approx(0.2) and by["leads"]["decisions"] == 1
+    assert by["discards"]["decisions"] == 0 and by["discards"]["gave_up"] == 0
+    assert Z95 > 1.95
+
+
+@pytest.mark.parametrize("decision,kind", [
+    ({"kind": "bid1", "lead": False}, "calls"), ({"kind": "bid2", "lead": False}, "calls"),
+    ({"kind": "alone", "lead": False}, "calls"), ({"kind": "discard", "lead": False}, "discards"),
+    ({"kind": "play", "lead": True}, "leads"), ({"kind": "play", "lead": False}, "follows"),
+])
+def test_decisions_fall_in_their_kind(decision, kind):
+    assert kind_of(decision) == kind
+
+
+def test_a_verdict_in_words():
+    r = {"did": "pass", "best": "order", "gave_up": 0.31, "gave_up_low": 0.22, "gave_up_high": 0.40}
+    assert verdict_text(r) == "pass gave up 0.31 points a hand [+0.22, +0.40] against order"
+    assert verdict_text({**r, "gave_up_low": -0.01}).endswith("against order (not clearly worse)")
+    assert verdict_text({**r, "did": "order", "gave_up": 0.0}) == "order: the best"
