@@ -62,7 +62,8 @@ def test_fair_bids_changes_pimcs_calls():
 # ---- max_worlds: more worlds only while the two best options are too close to tell apart
 
 def test_too_close_is_two_standard_errors_of_the_gap():
-    from euchresim.policies.search import V_N, V_SQ, V_SUM, WR_VAL, too_close
+    from euchresim.policies.search import too_close
+    from euchresim.policies.search_layout import V_N, V_SQ, V_SUM, WR_VAL
     ws = new_workspace()
 
     def load(samples):

@@ -15,7 +15,7 @@ from euchresim.analysis import winprob as wp
 from euchresim.engine.tables import build_tables
 from euchresim.policies import parse
 from euchresim.policies import win_table
-from euchresim.policies.search import WIN_SCALE, win_value
+from euchresim.policies.values import WIN_SCALE, win_value
 from euchresim.rules import Rules
 from euchresim.run import runner
 

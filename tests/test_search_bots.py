@@ -26,7 +26,10 @@ from euchresim.engine.layout import (AWAY, CFG_NPACK, DEALER, DUMMY, DUMMY_KEEP,
 from euchresim.policies import resolve
 from euchresim.policies.dd import dd_decide
 from euchresim.policies.heuristic import heuristic_decide
-from euchresim.policies.search import (V_N, V_PTS, V_SUM, WR_VAL, WR_WORLD, calls_fit, load_position, points_table, rollout, sample_world, void_cards)
+from euchresim.policies.sampler import calls_fit, sample_world, void_cards
+from euchresim.policies.search import load_position, rollout
+from euchresim.policies.search_layout import V_N, V_PTS, V_SUM, WR_VAL, WR_WORLD
+from euchresim.policies.values import points_table
 from euchresim.rules import Rules
 from euchresim.engine.tables import build_tables
 from tests.helpers import VARIANTS, bits, replay_by_reference

@@ -37,6 +37,7 @@ from euchresim.engine.hand import apply_legal, legal_actions, start_hand
 from euchresim.engine.layout import (BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, CFG_PACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, HAND, NO_CARD, KITTY, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, POINTS, PRIV_SIZE, SCORE, ST_SIZE, TO_ACT, NO_KEEP)
 from euchresim.loops.hands import _all_random, play_out
 from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
+from euchresim.policies.sampler import deal_unseen
 
 # what ``sample_deal`` says of one try
 KEPT = 0
@@ -53,25 +54,27 @@ OPT_ALONE = 1
 def _deal_unseen(tab, fixed, fixed_dummy, upcard, rng, hands):
     """Fill every hand, the dummy and the kitty from the cards nobody is known to hold.
 
-    Each hand keeps its ``fixed`` cards and draws the rest uniformly from
-    the pool without replacement, so the deal is uniform among those with
-    the fixed cards where they are.  Returns (dummy, kitty), or (-1, -1)
-    when the fixed cards leave too few (a caller's error).
+    Each hand keeps its ``fixed`` cards and the rest are dealt by the one
+    sampler (``policies.sampler.deal_unseen``) with no voids to avoid: each
+    hand's draw is uniform from the pool, so the deal is uniform among
+    those with the fixed cards where they are (the replay then rejects what
+    could not have happened). Returns (dummy, kitty), or (-1, -1) when the
+    fixed cards leave too few (a caller's error).
     """
     players = tab[CFG_PLAYERS]
     pool = tab[CFG_PACK] & ~(np.int64(1) << upcard) & ~fixed_dummy
     for s in range(players):
         pool &= ~fixed[s]
+    none = np.int64(0)
+    preset = (fixed[0], fixed[1], fixed[2] if players > 2 else none, fixed[3] if players > 3 else none)
+    need = (5 - popcount(preset[0]), 5 - popcount(preset[1]), 5 - popcount(preset[2]) if players > 2 else none,
+            5 - popcount(preset[3]) if players > 3 else none)
     for s in range(4):
-        h = fixed[s] if s < players else np.int64(0)
-        if s < players:
-            for _ in range(5 - popcount(h)):
-                if pool == 0:
-                    return np.int64(-1), np.int64(-1)
-                c = random_bit(rng, pool)
-                h |= np.int64(1) << c
-                pool &= ~(np.int64(1) << c)
-        hands[s] = h
+        hands[s] = preset[s]
+    dealt, pool = deal_unseen(rng, pool, need, (none, none, none, none), (none, none, none, none), preset, hands,
+                              np.int64(0), np.int64(0))
+    if dealt < 0:
+        return np.int64(-1), np.int64(-1)
     dummy = fixed_dummy
     if players == 3:
         for _ in range(5 - popcount(dummy)):

@@ -28,7 +28,7 @@ from euchresim.policies.dispatch import (BASELINE, HEURISTIC, NFNS, NSLOTS, POLI
 from euchresim.policies.heuristic import HEURISTIC_PARAMS
 from euchresim.policies.params import (NPARAMS, Param, PolicyError, apply_settings, check_declared, defaults_row,
                                        param)
-from euchresim.policies.search import DD_PARAMS, PIMC_PARAMS
+from euchresim.policies.search_layout import DD_PARAMS, PIMC_PARAMS
 from euchresim.policies.user import (CHECK, PYTHON, PythonPolicy, declared_params, load_function, load_python_function,
                                      python_policy, split_spec, user_policy)
 

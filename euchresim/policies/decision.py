@@ -32,7 +32,7 @@ import numpy as np
 from euchresim.cards import SUITS, card_str, parse_card
 from euchresim.engine.bits import randbelow
 from euchresim.engine.layout import (ALONE, BID2_PASS, CFG_PLAYERS, DEALER, MAKER, NINTRICK, NPLAYS, PH_ALONE,
-                                     PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE,
+                                     PH_BID1, PH_BID2, PH_DEFEND, PH_DUMMY, PH_JOKER, PHASE,
                                      PHASE_NAMES, PLAY_SEAT, PLAYS, SCORE, T_ORDER, TRUMP, UPCARD)
 from euchresim.policies.params import PolicyError, declare
 from euchresim.policies.user import BOT_MARK

@@ -1,7 +1,7 @@
 """``pimc``: perfect-information Monte Carlo, the sampling bot.
 
 At each decision it deals the cards its seat has not seen in ``worlds``
-ways consistent with what the seat knows (``search.sample_world``: its
+ways consistent with what the seat knows (``sampler.sample_world``: its
 hand, the upcard and who took it, its own discard, every card played and
 the voids they show), values each action in every world as ``dd`` values
 it on the true deal (the solver for cards, a rollout for calls, alone,

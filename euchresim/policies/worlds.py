@@ -14,7 +14,8 @@ from numba import njit
 
 from euchresim.engine import solver as S
 from euchresim.engine.layout import PRIV_SIZE
-from euchresim.policies.search import load_position, sample_world
+from euchresim.policies.sampler import sample_world
+from euchresim.policies.search import load_position
 
 
 @njit(cache=True)

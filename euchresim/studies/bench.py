@@ -179,7 +179,7 @@ def measure_pimc(decisions: int, worlds: int = 50, repeat: int = 3, seed: int = 
     from euchresim.engine.bits import seed_state
     from euchresim.policies.dispatch import new_workspace
     from euchresim.policies.pimc import decide_many
-    from euchresim.policies.search import PIMC_DEFAULTS, S_WORLDS
+    from euchresim.policies.search_layout import PIMC_DEFAULTS, S_WORLDS
     tab, sts, privs = pimc_positions(decisions, seed)
     params = PIMC_DEFAULTS.copy()
     params[S_WORLDS] = worlds

@@ -1,0 +1,53 @@
+"""The search bots' parameters and workspace rows, declared once: search, values and the sampler read them here.
+
+``pimc`` and ``dd`` take heuristic's parameters (their rollouts and
+inference call as heuristic) and their own after them in the same row;
+their scratch lives in the chunk's workspace ``ws``
+(``dispatch.new_workspace``), one int64 row per use, so nothing is
+allocated during a search.
+"""
+from euchresim.policies.heuristic_params import HEURISTIC_PARAMS
+from euchresim.policies.params import declare, defaults_row, param, slot_of
+
+# pimc's own parameters, after heuristic's (its rollouts and inference bid as heuristic, from the same row)
+SEARCH_PARAMS = declare((
+    param("worlds", 50.0, 1.0, 1000.0, "pimc: deals of the unseen cards sampled per card played"),
+    param("bid_worlds", 20.0, 1.0, 1000.0, "pimc: deals sampled per call, alone, defend-alone and discard decision"),
+    param("search_bids", 1.0, 0.0, 1.0,
+          "1: calls, alone, defend alone and the discard by search; 0: by heuristic (the card play still searched)"),
+    param("infer", 20.0, 0.0, 1000.0,
+          "pimc: tries per world at a deal on which heuristic would have made the calls heard (0: no inference)"),
+    param("fair_bids", 0.0, 0.0, 1.0,
+          "1: a call's rollout plays the hand out with heuristic at every seat (fair); 0: solved double-dummy"),
+    param("objective", 0.0, 0.0, 1.0,
+          "points: the most points a hand (less the opponents'); game: the best P(win the game) from the score "
+          "(4 players; elsewhere points)", names=("points", "game")),
+    param("max_worlds", 0.0, 0.0, 5000.0,
+          "pimc: more worlds, a batch at a time, while the two best options are within two standard errors, up to "
+          "this many (0: never; worlds and bid_worlds are the batches)"),
+), "pimc", first=len(HEURISTIC_PARAMS))
+S_WORLDS = slot_of(SEARCH_PARAMS, "worlds")
+S_BID_WORLDS = slot_of(SEARCH_PARAMS, "bid_worlds")
+S_SEARCH_BIDS = slot_of(SEARCH_PARAMS, "search_bids")
+S_INFER = slot_of(SEARCH_PARAMS, "infer")
+S_FAIR_BIDS = slot_of(SEARCH_PARAMS, "fair_bids")
+S_OBJECTIVE = slot_of(SEARCH_PARAMS, "objective")
+S_MAX_WORLDS = slot_of(SEARCH_PARAMS, "max_worlds")
+PIMC_PARAMS = SEARCH_PARAMS[:2] + SEARCH_PARAMS[3:4] + SEARCH_PARAMS[2:3] + SEARCH_PARAMS[4:] + HEURISTIC_PARAMS
+DD_PARAMS = SEARCH_PARAMS[2:3] + SEARCH_PARAMS[5:] + HEURISTIC_PARAMS      # dd samples no worlds
+PIMC_DEFAULTS = defaults_row(PIMC_PARAMS)
+
+# rows of the workspace
+WR_SOLVER = 0       # the solver's own workspace
+WR_ST = 1           # a rollout's copy of the public state
+WR_PRIV = 2         # a rollout's copy of the private state
+WR_POS = 3          # a solver position (P_*)
+WR_RES = 4          # a solver result (R_*)
+WR_WORLD = 5        # a sampled world's private state (pimc)
+WR_VAL = 6          # sums per action, and the points per makers' trick count
+WR_ST2 = 7          # scratch public state (points per trick count)
+V_PTS = 0           # WR_VAL[0..5]: the deciding seat's points when the makers end with k tricks
+V_SUM = 8           # WR_VAL[8 + k]: the sum over worlds of action k's points
+V_N = 48            # WR_VAL[48 + k]: worlds in which action k was valued
+V_SQ = 88           # WR_VAL[88 + k]: the sum over worlds of action k's squared points (for max_worlds)
+MAX_TRIES = 64      # attempts at a world that respects every void before the voids are dropped
