@@ -94,13 +94,6 @@ def parse_card(text: str, deck: int | None = None) -> int:
     return c
 
 
-def parse_suit(text: str) -> int:
-    s = str(text).strip().upper()
-    if len(s) != 1 or s not in SUITS:
-        raise CardError(f"{text!r} is not a suit (C, D, H or S)")
-    return SUITS.index(s)
-
-
 def board(cards: Iterable[int]) -> int:
     """Board of the given card indexes; a repeated card is an error."""
     m = 0

@@ -1,7 +1,7 @@
-"""Paired counterfactuals (driver_forced, counterfactual) against a slow twin and the ordinary run.
+"""Paired counterfactuals (loops.forced, studies.counterfactual) against a slow twin and the ordinary run.
 
 The twin is the obvious version, in Python: the same deal stream, every
-decision asked through ``driver.decide_one``, and at the decision a plain
+decision asked through ``loops.hands.decide_one``, and at the decision a plain
 loop over the options, each from a copy of the state and of the policy
 stream.  The kernel must agree with it number for number, and the
 option each policy chose must reproduce ``runner.play_chunk``'s hand.

@@ -1,6 +1,6 @@
 """The all-random fast path against the generic policy loop: identical state.
 
-``driver.random_tricks`` plays the tricks without asking a policy card by
+``loops.hands.random_tricks`` plays the tricks without asking a policy card by
 card; it must leave exactly the state (and RNG) the generic
 ``legal_actions``/``act``/``apply_legal`` loop leaves.
 """

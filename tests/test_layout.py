@@ -94,7 +94,7 @@ def test_every_name_the_code_takes_from_the_layout_exists():
 
 
 def test_start_hand_resets_every_state_slot_but_the_game_score():
-    """A slot declared after SCORE used to keep the last hand's value: now every slot is reset."""
+    """Every slot, those declared after SCORE too, starts each hand afresh; only the game score carries over."""
     from euchresim.engine.hand import start_hand
     from euchresim.engine.tables import build_tables
     from euchresim.rules import Rules

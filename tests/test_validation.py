@@ -297,7 +297,7 @@ KEEP_RECORD = {
 
 
 def replay_with_keep(keep_board):
-    """Run driver_replay.replay_hand as replay.replay calls it, with any board as the keep."""
+    """Run loops.replay.replay_hand as loops.replay.replay_hands calls it, with any board as the keep."""
     from euchresim.loops.replay import replay_hand
     from euchresim.engine.layout import PRIV_SIZE, ST_SIZE
     from euchresim.engine.tables import build_tables

@@ -36,10 +36,6 @@ def parties(players: int) -> int:
     return 2 if players == 4 else players
 
 
-def _party_of_seat(players: int, seat: int) -> int:
-    return seat % 2 if players == 4 else seat
-
-
 def outcome_distribution(hands, players: int, pool_seats: bool = False) -> pd.DataFrame:
     """The joint distribution of what one hand scores, for each dealer seat.
 

@@ -20,7 +20,6 @@ from euchresim.stats import mean_interval, wilson
 from euchresim.cards import JOKER, RANKS, card_index
 from euchresim.report import chunked, spec_key
 
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 JACK, ACE, KING, QUEEN, TEN = 4, 7, 6, 5, 3
 # euchrestrategy.info "Euchre Point System": trump cards and the up-card's value (7 and 8 count as the nine)
 PUBLISHED_TRUMP = {"right": 4, "left": 3, "ace": 3, "king": 2, "queen": 2, "ten": 1, "low": 1}

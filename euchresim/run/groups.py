@@ -97,10 +97,6 @@ def parse_groups(groups) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
-def group_name(grouping) -> str:
-    return ",".join(parse_grouping(grouping))
-
-
 def radices(grouping) -> list[int]:
     return [RADIX[_ID[n]] for n in grouping]
 
