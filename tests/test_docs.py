@@ -310,6 +310,7 @@ def test_the_substitutions():
         "bench", "--json", "--hands", "1000", "--repeat", "1", "--no-compile", "--workers", "1",
         "--players", "3", "--deck", "24", "--advise-samples", "200"]
     assert shrink(["replay", "a.jsonl", "-o", "b.jsonl"]) == ["replay", "a.jsonl", "-o", "b.jsonl"]
+    assert shrink(["play", "--seed", "7"]) == ["play", "--seed", "7", "--no-browser", "--port", "0", "--stop-after", "0"]
     assert shrink(["duel", "pimc", "heuristic", "--games", "2000", "--seed", "1"]) == [
         "duel", "pimc", "heuristic", "--games", "200", "--seed", "1", "--workers", "1"]
 

@@ -28,7 +28,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SAMPLES = 400
-SEED = 4
+SEED = 2         # a first hand with a call, a lead, follows and a card the rules refuse
 
 
 @pytest.fixture(scope="module")

@@ -285,3 +285,15 @@ def test_the_command_serves_the_table_on_a_free_port_and_stops_on_ctrl_c(tmp_pat
     assert len(open(os.path.join(folder, "hands.jsonl")).read().splitlines()) == 1
     busy = _cli("play", "--no-browser", "--port", "0", "--session", folder)
     assert busy.returncode == 1 and "add --resume" in busy.stderr
+
+
+def test_a_resume_takes_the_sessions_own_bot_seed_and_rules_unless_given_others(tmp_path):
+    folder = str(tmp_path / "s")
+    quick = ["play", "--no-browser", "--port", "0", "--stop-after", "0", "--session", folder]
+    assert _cli(*quick, "--seed", "7", "--bot", "heuristic:human", "--game-to", "5").returncode == 0
+    again = _cli(*quick, "--resume")
+    assert again.returncode == 0 and "the table is at http://127.0.0.1:" in again.stdout, again.stderr
+    other = _cli(*quick, "--resume", "--seed", "3")
+    assert other.returncode == 1 and "played with seed 7, not 3" in other.stderr
+    rules = _cli(*quick, "--resume", "--game-to", "10")
+    assert rules.returncode == 1 and "played with rules" in rules.stderr

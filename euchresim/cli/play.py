@@ -52,6 +52,8 @@ def play(rules, bot, seed, folder, resume, host, port, no_browser, advise_policy
 
     if resume and folder is None:
         raise InputError("--resume: name the session's folder with --session")
+    if resume:
+        rules, bot, seed = _kept(folder, rules, bot, seed)
     folder = folder or time.strftime("play-%Y%m%d-%H%M%S")
     if advise_policy is not None:
         try:
@@ -88,3 +90,33 @@ def play(rules, bot, seed, folder, resume, host, port, no_browser, advise_policy
             advisor.stop()
     click.echo(f"stopped after {len(session.finished)} hand{'s' if len(session.finished) != 1 else ''}; "
                f"go on with: euchresim play --session {folder} --resume")
+
+
+RULE_OPTIONS = ("players", "deck", "stick_the_dealer", "defend_alone", "joker_upcard", "both_alone_lead", "game_to",
+                "cutthroat_tie", "scoring_file")
+
+
+def _kept(folder, rules, bot, seed):
+    """A resumed session's rules, bot and seed: its own (SESSION/session.json), where the command line gives none."""
+    import json
+
+    from click.core import ParameterSource
+
+    from euchresim.rules import Rules, RulesError
+    ctx = click.get_current_context()
+
+    def given(name):
+        return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+    path = os.path.join(folder, "session.json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            kept = json.load(fh)
+        d = dict(kept["rules"])
+        kept_rules = Rules.from_record(d.pop("players"), d.pop("deck"), d)
+    except FileNotFoundError:
+        return rules, bot, seed            # no session there: the table says so
+    except (OSError, ValueError, KeyError, TypeError, RulesError) as e:
+        raise InputError(f"--resume: {path}: cannot read the session ({e})") from None
+    if not any(given(name) for name in RULE_OPTIONS):
+        rules = kept_rules
+    return rules, (bot if given("bot") else kept.get("bot", bot)), (seed if given("seed") else kept.get("seed", seed))

@@ -68,7 +68,8 @@ def table_view(s) -> dict:
     dealer = int(st[DEALER])
     calls = [int(c) for c in st[CALLS:CALLS + st[NCALLS]]]
     first = (dealer + 1) % 4
-    bidding = [{"seat": (first + k) % 4, "round": 1 + k // 4, "call": call_str(c)} for k, c in enumerate(calls)]
+    bidding = [{"seat": (first + k) % 4, "round": 1 + k // 4,
+                "call": SUIT_NAMES.get(call_str(c), call_str(c))} for k, c in enumerate(calls)]
     maker = int(st[MAKER])
     upcard = int(st[UPCARD])
     bid_suit = int(st[BIDSUIT])

@@ -2,6 +2,7 @@
 "use strict";
 
 const SYMBOL = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+const KIND = { calls: "call", leads: "lead", follows: "follow", discards: "discard" };
 let state = null;
 let busy = false;
 let poll = null;
@@ -156,7 +157,7 @@ function drawStory() {
   state.tricks.forEach((t, i) => {
     const li = el("li", { class: "trick" }, "trick " + (i + 1) + ": ");
     for (const c of t.cards) { li.append(seatName(c.seat) + " "); li.append(cardSpan(c.card)); }
-    if (t.winner !== null) li.append(" \u2014 " + seatName(t.winner) + " wins");
+    if (t.winner !== null) li.append(" \u2014 " + (t.winner === 0 ? "you win" : seatName(t.winner) + " wins"));
     tricks.append(li);
   });
 }
@@ -183,7 +184,7 @@ function drawAdvice() {
     else if (!v.rows.length) div.append(el("div", { class: "verdict" }, "none of your decisions had a choice"));
     for (const r of v.rows) {
       const cls = r.did === r.best || r.gave_up === 0 ? "best" : "cost";
-      div.append(el("div", { class: "verdict " + cls, "data-step": r.step }, r.kind + ": " + r.text));
+      div.append(el("div", { class: "verdict " + cls, "data-step": r.step }, KIND[r.group] + ": " + r.text));
     }
     box.append(div);
   }
