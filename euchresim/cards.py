@@ -76,11 +76,18 @@ def card_str(card: int) -> str:
     return RANKS[card & 7] + SUITS[card >> 3]
 
 
+# the suit signs people write (and ``show --suits symbols`` prints), black and white alike
+SUIT_SYMBOLS = {"\u2663": "C", "\u2667": "C", "\u2666": "D", "\u2662": "D", "\u2665": "H", "\u2661": "H",
+                "\u2660": "S", "\u2664": "S"}
+
+
 def parse_card(text: str, deck: int | None = None) -> int:
-    """Card index from ``"TH"``, ``"10h"``, ``"jk"``; checks the pack if given."""
+    """Card index from ``"TH"``, ``"10h"``, ``"jk"``, ``"J\u2665"``; checks the pack if given."""
     if not isinstance(text, str):
         raise CardError(f"{text!r} is not a card string")
     s = text.strip().upper()
+    if s[-1:] in SUIT_SYMBOLS:
+        s = s[:-1] + SUIT_SYMBOLS[s[-1]]
     if s.startswith("10"):
         s = "T" + s[2:]
     if s == "JK":

@@ -282,7 +282,7 @@ def test_round_two_offers_every_suit_but_the_turned_down_one_and_alone():
                   "--samples", "1000")
     assert res.exit_code == 0, res.output
     acts = [a["action"] for a in json.loads(res.output)["actions"]]
-    assert acts == ["C", "C alone", "D", "D alone", "H", "H alone", "pass"]
+    assert acts == ["clubs", "clubs alone", "diamonds", "diamonds alone", "hearts", "hearts alone", "pass"]
 
 
 def test_the_dealer_may_be_asked_its_discard():

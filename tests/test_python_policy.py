@@ -114,7 +114,7 @@ def test_a_plain_function_without_python_says_how_to_play_it():
 
 
 @pytest.mark.parametrize("args", [
-    ["advise", "--hand", "JH,JD,AH,KS,9C", "--upcard", "TH", "--seat", "1", "--samples", "100"],
+    ["advise", "--hand", "JH,JD,AH,KS,9C", "--upcard", "TH", "--seat", "left", "--samples", "100"],
     ["report", "order-up", "--hands", "1000", "--quiet"]])
 def test_the_compiled_only_studies_refuse_a_python_policy_in_one_line(args, tmp_path):
     extra = ["--out", str(tmp_path / "r")] if args[0] == "report" else []

@@ -11,8 +11,14 @@ game played by the same policy: the win-probability model of
 outcomes, measured on ``model_hands`` hands).  The intervals are over the
 advisor's sampled deals, the model taken as given (docs/advise.md).
 
-The recommended option has the best mean net points; how sure it is, is
-the paired difference to the next best with its interval.
+The recommended option is the one that wins the game most often (the
+points decide only without a P(win) model): a player plays for the game,
+and at 9-9 a hand's points say little about it.  Both are shown, and the
+answer says when they disagree.  Options that give the same on every
+deal are equal, and the pick among them is the bot's.  How sure the
+answer is, is the paired difference to the next best; every interval
+allows for the looks of the sequential stop (``interval_z``), so stopping
+early does not narrow it.
 """
 from __future__ import annotations
 
@@ -34,13 +40,14 @@ MODEL_HANDS = 20_000
 
 
 @functools.lru_cache(maxsize=8)
-def win_model(rules, policy: str, hands: int = MODEL_HANDS, seed: int = 0) -> np.ndarray:
+def win_model(rules, policy: str, hands: int = MODEL_HANDS, seed: int = 0, say=None) -> np.ndarray:
     """P(win) by score and dealer (``winprob.solve``) under ``policy`` at every seat, from ``hands`` hands.
 
     Kept on disk beside the compiled kernels (engine.cache_dir, whose name
     changes with the kernels' source, so a changed policy never finds an
     old model): ``pimc``'s 2,000 hands take seconds, and every ``advise``
     is a new process.  Written under a temporary name and renamed.
+    ``say`` (text -> None) is told when the model is made, which is slow.
     """
     path = _model_path(rules, policy, hands, seed)
     try:
@@ -50,6 +57,8 @@ def win_model(rules, policy: str, hands: int = MODEL_HANDS, seed: int = 0) -> np
     except (OSError, ValueError):
         pass
     from euchresim.run.runner import RunSpec, play_chunk
+    if say is not None:
+        say(f"making the P(win) model: {hands:,} hands of {policy} (once; kept for the next run)...")
     spec = RunSpec(rules, (policy,), seed=seed, count=hands)
     rows = [pd.DataFrame(play_chunk(spec, i).hands) for i in range(spec.n_chunks)]
     dist = outcome_distribution(pd.concat(rows, ignore_index=True), rules.players, pool_seats=True)
@@ -103,9 +112,49 @@ def win_after(V: np.ndarray, points: np.ndarray, maker: np.ndarray, score, deale
     return out
 
 
-def advice_table(adv, model: np.ndarray | None = None, z: float = Z95) -> pd.DataFrame:
-    """One row per option: net and own points, P(win), each with its interval; the policy's own share."""
+def interval_z(adv, level: float = 0.95) -> float:
+    """The z of intervals that hold at every look of ``adv``'s stopping schedule at once (Bonferroni).
+
+    The sampling stops when the best looks best, so the interval of the
+    sample it stopped on is no plain 95% interval; spending the error over
+    the schedule's looks (fixed in advance) makes it one again.  A fixed
+    sample has one look: the plain z.
+    """
+    from statistics import NormalDist
+    return NormalDist().inv_cdf(1 - (1 - level) / (2 * max(1, int(adv.looks))))
+
+
+def deal_values(adv, model: np.ndarray | None) -> tuple[np.ndarray, str]:
+    """Per deal and option, what decides ("P(win)" when there is a model, else "points") and its name."""
     from euchresim.studies.advise import net_points
+    sit, s = adv.situation, adv.samples
+    if model is None:
+        return net_points(s.points, sit.seat, sit.rules.players).astype(float), "points"
+    return win_after(model, s.points, s.maker, sit.score, sit.dealer, sit.seat, sit.rules.players,
+                     sit.rules.game_to, sit.rules.cutthroat_tie), "P(win)"
+
+
+def _pick(values: np.ndarray, share: list[float], points: np.ndarray) -> tuple[int, list[int]]:
+    """The best option by mean, and the options equal to it on every deal; among equals the bot's pick."""
+    means = values.mean(axis=0)
+    top = int(np.argmax(means))
+    equal = [k for k in range(values.shape[1]) if np.array_equal(values[:, k], values[:, top])]
+    best = max(equal, key=lambda k: (share[k], points[k], -k))
+    return best, [k for k in equal if k != best]
+
+
+def advice_table(adv, model: np.ndarray | None = None, z: float | None = None) -> pd.DataFrame:
+    """One row per option: net and own points, P(win), each with its interval; the policy's own share.
+
+    ``best`` marks the recommendation (by P(win) with a model, else by
+    points), ``equal`` the options that gave what it gave on every deal,
+    ``points_best`` the option the points alone would pick; ``gap`` is the
+    best's paired lead over each option in the deciding measure, and
+    ``points_gap`` the points-best's lead in points.  ``z`` defaults to
+    ``interval_z(adv)``.  ``table.attrs["decided_by"]`` names the measure.
+    """
+    from euchresim.studies.advise import net_points
+    z = interval_z(adv) if z is None else z
     sit, s = adv.situation, adv.samples
     players = sit.rules.players
     net = net_points(s.points, sit.seat, players).astype(float)
@@ -134,15 +183,20 @@ def advice_table(adv, model: np.ndarray | None = None, z: float = Z95) -> pd.Dat
         row["policy_share"] = share[k]
         rows.append(row)
     df = pd.DataFrame(rows)
-    if len(df):
-        best = int(df["points"].idxmax())
-        df["best"] = False
-        df.loc[best, "best"] = True
-        gaps = []
-        for k in range(len(df)):
-            g = mean_interval(net[:, best] - net[:, k], z)
-            gaps.append((g["mean"], g["low"], g["high"]))
-        df["gap"], df["gap_low"], df["gap_high"] = zip(*gaps)
+    df.attrs["decided_by"] = "P(win)" if win is not None else "points"
+    if len(df) and len(s):
+        pts = net.mean(axis=0)
+        decide = win if win is not None else net
+        best, equal = _pick(decide, [0.0 if math.isnan(x) else x for x in share], pts)
+        pbest, _ = _pick(net, [0.0 if math.isnan(x) else x for x in share], pts)
+        df["best"] = [k == best for k in range(len(df))]
+        df["equal"] = [k in equal for k in range(len(df))]
+        df["points_best"] = [k == pbest for k in range(len(df))]
+        for col, vals, top in (("gap", decide, best), ("points_gap", net, pbest)):
+            gaps = [mean_interval(vals[:, top] - vals[:, k], z) for k in range(len(df))]
+            df[col] = [g["mean"] for g in gaps]
+            df[col + "_low"] = [g["low"] for g in gaps]
+            df[col + "_high"] = [g["high"] for g in gaps]
         if win is not None:
             now = win_now(model, sit.score, sit.dealer, sit.seat, players)
             df["win_change"] = df["win_probability"] - now
@@ -157,15 +211,21 @@ def win_now(V: np.ndarray, score, dealer: int, seat: int, players: int) -> float
     return float(V[tuple(int(score[p]) for p in range(k)) + (dealer, party_of(seat, players))])
 
 
+def _next_best(table: pd.DataFrame):
+    """The best option's row and its nearest rival that is not equal to it (None if every option is equal)."""
+    best = table.loc[table["best"]].iloc[0]
+    rest = table.loc[~table["best"] & ~table["equal"]].sort_values("gap")
+    return best, (rest.iloc[0] if len(rest) else None)
+
+
 def advice_json(adv, table: pd.DataFrame) -> dict:
     """The advisor's answer as JSON (docs/advise.md): recommended, stopped, samples, and the options."""
     s = adv.samples
-    best = table.loc[table["best"]].iloc[0] if len(table) else None
-    rest = table.loc[~table["best"]].sort_values("gap") if len(table) else table
+    has = len(table) and "best" in table
+    best, nxt = _next_best(table) if has else (None, None)
     sure = None
-    if best is not None and len(rest):
-        r = rest.iloc[0]
-        sure = {"next_best": r["action"], "gap": r["gap"], "gap_ci": [r["gap_low"], r["gap_high"]]}
+    if nxt is not None:
+        sure = {"next_best": nxt["action"], "gap": nxt["gap"], "gap_ci": [nxt["gap_low"], nxt["gap_high"]]}
     actions = []
     for _, r in table.iterrows():
         a = {"action": r["action"], "points": r["points"], "points_ci": [r["points_low"], r["points_high"]],
@@ -178,12 +238,24 @@ def advice_json(adv, table: pd.DataFrame) -> dict:
         a.update(makers_ours=r["makers_ours"], policy_share=r["policy_share"])
         actions.append(a)
     sit = adv.situation
-    return {"recommended": None if best is None else best["action"], "confidence": sure,
-            "decision": adv.decision.kind, "seat": sit.seat, "dealer": sit.dealer, "policy": adv.policy,
+    points_best = table.loc[table["points_best"], "action"].iloc[0] if has else None
+    return {"recommended": None if best is None else best["action"], "decided_by": table.attrs.get("decided_by"),
+            "points_recommend": points_best,
+            "equal_to_recommended": [] if not has else list(table.loc[table["equal"], "action"]),
+            "confidence": sure,
+            "decision": adv.decision.kind, "seat": sit.seat, "position": position_name(sit), "dealer": sit.dealer,
+            "policy": adv.policy,
             # dd sees every hand: its values bound what any fair player could get, and say so
             "cheating": cheats(adv.policy),
-            "stopped": adv.stopped, "alpha": adv.alpha, "samples": int(len(s)), "effective_samples": int(len(s)),
+            "stopped": adv.stopped, "alpha": adv.alpha, "looks": int(adv.looks), "interval_z": interval_z(adv),
+            "samples": int(len(s)), "effective_samples": int(len(s)),
             "tries": int(s.tries), "inference": adv.infer, "seed": adv.seed, "actions": actions}
+
+
+def position_name(sit) -> str:
+    """The deciding seat as a player names it: where it sits from the dealer."""
+    from euchresim.rules import POSITION_NAMES
+    return POSITION_NAMES[sit.rules.players][sit.position]
 
 
 def _f(x, d=2, signed=True):
@@ -192,16 +264,62 @@ def _f(x, d=2, signed=True):
     return f"{x:+.{d}f}" if signed else f"{x:.{d}f}"
 
 
+def percent(x: float) -> str:
+    """An error rate as a percentage with its digits: 5%, 0.1%, 1e-10% (never a 0% that is not zero)."""
+    return f"{100 * x:.3g}%"
+
+
+def _score_text(sit) -> str:
+    players = sit.rules.players
+    us = sit.score[sit.seat]
+    them = [sit.score[(sit.seat + k) % players] for k in range(1, 2 if players == 4 else players)]
+    return "-".join(str(x) for x in [us] + them)
+
+
+def _verdict(adv, table: pd.DataFrame) -> list[str]:
+    """The recommendation, by how much, which measure decided and why, and what the other measure says."""
+    best, nxt = _next_best(table)
+    by_win = table.attrs.get("decided_by") == "P(win)"
+    out = []
+    if nxt is None:
+        return [f"best: {best['action']}: every option gave the same on every deal, and the pick among equals "
+                "is the bot's"]
+    if by_win:
+        out.append(f"best: {best['action']}, winning the game {best['win_probability']:.1%} of the time against "
+                   f"{nxt['win_probability']:.1%} for {nxt['action']}, by {100 * nxt['gap']:+.1f} "
+                   f"[{100 * nxt['gap_low']:+.1f}, {100 * nxt['gap_high']:+.1f}] percentage points")
+        pb = table.loc[table["points_best"]].iloc[0]
+        if pb["action"] == best["action"]:
+            out.append("P(win the game) decides, as the game is what counts; the points agree")
+        else:
+            gap = table.loc[table["action"] == best["action"]].iloc[0]
+            out.append(f"P(win the game) decides, as the game is what counts; the points disagree: they favour "
+                       f"{pb['action']} by {_f(gap['points_gap'])} a hand [{_f(gap['points_gap_low'])}, "
+                       f"{_f(gap['points_gap_high'])}], but {best['action']} wins more games"
+                       + (f" at {_score_text(adv.situation)}" if any(adv.situation.score) else ""))
+    else:
+        out.append(f"best: {best['action']}, by {_f(nxt['gap'])} points a hand over {nxt['action']} "
+                   f"[{_f(nxt['gap_low'])}, {_f(nxt['gap_high'])}]")
+    eq = list(table.loc[table["equal"], "action"])
+    if eq:
+        out.append(f"{', '.join(eq)} gave the same as {best['action']} on every deal: equal, and the pick among "
+                   "equals is the bot's")
+    return out
+
+
 def format_advice(adv, table: pd.DataFrame) -> str:
     """The table as a player reads it: best first, intervals in brackets, a line on how sure."""
     s = adv.samples
     lines = []
-    order = table.sort_values("points", ascending=False)
-    w = max(len("action"), *(len(a) for a in table["action"]))
     has_win = "win_probability" in table
-    head = f"{'action':<{w}}  {'points':>7}  {'95% interval':>15}  {'own':>6}"
+    key = "win_probability" if has_win else "points"
+    order = table.assign(_b=table["best"], _e=table["equal"]).sort_values(
+        ["_b", "_e", key, "points"], ascending=False, kind="stable")
+    w = max(len("action"), *(len(a) for a in table["action"]))
+    level = "95% interval"
+    head = f"{'action':<{w}}  {'points':>7}  {level:>15}  {'own':>6}"
     if has_win:
-        head += f"  {'P(win)':>6}  {'95% interval':>13}  {'change':>6}"
+        head += f"  {'P(win)':>6}  {level:>15}  {'change':>6}"
     head += f"  {'bot':>4}"
     lines.append(head)
     for _, r in order.iterrows():
@@ -209,21 +327,24 @@ def format_advice(adv, table: pd.DataFrame) -> str:
                 f"{'[' + _f(r['points_low']) + ', ' + _f(r['points_high']) + ']':>15}  {_f(r['own_points']):>6}")
         if has_win:
             line += (f"  {r['win_probability']:>6.1%}  "
-                     f"{'[' + format(r['win_probability_low'], '.1%') + ', ' + format(r['win_probability_high'], '.1%') + ']':>13}"
+                     f"{'[' + format(r['win_probability_low'], '.1%') + ', ' + format(r['win_probability_high'], '.1%') + ']':>15}"
                      f"  {100 * r['win_change']:>+6.1f}")
         line += f"  {r['policy_share']:>4.0%}"
         lines.append(line)
-    best = order.iloc[0]
+    if has_win:
+        lines.append("change: P(win) after the hand less before it, in percentage points")
     lines.append("")
     if len(order) > 1:
-        nxt = order.iloc[1]
-        lines.append(f"best: {best['action']}, by {_f(nxt['gap'])} points "
-                     f"a hand over {nxt['action']} [{_f(nxt['gap_low'])}, {_f(nxt['gap_high'])}]")
+        lines += _verdict(adv, table)
     else:
-        lines.append(f"best: {best['action']} (the only option)")
-    how = ("stopped when the best stood apart (error at most "
-           f"{adv.alpha:.0%})" if adv.stopped == "separated" else "stopped at the sample limit: the best is not yet "
-           f"separated from the rest at {adv.alpha:.0%} error")
+        lines.append(f"best: {order.iloc[0]['action']} (the only option)")
+    how = {"separated": f"stopped when the best stood apart (error at most {percent(adv.alpha)})",
+           "equal": "stopped: every option gave the same on every deal",
+           "fixed": "a fixed sample, no early stop",
+           "samples": f"stopped at the sample limit: the best is not yet separated from the rest at "
+                      f"{percent(adv.alpha)} error"}[adv.stopped]
+    if adv.looks > 1:
+        how += f"; the intervals hold at all {adv.looks} looks at once"
     lines.append(f"{len(s):,} deals the seat cannot tell apart ({s.tries:,} tried), {adv.policy} after the decision; "
                  + how)
     if cheats(adv.policy):

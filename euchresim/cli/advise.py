@@ -17,19 +17,30 @@ from euchresim.cli.options import InputError, rules_options
 POSITIONS = {
     4: {"dealer": 0, "left": 1, "partner": 2, "right": 3},
     3: {"dealer": 0, "left": 1, "right": 2},
-    2: {"dealer": 0, "opponent": 1, "left": 1},
+    2: {"dealer": 0, "opponent": 1, "non-dealer": 1},
+}
+# what players also say at the table, each the same seat as its POSITIONS name
+SYNONYMS = {
+    4: {"eldest": "left", "eldest hand": "left", "leader": "left", "dealer's left": "left", "pard": "partner",
+        "dealer's partner": "partner", "dealers partner": "partner", "third": "partner", "dealer's right": "right",
+        "third hand": "partner", "second hand": "left"},
+    3: {"eldest": "left", "eldest hand": "left", "dealer's left": "left", "dealer's right": "right"},
+    2: {"eldest": "opponent", "pone": "opponent", "left": "opponent"},
 }
 
 
 def _position(text: str, players: int) -> int:
+    """A seat by where it sits from the dealer: numbers are refused, as a record's seat numbers are absolute."""
     names = POSITIONS[players]
-    t = text.strip().lower()
+    t = " ".join(text.strip().lower().replace("\u2019", "'").replace("_", " ").replace("-", " ").split())
+    t = SYNONYMS[players].get(t, t)
     if t in names:
         return names[t]
-    if t.isdigit() and int(t) < players:
-        return int(t)
-    raise InputError(f"--seat {text!r}: one of {', '.join(names)} (or 0..{players - 1} seats left of the "
-                     f"dealer) with {players} players")
+    if t.isdigit() or t.startswith("seat"):
+        raise InputError(f"--seat {text!r}: name the seat by where it sits from the dealer ({', '.join(names)}): "
+                         "a seat number is a record's, and names another seat when another seat deals")
+    raise InputError(f"--seat {text!r}: one of {', '.join(names)} (or {', '.join(SYNONYMS[players])}) with "
+                     f"{players} players")
 
 
 def _cards(text: str, option: str, deck: int) -> list[int]:
@@ -75,10 +86,11 @@ def _score(text: str | None, players: int, target: int):
 
 @click.command()
 @click.option("--hand", metavar="CARDS", help='The seat\'s five cards, e.g. "JH JD AH KS 9C".')
-@click.option("--upcard", metavar="CARD", help="The card turned up (R4).")
+@click.option("--upcard", metavar="CARD",
+              help="The card turned up (R4); in round two the card turned down. J\u2665 is JH.")
 @click.option("--seat", default=None, metavar="SEAT",
-              help="Who decides: dealer, left, partner, right (3 players: dealer, left, right; 2: dealer, "
-                   "opponent), or seats left of the dealer.")
+              help="Who decides, by where it sits from the dealer: dealer, left (eldest), partner (pard, "
+                   "dealer's partner), right (3 players: dealer, left, right; 2: dealer, opponent).")
 @click.option("--round", "rnd", type=click.Choice(["1", "2"]), default="1", show_default=True,
               help="The bidding round (2: everyone passed the upcard).")
 @click.option("--calls", "calls_text", metavar="CALLS",
@@ -101,13 +113,16 @@ def _score(text: str | None, players: int, target: int):
 @click.option("--models", default=None, metavar="P,Q,...", help="Several policies side by side (dd: a cheating bound).")
 @click.option("--samples", type=int, default=None,
               help="At most this many deals (default 10,000; pimc and dd 500).")
+@click.option("--fixed", is_flag=True,
+              help="Play exactly --samples deals, with no early stop (plain 95% intervals).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--no-inference", is_flag=True, help="Ignore what the other seats' calls say about their hands.")
 @click.option("--infer-policy", default=None, metavar="POLICY",
               help="Whose calls the other seats' calls are taken to be [default: --policy]; heuristic is "
                    "cheap where pimc's searched bids keep few deals.")
 @click.option("--alpha", type=float, default=0.05, show_default=True,
-              help="The stopping rule's error rate: the chance it stops on an option that is not the best.")
+              help="The stopping rule's error rate: the chance it stops on an option that is not the best "
+                   "(1e-12 up to 1).")
 @click.option("--model-hands", type=int, default=None,
               help="Hands of the policy behind the P(win) model (default 20,000; pimc and dd 2,000).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -117,7 +132,7 @@ def _score(text: str | None, players: int, target: int):
 @click.option("--quiet", is_flag=True, help="No progress bar or compile notice.")
 @rules_options
 def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text, dummy_text, score_text,
-           record_file, line, after_plays, after_calls, policy, models, samples, seed, no_inference, infer_policy, alpha, model_hands, workers, as_json,
+           record_file, line, after_plays, after_calls, policy, models, samples, fixed, seed, no_inference, infer_policy, alpha, model_hands, workers, as_json,
            quiet, rules):
     """Should I order up?  Every option of one decision, valued on deals the seat cannot tell apart.
 
@@ -127,7 +142,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         euchresim advise --hand "AD KD QC TC 9S" --upcard JD --seat dealer --score 9-9
         euchresim advise --record game.jsonl --line 12 --after 7
     """
-    from euchresim.analysis.advice import advice_json, advice_table, format_advice, win_model
+    from euchresim.analysis.advice import advice_json, advice_table, deal_values, format_advice, win_model
     from euchresim.cli.options import say_if_compiling
     from euchresim.policies import cheats
     from euchresim.run.errors import SimError
@@ -135,8 +150,10 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
 
     if samples is not None and samples < 1:
         raise InputError(f"--samples {samples}: at least 1")
-    if not 0 < alpha < 1:
-        raise InputError(f"--alpha {alpha}: between 0 and 1")
+    if not A.MIN_ALPHA <= alpha < 1:
+        raise InputError(f"--alpha {alpha:g}: an error rate from {A.MIN_ALPHA:g} up to (not including) 1")
+    if fixed and samples is None:
+        raise InputError("--fixed: give --samples, the number of deals to play")
     if model_hands is not None and model_hands < 100:
         raise InputError(f"--model-hands {model_hands}: at least 100")
     names = [m.strip() for m in models.split(",")] if models else [policy]
@@ -151,14 +168,17 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
     for name in names:
         bar = None if quiet or as_json or not sys.stderr.isatty() else _bar(name)
         try:
+            A._policy_arrays(name, sit.rules.players)        # a bad policy is refused before any work is said
+            model = win_model(sit.rules, name, model_hands or A.default_model_hands(name), seed,
+                              say=None if quiet or as_json else _say)
             adv = A.advise(sit, name, samples=samples, seed=seed, infer=not no_inference, alpha=alpha,
-                           workers=workers or A.default_workers(name), on_batch=bar, infer_policy=infer_policy)
-            model = win_model(sit.rules, name, model_hands or A.default_model_hands(name), seed)
+                           workers=workers or A.default_workers(name), on_batch=bar, infer_policy=infer_policy,
+                           stop=not fixed, value=lambda got, m=model: deal_values(_Adv(sit, got), m)[0])
         except A.AdviceError as e:
             raise InputError(str(e)) from None
         except (SimError, ValueError) as e:
             said = str(e)
-            raise InputError(said if said.startswith("--policy") else f"--policy {name}: {said}") from None
+            raise InputError(said if said.startswith("--") else f"--policy {name}: {said}") from None
         table = advice_table(adv, model)
         answers.append((name, adv, table))
     if as_json:
@@ -176,6 +196,17 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
             click.echo("\nthe models disagree: " + "; ".join(f"{n} says {a}" for n, a in picks.items()))
         else:
             click.echo(f"\nthe models agree: {next(iter(picks.values()))}")
+
+
+class _Adv:
+    """What ``deal_values`` reads of an answer, for the samples so far."""
+
+    def __init__(self, situation, samples):
+        self.situation, self.samples = situation, samples
+
+
+def _say(text):
+    click.echo(text, err=True)
 
 
 def _bar(name):
@@ -218,7 +249,9 @@ def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, a
     if after_plays is not None or after_calls is not None:
         raise InputError("--after and --after-calls go with --record")
     if not hand or not upcard or seat is None:
-        raise InputError("give --hand, --upcard and --seat (or --record FILE)")
+        what = [n for n, v in (("--hand", hand), ("--upcard", upcard), ("--seat", seat)) if not v]
+        up = (" (in round two the upcard is the card turned down)" if "--upcard" in what and rnd == "2" else "")
+        raise InputError(f"give {', '.join(what)}{up} (or --record FILE)")
     deck = rules.deck
     cards = _cards(hand, "--hand", deck)
     if len(cards) != 5:
@@ -278,19 +311,17 @@ def _describe(sit) -> str:
     from euchresim.cards import card_str
     from euchresim.records.format import cards_desc
     players = sit.rules.players
-    names = {v: k for k, v in POSITIONS[players].items()}
-    pos = sit.position
-    who = names.get(pos, f"seat {pos}") if players != 2 else ("dealer" if pos == 0 else "opponent")
+    who = list(POSITIONS[players])[sit.position]
     hand = " ".join(cards_desc(sit.fixed[sit.seat]))
-    parts = [f"{who}, holding {hand}; upcard {card_str(sit.upcard)}"]
+    turned = "turned down" if len(sit.calls) >= players and not any(sit.calls[:players]) else "upcard"
+    parts = [f"{who}, holding {hand}; {turned} {card_str(sit.upcard)}"]
     if sit.calls:
         from euchresim.records.format import call_str
         parts.append("calls so far: " + ", ".join(call_str(c) for c in sit.calls))
     if sit.plays:
         parts.append("cards played: " + " ".join(card_str(c) for c in sit.plays))
     if any(sit.score):
-        us = sit.score[sit.seat]
-        them = [sit.score[(sit.seat + k) % players] for k in range(1, 2 if players == 4 else players)]
-        parts.append("score " + "-".join(str(x) for x in [us] + them))
+        from euchresim.analysis.advice import _score_text
+        parts.append("score " + _score_text(sit))
     return "; ".join(parts)
 

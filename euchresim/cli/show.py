@@ -53,7 +53,7 @@ def show(src, line_no, suits, as_json, with_advice, policy, samples):
             try:
                 if isinstance(obj, RecordError):
                     raise obj
-                story = hand_story(parse_record(obj))
+                story = hand_story(parse_record(obj), obj)
             except RecordError as e:
                 click.echo(f"{name}: line {n}: {e}", err=True)
                 broken += 1

@@ -8,7 +8,11 @@ it (``loops.advise``: uniform, narrowed by rejection to those on which the
 hand so far could have happened and, with inference, on which the other
 seats' policies would have called as they did), plays every option on each
 (paired), and stops once the best option is separated from the rest by the
-sequential rule of ``stats.sequential_z``, or at ``samples``.
+sequential rule of ``stats.sequential_z``, or at ``samples``.  The rule
+never looks before ``MIN_STOP_DEALS`` deals (a few dozen deals of a search
+bot give intervals a point wide), and what it separates is the caller's
+measure of an option (``value``: the game's P(win) when the score decides,
+the net points by default).
 
 Batches of samples are chunks of the one runner (``run.jobs``): batch b
 draws from the streams of chunk b of the seed, so the numbers depend on
@@ -30,10 +34,13 @@ from euchresim.stats import sequential_z
 from euchresim.engine.tables import cached_tables
 # what a situation is, and how one is built (studies/situation.py): the advisor's vocabulary, named here too
 from euchresim.studies.situation import (AdviceError, Decision, Situation, _policy_arrays, _score_tuple,  # noqa: F401
-                                         decision_of, default_calls, from_hand, from_record, probe, seat_of)
+                                         decision_of, default_calls, from_hand, from_record, probe, seat_name,
+                                         seat_of)
 
 SEARCH_POLICIES = ("pimc", "dd")
 MAX_TRIES_PER_SAMPLE = 2000     # tries at a consistent deal, per sample asked for, before the advisor gives up
+MIN_ALPHA = 1e-12               # below it 1 - alpha / (options x looks) rounds to 1 and no z exists
+MIN_STOP_DEALS = 100            # no look before this many deals: a stop on a handful of deals is luck
 
 
 @dataclass
@@ -71,6 +78,13 @@ def _concat(parts: list[Samples]) -> Samples:
                    np.concatenate([p.tricks for p in parts]),
                    np.concatenate([p.chosen for p in parts]), np.concatenate([p.deals for p in parts]),
                    sum(p.tries for p in parts))
+
+
+def _head(s: Samples, n: int) -> Samples:
+    """The first ``n`` deals: batches are whole, the deals asked for need not be."""
+    if len(s) <= n:
+        return s
+    return Samples(s.points[:n], s.maker[:n], s.tricks[:n], s.chosen[:n], s.deals[:n], s.tries)
 
 
 class AdviseJob(Job):
@@ -118,7 +132,7 @@ def play_batch(sit: Situation, decision: Decision, policy, infer: bool, n: int, 
                                     ifns, pids, params, fns, drng, prng, np.int64(n), np.int64(MAX_TRIES_PER_SAMPLE * n),
                                     decision.options, points, maker, tricks, chosen, deals)
     if err == -SCRIPT_ERROR:
-        raise AdviceError(f"the calls and cards given do not lead to a decision of seat {sit.seat}")
+        raise AdviceError(f"the calls and cards given do not lead to a decision of {seat_name(sit)}")
     if err == -POLICY_ERROR:
         raise SimError(f"policy {policy}: an illegal discard or dummy keep for a seat the advisor modelled")
     if err:
@@ -147,9 +161,12 @@ def default_model_hands(policy) -> int:
     return 2_000 if default_batch(policy) < 1000 else 20_000
 
 
-def look_schedule(max_batches: int) -> list[int]:
-    """The cumulative batch counts at which the stopping rule looks: 1, 2, 4, ... and the last (fixed in advance)."""
-    out, b = [], 1
+def look_schedule(max_batches: int, first: int = 1) -> list[int]:
+    """The cumulative batch counts at which the stopping rule looks: first, 2 first, 4 first, ... and the last.
+
+    Fixed in advance, so the union bound of ``stats.sequential_z`` holds.
+    """
+    out, b = [], max(1, first)
     while b < max_batches:
         out.append(b)
         b *= 2
@@ -159,7 +176,13 @@ def look_schedule(max_batches: int) -> list[int]:
 
 @dataclass
 class Advice:
-    """A decision's samples and how the sampling stopped ("separated": the best option stood apart; "samples")."""
+    """A decision's samples and how the sampling stopped.
+
+    ``stopped``: "separated" (the best option stood apart), "equal" (every
+    option gave the same on every deal), "samples" (the limit, not
+    separated) or "fixed" (no early stop was asked for).  ``looks`` is the
+    schedule's length: the intervals shown hold at every look at once.
+    """
     situation: Situation
     decision: Decision
     policy: str
@@ -195,6 +218,11 @@ def separated(values: np.ndarray, z: float) -> bool:
     return True
 
 
+def all_equal(values: np.ndarray) -> bool:
+    """Does every option give the same on every deal (nothing to choose, however many deals)?"""
+    return len(values) > 0 and bool((values == values[:, :1]).all())
+
+
 def net_points(points: np.ndarray, seat: int, players: int) -> np.ndarray:
     """The seat's side's points less the other side's (Cutthroat, 2-hand: less the mean of the others)."""
     own = points[..., seat]
@@ -206,11 +234,15 @@ def net_points(points: np.ndarray, seat: int, players: int) -> np.ndarray:
 
 def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch: int | None = None,
            seed: int = 0, infer: bool = True, alpha: float = 0.05, workers: int = 1, backend: str = "local",
-           address: str | None = None, on_batch=None, stop: bool = True, infer_policy=None) -> Advice:
+           address: str | None = None, on_batch=None, stop: bool = True, infer_policy=None,
+           value=None) -> Advice:
     """Sample and play out ``sit``'s options until the best stands apart (module docstring).
 
-    ``stop`` False plays every sample asked for (the benchmark's fixed cost).
+    ``stop`` False plays every sample asked for: a fixed sample, whose
+    intervals need no allowance for the looks.
     ``infer_policy``: the model of the other seats' calls, if not ``policy``.
+    ``value``: Samples -> float[n, options], the measure the stop separates
+    (default the seat's side's net points).
     """
     decision = decision_of(sit)
     batch = batch or default_batch(policy)
@@ -218,12 +250,17 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
         samples = 500 if default_batch(policy) < 1000 else 10_000
     if samples < 1 or batch < 1:
         raise AdviceError("samples and batch must be at least 1")
+    if not MIN_ALPHA <= alpha < 1:
+        raise AdviceError(f"--alpha {alpha:g}: an error rate from {MIN_ALPHA:g} up to (not including) 1")
     max_batches = -(-samples // batch)
-    schedule = look_schedule(max_batches) if stop else [max_batches]
+    schedule = look_schedule(max_batches, -(-MIN_STOP_DEALS // batch)) if stop else [max_batches]
     k = len(decision.options)
     z = sequential_z(alpha, max(1, k - 1), len(schedule))
+    if value is None:
+        def value(got):
+            return net_points(got.points, sit.seat, sit.rules.players)
     parts: list[Samples] = []
-    stopped = "samples"
+    stopped = "samples" if stop else "fixed"
     done = 0
     for upto in schedule:
         job = AdviseJob(sit, decision, policy, infer, batch, seed, done, upto - done, infer_policy)
@@ -231,11 +268,13 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
                       on_chunk=(lambda d, t, base=done: on_batch(base + d, max_batches)) if on_batch else None)
         parts += [_from_bytes(b) for b in out.files["result"]]
         done = upto
-        got = _concat(parts)
-        if stop and separated(net_points(got.points, sit.seat, sit.rules.players), z):
-            stopped = "separated"
-            break
+        got = _head(_concat(parts), samples)
+        if stop:
+            vals = value(got)
+            if separated(vals, z):
+                stopped = "equal" if all_equal(vals) else "separated"
+                break
     _, _, _, canon = _policy_arrays(policy, sit.rules.players)
-    return Advice(sit, decision, canon[0] if len(set(canon)) == 1 else ",".join(canon), _concat(parts), stopped,
+    return Advice(sit, decision, canon[0] if len(set(canon)) == 1 else ",".join(canon), got, stopped,
                   alpha, len(schedule), infer, seed)
 

@@ -115,11 +115,14 @@ def _sides(players: int, maker) -> list[list[int]]:
     return [[s] for s in range(players)]
 
 
-def hand_story(rec: Record) -> dict:
+def hand_story(rec: Record, stated: dict | None = None) -> dict:
     """The whole hand as plain JSON values, for ``format_story`` and for ``show --json``.
 
-    Raises :class:`RecordError` with replay's message if the record does
-    not replay.
+    ``stated``: the record as written (its JSON object); an outcome field
+    it states (trump, maker, tricks, ...) that the replay does not bear out
+    goes in ``mismatch``, since the story shows the replay and a reader
+    must not take it for the record's word.  Raises :class:`RecordError`
+    with replay's message if the record does not replay.
     """
     outcome, steps, plays, final = _checked(rec)
     r = rec.rules
@@ -139,6 +142,13 @@ def hand_story(rec: Record) -> dict:
     story["bidding"] = [{"seat": d["seat"], "round": 1 if d["kind"] == "bid1" else 2, "call": d["action"]}
                         for d in steps if d["kind"] in ("bid1", "bid2")]
     story["maker"], story["trump"], story["round"] = maker, trump, final["round"]
+    if stated:
+        from euchresim.loops.records import _same
+        from euchresim.records.format import OUTCOME_FIELDS
+        differ = {k: {"record": stated[k], "replay": outcome[k]} for k in OUTCOME_FIELDS
+                  if k in stated and not _same(k, stated[k], outcome[k])}
+        if differ:
+            story["mismatch"] = differ
     story["alone"] = sorted(d["seat"] for d in steps if d["kind"] in ("alone", "defend_alone") and d["code"])
     story["defender_alone"] = next((d["seat"] for d in steps if d["kind"] == "defend_alone" and d["code"]), None)
     story["sitting_out"] = final["out"]
@@ -211,6 +221,9 @@ def format_story(story: dict, suits: str = "letters") -> str:
     label = {s["seat"]: f"seat {s['seat']} ({s['role']})" for s in story["seats"]}
     width = max(map(len, label.values()))
     lines = [_header(story)]
+    if story.get("mismatch"):
+        from euchresim.loops.records import differences
+        lines.append(f"the record and its replay differ ({differences(story['mismatch'])}): shown as replayed")
     for s in story["seats"]:
         lines.append(f"{label[s['seat']]:<{width}}  {' '.join(map(cs, s['hand']))}")
     if story["dummy"] is not None:

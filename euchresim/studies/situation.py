@@ -21,6 +21,8 @@ from euchresim.engine.tables import cached_tables
 from euchresim.engine.layout import (BID2_PASS, ERR_SCRIPT_SHORT, EXCHANGED, MAKER, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE_NAMES, PLAY_SEAT, NO_CARD, NO_KEEP)
 from euchresim.records.format import Record
 from euchresim.rules import Rules
+
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")     # round two's options, as a player calls them
 from euchresim.run.runner import chunk_states
 
 @dataclass(frozen=True)
@@ -103,7 +105,7 @@ def decision_of(sit: Situation) -> Decision:
     from euchresim.loops.advise import KEPT, SCRIPT_ERROR
     status, phase, to_act, legal, _, _, _ = probe(sit)
     if status == SCRIPT_ERROR or (status == KEPT and to_act != sit.seat):
-        raise AdviceError(f"the calls and cards given do not lead to a decision of seat {sit.seat} "
+        raise AdviceError(f"the calls and cards given do not lead to a decision of {seat_name(sit)} "
                           "under these rules")
     if status != KEPT:
         raise AdviceError("no deal fits the cards played: some seat would have had to follow suit (R10)")
@@ -115,19 +117,20 @@ def decision_of(sit: Situation) -> Decision:
     if phase == PH_BID1:
         rows.append((0, -1))
         labels.append("pass")
+        call = "pick up" if sit.seat == sit.dealer else "order"     # the dealer orders the card into its own hand
         if alone_next:
             rows += [(1, 0), (1, 1)]
-            labels += ["order", "order alone"] if players == 4 else ["order, take the dummy", "order alone"]
+            labels += [call, f"{call} alone"] if players == 4 else [f"{call}, take the dummy", f"{call} alone"]
         else:
             rows.append((1, -1))
-            labels.append("order")
+            labels.append(call)
     elif phase == PH_BID2:
         for a in _bits(legal):
             if a == BID2_PASS:
                 rows.append((a, -1))
                 labels.append("pass")
                 continue
-            name = SUITS[a]
+            name = SUIT_NAMES[a]
             if alone_next:
                 rows += [(a, 0), (a, 1)]
                 labels += [name, f"{name} alone"] if players == 4 else [f"{name}, take the dummy", f"{name} alone"]
@@ -157,6 +160,13 @@ def decision_of(sit: Situation) -> Decision:
 
 
 # ---------------------------------------------------------------- building situations
+def seat_name(sit: Situation, seat: int | None = None) -> str:
+    """A seat as a player names it, by where it sits from the dealer ("left"), with its number in a record."""
+    from euchresim.rules import POSITION_NAMES
+    seat = sit.seat if seat is None else seat
+    return f"seat {seat} ({POSITION_NAMES[sit.rules.players][(seat - sit.dealer) % sit.rules.players]})"
+
+
 def seat_of(position: int, dealer: int, players: int) -> int:
     return (dealer + position) % players
 
@@ -230,7 +240,7 @@ def _first_decision(base: Situation, n_calls: int, n_plays: int, decision: str |
             break
         steps += 1
     what = f"{decision} decision" if decision else "decision"
-    raise AdviceError(f"seat {base.seat} has no {what} right after the calls and cards given (whose turn is it?)")
+    raise AdviceError(f"{seat_name(base)} has no {what} right after the calls and cards given (whose turn is it?)")
 
 
 def _failed_at(base: Situation, steps: int) -> int:
