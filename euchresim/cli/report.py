@@ -86,7 +86,7 @@ def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume
         euchresim report euchre-rates --hands 20000 --seed 1 --out rates
     """
     from euchresim.run import runner
-    from euchresim.policies import PolicyError, resolve
+    from euchresim.policies import PIMC, PolicyError, parse, resolve
     from euchresim.report import ReportContext, ReportError, claim, write_atomic, write_section
     kind = kind.lower()
     backend = check_backend(backend, address)
@@ -103,7 +103,7 @@ def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume
             for p in pols:
                 resolve([p], rules.players)
             mh = tuple(model_hands) or tuple(
-                max(1000, hands // (100 if p.split(":")[0].lower() == "pimc" else 10)) for p in pols[1:])
+                max(1000, hands // (100 if parse(p).pid == PIMC else 10)) for p in pols[1:])
             if len(mh) != len(pols) - 1:
                 raise InputError(f"--model-hands: give one count for each --policy after the first "
                                  f"({len(pols) - 1}), not {len(mh)}")

@@ -25,7 +25,8 @@ from euchresim.run.files import JSONL, PARQUET
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="One seed (a whole number >= 0) fixes every number.")
 @click.option("--policy", "policy", multiple=True, metavar="NAME[,NAME...]",
-              help="random, baseline, heuristic (default), pimc, dd (sees every hand: cheats), "
+              help="random, baseline, heuristic (default), pimc, dd (sees every hand: cheats), best (the strongest "
+                   "fair bot), "
                    "NAME:KEY=VALUE[:KEY=VALUE], NAME:FILE.json, or your MODULE:FUNCTION (docs/policies.md); "
                    "one for all seats, or one per seat (repeat or comma-separate).")
 @click.option("--workers", type=click.IntRange(min=1, max=256), help="Processes [default: all cores].")
