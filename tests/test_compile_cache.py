@@ -279,3 +279,16 @@ def test_the_collector_thresholds_change_only_while_a_euchresim_kernel_compiles(
     assert seen[users.__module__] == before
     assert seen["euchresim.probe"] == engine._FewerCollectionsWhileCompiling.THRESHOLD
     assert gc.get_threshold() == before
+
+
+@pytest.mark.slow
+def test_cold_then_cached_start_give_the_same_numbers(tmp_path):
+    """A fresh cache under NUMBA_CACHE_DIR (compile) and a warm one (load) must both run, alike."""
+    code = ("from euchresim.run import runner; from euchresim.rules import Rules;"
+            "s=runner.RunSpec(rules=Rules(players=3, deck=25), policies=('baseline',), count=500, chunk_size=500);"
+            "print(runner.run(s, workers=1)['euchred'])")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    outs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                           check=True).stdout for _ in range(2)]
+    assert outs[0] == outs[1] and outs[0].strip().isdigit()
+    assert any(p.suffix == ".nbc" for p in tmp_path.rglob("*"))
