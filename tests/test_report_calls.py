@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from euchresim.studies import counterfactual as cf
 from euchresim.cards import parse_card
 from euchresim.cli.app import main
-from euchresim.report.calls import fmt_gain, hand_features, plan, published_points
+from euchresim.analysis.calls import hand_features, published_points
+from euchresim.report.calls import fmt_gain, plan
 from euchresim.rules import Rules
 from euchresim.run.runner import RunSpec
 from euchresim.engine.tables import build_tables

@@ -1,34 +1,20 @@
-"""Shared by the order-up and loner reports: the counterfactual chunks, hand classes, point counts, tables.
+"""Shared by the order-up and loner reports: the counterfactual chunks they ask for, and a gain in words.
 
 The work is paired counterfactuals (``euchresim.studies.counterfactual``): every
 deal is played once per option of a decision, the same policies for the
 rest.  A deal's *gain* of an option is the net points of the hand (the
 deciding seat's side less the other side; in Cutthroat the seat less the
 mean of the other two) with the option forced, less the same with the
-alternative forced.  Everything here is numpy on boards or pandas on
-one-row-a-deal frames; no statistic is computed in the report modules.
+alternative forced.  What the gains say (hand classes, tables, the fitted
+count) is computed in ``euchresim.analysis.calls``.
 """
 from __future__ import annotations
 
-import math
 from functools import partial
 
 import numpy as np
-import pandas as pd
 
-from euchresim.stats import mean_interval, wilson
-from euchresim.cards import JOKER, RANKS, card_index
 from euchresim.report import chunked, spec_key
-
-JACK, ACE, KING, QUEEN, TEN = 4, 7, 6, 5, 3
-# euchrestrategy.info "Euchre Point System": trump cards and the up-card's value (7 and 8 count as the nine)
-PUBLISHED_TRUMP = {"right": 4, "left": 3, "ace": 3, "king": 2, "queen": 2, "ten": 1, "low": 1}
-PUBLISHED_URL = "http://www.euchrestrategy.info/basic-strategy-of-euchre/euchre-point-system/"
-PUBLISHED_CALL = 7
-PUBLISHED_ALONE = 10
-# the card classes a fitted count gives points to (columns of hand_features)
-COUNT_CLASSES = ("right", "left", "trump_ace", "trump_kq", "trump_low", "off_aces", "voids", "up_signed")
-
 
 # ---- the simulated work -----------------------------------------------------
 
@@ -84,195 +70,7 @@ def collect(ctx, k: int, decision: str, position, label: str, rules=None, with_t
     return {f: np.concatenate([p[f] for p in parts]) for f in parts[0]}
 
 
-# ---- hand classes -------------------------------------------------------------
-
-def card_matrix(boards) -> np.ndarray:
-    """bool[n, 33]: which cards each board holds."""
-    b = np.asarray(boards, dtype=np.int64)
-    return ((b[:, None] >> np.arange(33, dtype=np.int64)[None, :]) & 1).astype(bool)
-
-
-def rank_name(card: int, deck: int) -> str:
-    return "joker" if card == JOKER else {"J": "jack", "A": "ace", "K": "king", "Q": "queen", "T": "ten",
-                                          "9": "nine", "8": "eight", "7": "seven"}[RANKS[card & 7]]
-
-
-def hand_features(hands, trump, upcard, pos, players: int, tab) -> pd.DataFrame:
-    """The deciding seat's hand (boards as dealt) under ``trump``: the classes the tables and counts use.
-
-    trumps (left bower and joker included), right, left, joker, trump_ace,
-    trump_kq (king and queen of trump), trump_low (ten and below), off_aces
-    (aces of the other suits), voids (other suits with no card), two_suited
-    (cards in two suits or fewer), up_rank (the upcard's rank), up_side
-    (1: the upcard goes to the seat's side, dealer or the dealer's partner;
-    -1: to the other side) and up_signed (up_side where the upcard is of
-    the trump suit, else 0).
-    """
-    from euchresim.engine.layout import T_EFF
-    hands = np.asarray(hands, dtype=np.int64)
-    trump = np.asarray(trump, dtype=np.int64)
-    upcard = np.asarray(upcard, dtype=np.int64)
-    pos = np.asarray(pos, dtype=np.int64)
-    n = len(hands)
-    m = card_matrix(hands)
-    eff = np.zeros((n, 4), np.int64)                             # cards in each effective suit
-    for t in range(4):
-        sel = trump == t
-        if sel.any():
-            for s in range(4):
-                eff[sel, s] = card_matrix(hands[sel] & np.int64(tab[T_EFF + 4 * t + s])).sum(axis=1)
-    rows = np.arange(n)
-    right = m[rows, 8 * trump + JACK]
-    left = m[rows, 8 * (3 - trump) + JACK]
-    joker = m[:, JOKER]
-    t_ace, t_king, t_queen = (m[rows, 8 * trump + r] for r in (ACE, KING, QUEEN))
-    n_trump = eff[rows, trump]
-    t_low = n_trump - right - left - joker - t_ace - t_king - t_queen
-    off_aces = sum(m[:, card_index(s, ACE)] & (trump != s) for s in range(4))
-    other = np.ones((n, 4), bool)
-    other[rows, trump] = False
-    voids = ((eff == 0) & other).sum(axis=1)
-    side = (pos == 0) | ((pos == 2) & (players == 4))
-    up_side = np.where(side, 1, -1)
-    up_trump = np.where(upcard == JOKER, True, (upcard >> 3) == trump)
-    return pd.DataFrame({
-        "trumps": n_trump, "right": right.astype(int), "left": left.astype(int), "joker": joker.astype(int),
-        "trump_ace": t_ace.astype(int), "trump_kq": (t_king.astype(int) + t_queen), "trump_low": t_low,
-        "off_aces": off_aces.astype(int), "voids": voids, "two_suited": ((eff > 0).sum(axis=1) <= 2).astype(int),
-        "up_rank": [rank_name(int(c), 0) for c in upcard], "up_side": up_side,
-        "up_signed": np.where(up_trump, up_side, 0)})
-
-
-def hand_class(f: pd.DataFrame) -> pd.Series:
-    """One label a hand: trumps (0-1, 2, 3, 4+) and bowers (none, left, right, both), e.g. "3T R"."""
-    t = np.minimum(np.maximum(f["trumps"].to_numpy(), 1), 4)
-    tl = np.where(t == 1, "0-1", np.where(t == 4, "4+", t.astype(str)))
-    bw = np.select([(f["right"] == 1) & (f["left"] == 1), f["right"] == 1, f["left"] == 1], ["RL", "R", "L"], "-")
-    return pd.Series([f"{a}T {b}" for a, b in zip(tl, bw)], index=f.index)
-
-
-def class_order() -> list[str]:
-    return [f"{t}T {b}" for t in ("0-1", "2", "3", "4+") for b in ("-", "L", "R", "RL")]
-
-
-def best_suit(hands, legal_suits, tab) -> np.ndarray:
-    """Per hand, the legal suit whose trump cards score most on the published scale (ties: lowest suit)."""
-    hands = np.asarray(hands, dtype=np.int64)
-    best = np.full(len(hands), -1)
-    top = np.full(len(hands), -1.0)
-    for s in range(4):
-        f = hand_features(hands, np.full(len(hands), s), np.full(len(hands), JOKER), np.ones(len(hands)), 4, tab)
-        score = published_trump_points(f) + 0.01 * f["trumps"].to_numpy()
-        ok = legal_suits[:, s] & (score > top)
-        best = np.where(ok, s, best)
-        top = np.where(ok, score, top)
-    return best
-
-
-# ---- point counts -------------------------------------------------------------
-
-def published_trump_points(f: pd.DataFrame) -> np.ndarray:
-    p = PUBLISHED_TRUMP
-    return (p["right"] * f["right"] + p["left"] * f["left"] + p["right"] * f["joker"] + p["ace"] * f["trump_ace"]
-            + 2 * f["trump_kq"] + p["low"] * f["trump_low"]).to_numpy(dtype=float)
-
-
-def published_points(f: pd.DataFrame, with_upcard: bool = True) -> np.ndarray:
-    """euchrestrategy.info's count: trumps, the up-card (+ to one's side, - to the other), 2 an off ace, 1 two-suited."""
-    up = {"jack": 4, "joker": 4, "ace": 3, "king": 2, "queen": 2}
-    upv = np.array([up.get(r, 1) for r in f["up_rank"]], float) * f["up_signed"].to_numpy() if with_upcard else 0.0
-    return published_trump_points(f) + upv + 2 * f["off_aces"].to_numpy() + f["two_suited"].to_numpy()
-
-
-def fit_count(df: pd.DataFrame, gain: str = "gain", group: str = "pos", classes=COUNT_CLASSES) -> dict:
-    """A table-side count fitted to paired gains: points per card class, a threshold per group.
-
-    Least squares of the gain on the class counts (one intercept per
-    group); the weights scaled so the right bower is 4 points (as in the
-    published count) and rounded to whole points.  Each group's threshold is the whole-point total from which
-    calling maximises the mean net points of the fitting deals.
-    """
-    classes = [c for c in classes if df[c].std() > 0] or list(classes[:1])
-    groups = sorted(df[group].unique())
-    X = np.column_stack([df[c].to_numpy(float) for c in classes]
-                        + [(df[group] == g).to_numpy(float) for g in groups])
-    w, *_ = np.linalg.lstsq(X, df[gain].to_numpy(float), rcond=None)
-    wc = dict(zip(classes, w[:len(classes)]))
-    unit = wc.get("right", 0) / 4 if wc.get("right", 0) > 0 else (max(abs(v) for v in wc.values()) / 4 or 1.0)
-    points = {c: int(round(v / unit)) for c, v in wc.items()}
-    score = count_points(df, points)
-    thresholds = {}
-    for g in groups:
-        sel = (df[group] == g).to_numpy()
-        s, d = score[sel], df[gain].to_numpy(float)[sel]
-        cands = np.arange(int(s.min()) if sel.any() else 0, (int(s.max()) if sel.any() else 0) + 2)
-        totals = [d[s >= t].sum() for t in cands]
-        thresholds[g] = int(cands[int(np.argmax(totals))])
-    return {"points": points, "weights": wc, "thresholds": thresholds}
-
-
-def count_points(df: pd.DataFrame, points: dict) -> np.ndarray:
-    return sum(df[c].to_numpy(float) * v for c, v in points.items()) if points else np.zeros(len(df))
-
-
-def evaluate(gain: np.ndarray, call: np.ndarray) -> dict:
-    """A rule's calls against the simulation's best per deal: agreement and points a hand given up (>= 0)."""
-    gain = np.asarray(gain, float)
-    call = np.asarray(call, bool)
-    n = len(gain)
-    right = np.where(call, gain >= 0, gain <= 0)
-    lost = np.where(call, np.maximum(-gain, 0), np.maximum(gain, 0))
-    k = int(right.sum())
-    lo, hi = wilson(k, n)
-    g = mean_interval(lost)
-    return {"deals": n, "calls": int(call.sum()), "agree": k / n if n else math.nan, "agree_low": lo,
-            "agree_high": hi, "given_up": g["mean"], "given_up_low": g["low"], "given_up_high": g["high"]}
-
-
-# ---- tables -------------------------------------------------------------------
-
-def gain_table(df: pd.DataFrame, by: list, gain: str = "gain") -> pd.DataFrame:
-    """Per group: deals, mean gain with a normal interval, the share where the option is right (gain > 0, Wilson)."""
-    rows = []
-    for key, g in df.groupby(by, sort=True, observed=True):
-        key = key if isinstance(key, tuple) else (key,)
-        d = g[gain].to_numpy(float)
-        n = len(d)
-        ci = mean_interval(d)
-        k = int((d > 0).sum())
-        lo, hi = wilson(k, n)
-        rows.append(dict(zip(by, key), n=n, gain=ci["mean"], ci_low=ci["low"], ci_high=ci["high"], right=k / n,
-                         right_low=lo, right_high=hi, ties=float((d == 0).mean()),
-                         policy_chose=float(g["took"].mean()) if "took" in g else math.nan))
-    return pd.DataFrame(rows)
-
-
-def model_compare(table: pd.DataFrame, keys: list, models: list, min_n: int = 30) -> pd.DataFrame:
-    """One row per cell: each model's gain and interval side by side, and whether the intervals overlap."""
-    out = None
-    for p in models:
-        t = table[table["policy"] == p][keys + ["n", "gain", "ci_low", "ci_high"]]
-        t = t.rename(columns={c: f"{c}_{p}" for c in ("n", "gain", "ci_low", "ci_high")})
-        out = t if out is None else out.merge(t, on=keys, how="outer")
-    verdicts = []
-    for _, r in out.iterrows():
-        ok = [p for p in models if r.get(f"n_{p}", 0) >= min_n and not math.isnan(r.get(f"ci_low_{p}", math.nan))]
-        if len(ok) < 2:
-            verdicts.append("too few hands")
-            continue
-        lo = max(r[f"ci_low_{p}"] for p in ok)
-        hi = min(r[f"ci_high_{p}"] for p in ok)
-        signs = {np.sign(r[f"gain_{p}"]) for p in ok}
-        verdicts.append("agree" if lo <= hi else ("differ (same sign)" if len(signs) == 1 else "differ"))
-    out["models"] = verdicts
-    return out
-
-
-def interval_sign(low, high) -> np.ndarray:
-    """+1 where a 95% interval lies above 0, -1 below, 0 where it holds 0: the answer the interval gives."""
-    low, high = np.asarray(low, float), np.asarray(high, float)
-    return np.where(low > 0, 1, np.where(high < 0, -1, 0))
-
+# ---- in words -----------------------------------------------------------------
 
 def fmt_gain(r, policy: str) -> str:
     """A table row's gain as prose: "+0.41 points a hand (±0.02, 12,345 hands, heuristic)"."""

@@ -132,29 +132,46 @@ def _cells(counts, grouping, players, where=None) -> pd.DataFrame:
 
 # ---------------------------------------------------------------- the report
 def build(ctx) -> Section:
-    from euchresim import plots
     rules, players, pol = ctx.rules, ctx.rules.players, ctx.policies[0]
     spec = run_spec(ctx, rules, pol, ctx.hands, groups=(GROUPING,))
     counts, rows = tally_chunks(ctx, "rates", spec, keep_deals=True, label=f"euchre-rates {pol}")
     n = counts["hands"]
     cap = lambda extra="": ctx.caption(pol, n, extra)     # noqa: E731
+    tables = _tables(counts, players)
+    charts = _charts(ctx, tables, cap, players)
+    text = _findings_text(tables, pol, n, players)
+    extra = _other_policies(ctx, rules, tables["summary"], n)
+    if extra is not None:
+        tables["by_policy"] = extra
+        text += _policies_text(extra)
+    text += _tables_text(tables) + _charts_text(charts, cap, players)
+    md, app = appendix(ctx, rows)
+    tables.update(app)
+    return Section(title="Euchre and march rates", text="\n".join(text) + "\n\n" + md, tables=tables,
+                   charts=charts)
 
+
+def _tables(counts: dict, players: int) -> dict:
+    """The summary rows, the rates by round, seat and trumps, lone makers, and the dealer's side's rows."""
     summary = summary_frame(counts, players)
-    by_round = _cells(counts, ("make_round",), players)
-    by_pos_round = _cells(counts, ("maker_pos", "make_round"), players)
-    by_trumps = _cells(counts, ("maker_trumps",), players)
-    by_pos_trumps = _cells(counts, ("maker_pos", "maker_trumps"), players)
-    tables = {"summary": summary, "by_round": by_round, "by_position_round": by_pos_round,
-              "by_trumps": by_trumps, "by_position_trumps": by_pos_trumps}
-    lone = None
+    tables = {"summary": summary, "by_round": _cells(counts, ("make_round",), players),
+              "by_position_round": _cells(counts, ("maker_pos", "make_round"), players),
+              "by_trumps": _cells(counts, ("maker_trumps",), players),
+              "by_position_trumps": _cells(counts, ("maker_pos", "maker_trumps"), players)}
     if players > 2:
-        lone = _cells(counts, ("maker_alone", "maker_pos"), players, lambda d: d["maker_alone"] == "yes")
-        tables["lone_by_position"] = lone
+        tables["lone_by_position"] = _cells(counts, ("maker_alone", "maker_pos"), players,
+                                            lambda d: d["maker_alone"] == "yes")
     mine, other = side_names(players)
     side_rows = [s for s in summary["statistic"] if mine in s or other in s]
-    side = summary[summary["statistic"].isin(side_rows)].reset_index(drop=True)
-    tables["dealer_side"] = side
+    tables["dealer_side"] = summary[summary["statistic"].isin(side_rows)].reset_index(drop=True)
+    return tables
 
+
+def _charts(ctx, tables: dict, cap, players: int) -> dict:
+    """Euchres and marches by seat and round and by trumps, the euchre heatmap, lone marches, who makes trump."""
+    from euchresim import plots
+    summary, by_pos_round, by_trumps = tables["summary"], tables["by_position_round"], tables["by_trumps"]
+    lone = tables.get("lone_by_position")
     charts = {}
     for measure, words in (("euchred", "Makers euchred"), ("march", "Makers marched")):
         charts[f"{measure}_by_position_round"] = plots.bars(
@@ -172,7 +189,7 @@ def build(ctx) -> Section:
         category_label="trumps in the maker's hand (after the exchange)")
     mean_euchre = row_of(summary, "makers euchred")["value"]
     charts["euchred_heatmap"] = plots.heatmap(
-        by_pos_trumps, "maker_pos", "maker_trumps", "euchred_rate", ctx.path("euchred_heatmap.png"),
+        tables["by_position_trumps"], "maker_pos", "maker_trumps", "euchred_rate", ctx.path("euchred_heatmap.png"),
         title="Euchre rate by the maker's seat and trumps", caption=cap(f"colour centred on the overall "
                                                                        f"{100 * mean_euchre:.1f}%"),
         ci_low="euchred_low", ci_high="euchred_high", fmt="{:.0%}", center=float(mean_euchre), row_label="maker's seat", col_label="maker's trumps",
@@ -184,17 +201,24 @@ def build(ctx) -> Section:
             ci_low="march_low", ci_high="march_high", value_label="lone march (% of lone hands)", percent=True,
             category_label="lone maker's seat")
     sides = pd.DataFrame([{"side": s, "value": r["value"], "ci_low": r["ci_low"], "ci_high": r["ci_high"]}
-                          for s in (mine, other) if (r := row_of(summary, f"trump made by {s}")) is not None])
+                          for s in side_names(players) if (r := row_of(summary, f"trump made by {s}")) is not None])
     charts["trump_made_by_side"] = plots.bars(
         sides, "side", "value", ctx.path("trump_made_by_side.png"), title="Who makes trump",
         caption=cap("share of all hands"), ci_low="ci_low", ci_high="ci_high",
         value_label="trump made (% of hands)", percent=True, category_label="side")
+    return charts
 
+
+def _findings_text(tables: dict, pol: str, n: int, players: int) -> list[str]:
+    """The findings in words: made, euchred and marched, by round, seat and trumps, alone, the dealer's side."""
+    summary, by_pos_round, by_trumps = tables["summary"], tables["by_position_round"], tables["by_trumps"]
+    lone = tables.get("lone_by_position")
+    mine, other = side_names(players)
     text = [f"## Findings ({pol}, {n:,} hands)", ""]
     text.append(f"Trump was made in {said(summary, 'trump made')} of the {n:,} hands. Of the made hands, "
                 f"the makers were euchred in {said(summary, 'makers euchred')} and marched (took all five "
                 f"tricks) in {said(summary, 'march')}.")
-    for r in by_round.itertuples(index=False):
+    for r in tables["by_round"].itertuples(index=False):
         text.append(f"Made in round {r.make_round} ({r.made:,} hands): euchred "
                     f"{pct(r.euchred_rate, r.euchred_low, r.euchred_high)}, marched "
                     f"{pct(r.march_rate, r.march_low, r.march_high)}.")
@@ -220,15 +244,19 @@ def build(ctx) -> Section:
     text += ["", f"{mine[0].upper() + mine[1:]} made trump in {said(summary, f'trump made by {mine}')} of hands "
                  f"and {other} in {said(summary, f'trump made by {other}')}. The edge of {mine} is "
                  f"{said(summary, f'edge of {mine}, points per hand', 'mean')} points per hand."]
-    extra = _other_policies(ctx, rules, summary, n)
-    if extra is not None:
-        tables["by_policy"] = extra
-        text += ["", "Each play model, on the same deals (a slower model plays the first of them):", ""]
-        for r in extra.itertuples(index=False):
-            text.append(f"- {r.policy} ({r.hands:,} hands): euchred {pct(r.euchred, r.euchred_low, r.euchred_high)}"
-                        f", marched {pct(r.march, r.march_low, r.march_high)}.")
+    return text
 
-    text += ["", "## Tables", ""]
+
+def _policies_text(extra: pd.DataFrame) -> list[str]:
+    text = ["", "Each play model, on the same deals (a slower model plays the first of them):", ""]
+    for r in extra.itertuples(index=False):
+        text.append(f"- {r.policy} ({r.hands:,} hands): euchred {pct(r.euchred, r.euchred_low, r.euchred_high)}"
+                    f", marched {pct(r.march, r.march_low, r.march_high)}.")
+    return text
+
+
+def _tables_text(tables: dict) -> list[str]:
+    text = ["", "## Tables", ""]
     captions = {"by_round": "by bidding round", "by_position_round": "by the maker's seat and round",
                 "by_trumps": "by the maker's trumps", "by_position_trumps": "by seat and trumps",
                 "lone_by_position": "lone makers by seat", "dealer_side": "the dealer's side and the other",
@@ -236,16 +264,17 @@ def build(ctx) -> Section:
     for name in captions:
         if name in tables:
             text += [f"### {captions[name]} (`{name}.csv`)", "", md_table(tables[name]), ""]
-    text += ["## Charts", ""]
-    for name, path in charts.items():
+    return text
+
+
+def _charts_text(charts: dict, cap, players: int) -> list[str]:
+    text = ["## Charts", ""]
+    for name in charts:
         text += [f"![{CHART_TITLES[name]}]({name}.png)", "", f"*{CHART_TITLES[name]}: {cap()}.*", ""]
     text.append("Rates of euchres and marches are out of made hands; seats are named relative to the "
                 f"hand's dealer ({', '.join(position_names(players))}); trumps are counted as the maker "
                 "played them (after the dealer's exchange, bowers and joker included).")
-    md, app = appendix(ctx, rows)
-    tables.update(app)
-    return Section(title="Euchre and march rates", text="\n".join(text) + "\n\n" + md, tables=tables,
-                   charts=charts)
+    return text
 
 
 def _other_policies(ctx, rules, main_summary, main_hands):

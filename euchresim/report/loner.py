@@ -17,7 +17,10 @@ import pandas as pd
 from euchresim.analysis import position_names
 from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table
-from euchresim.report.calls import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, collect, count_points, evaluate, fit_count, fmt_gain, gain_table, interval_sign, hand_class, hand_features, model_compare, published_points)
+from euchresim.analysis.calls import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, count_points, evaluate, fit_count,
+                                      gain_table, hand_class, hand_features, interval_sign, model_compare,
+                                      published_points)
+from euchresim.report.calls import collect, fmt_gain
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
 
@@ -47,13 +50,25 @@ def deal_frame(d: dict, who: str, players: int, tab, policy: str) -> pd.DataFram
 
 
 def build(ctx) -> Section:
-    from euchresim import plots
     policies = list(ctx.policies)
     players = ctx.rules.players
     if players == 2:
         return Section(title="Going alone", text="Nobody goes alone with two players (R8): there is nothing "
                                                  "to compare.\n")
     maker_word = "with the dummy" if players == 3 else "with partner"
+    df, note_def = _deals(ctx, policies)
+    t = _tables(df, policies)
+    t.update(_fitted_count(df, policies, maker_word))
+    charts = _charts(ctx, df, t, policies)
+    text = (_method_text(players, maker_word, note_def) + _gain_text(t, players)
+            + _where_it_pays_text(t["loner_fit"]) + _chart_text(ctx, charts, df, policies)
+            + _threshold_text(t) + _count_text(t, policies[0]) + _models_text(t["loner_models"], policies))
+    return Section(title="Going alone: paired counterfactuals", text="\n".join(text), tables=t, charts=charts)
+
+
+def _deals(ctx, policies: list) -> tuple[pd.DataFrame, str]:
+    """Every model's makers' and defenders' deals, one frame; and a note when defending alone needed other rules."""
+    players = ctx.rules.players
     rules_def = ctx.rules
     note_def = ""
     if players == 4 and not ctx.rules.defend_alone:
@@ -71,20 +86,29 @@ def build(ctx) -> Section:
             frames.append(deal_frame(d, "defender", players, build_tables(rules_def), policy))
     df = pd.concat(frames, ignore_index=True)
     df["policy"] = pd.Categorical(df["policy"], policies, ordered=True)
-    by_who = gain_table(df, ["policy", "who", "round"])
+    return df, note_def
+
+
+def _tables(df: pd.DataFrame, policies: list) -> dict:
+    """The gain tables: by round made, hand class, feature, published points; the models side by side."""
     by_class = gain_table(df, ["policy", "who", "hand_class"])
     feats = []
     for feat in FEATURES:
         t = gain_table(df, ["policy", "who", feat]).rename(columns={feat: "level"})
         t.insert(2, "feature", feat)
         feats.append(t)
-    by_feat = pd.concat(feats, ignore_index=True)
-    by_points = gain_table(df.assign(points=np.clip(df["published"], 0, 24)), ["policy", "who", "points"])
     models = model_compare(by_class, ["who", "hand_class"], policies)
     for c in [c for c in models if c.startswith("n_")]:
         models[c] = models[c].fillna(0).astype(int)
+    return {"loner_by_round": gain_table(df, ["policy", "who", "round"]), "loner_by_class": by_class,
+            "loner_by_feature": pd.concat(feats, ignore_index=True), "loner_fit": _alone_where_it_pays(by_class),
+            "loner_by_points": gain_table(df.assign(points=np.clip(df["published"], 0, 24)),
+                                          ["policy", "who", "points"]),
+            "loner_models": models}
 
-    # a fitted loner count for the maker (even chunks of the first model), judged on the rest
+
+def _fitted_count(df: pd.DataFrame, policies: list, maker_word: str) -> dict:
+    """A loner count fitted to the first model's makers (even chunks), judged on the rest beside other rules."""
     first = policies[0]
     maker = df[df["who"] == "maker"]
     fitting = maker[(maker["policy"] == first) & (maker["chunk"] % 2 == 0)]
@@ -109,18 +133,23 @@ def build(ctx) -> Section:
             for name, call in rules.items():
                 ev_rows.append({"policy": policy, "deals_from": "odd chunks (held out)" if policy == first else "all",
                                 "rule": name, **evaluate(gain, call)})
-    ev = pd.DataFrame(ev_rows)
-    n_of = {(p, w): int(((df["policy"] == p) & (df["who"] == w)).sum()) for p in policies for w in ("maker", "defender")}
+    return {"loner_count_points": pts, "loner_count_thresholds": thr, "loner_count_eval": pd.DataFrame(ev_rows)}
 
+
+def _charts(ctx, df: pd.DataFrame, t: dict, policies: list) -> dict:
+    """Heatmaps and threshold curves for the maker and the defender, and the bars by round made."""
+    from euchresim import plots
+    by_class, by_points, by_who = t["loner_by_class"], t["loner_by_points"], t["loner_by_round"]
+    n_of = {(p, w): int(((df["policy"] == p) & (df["who"] == w)).sum()) for p in policies for w in ("maker", "defender")}
     charts = {}
     for who in ("maker", "defender"):
-        t = by_class[by_class["who"] == who].copy()
-        if not len(t):
+        c = by_class[by_class["who"] == who].copy()
+        if not len(c):
             continue
-        t["hand_class"] = pd.Categorical(t["hand_class"], [c for c in class_order() if c in set(t["hand_class"])],
+        c["hand_class"] = pd.Categorical(c["hand_class"], [k for k in class_order() if k in set(c["hand_class"])],
                                          ordered=True)
         charts[f"heatmap_{who}"] = plots.heatmap(
-            t.sort_values(["policy", "hand_class"]), "policy", "hand_class", "gain", ctx.path(f"heatmap_{who}.png"),
+            c.sort_values(["policy", "hand_class"]), "policy", "hand_class", "gain", ctx.path(f"heatmap_{who}.png"),
             title=f"Gain of {'going alone' if who == 'maker' else 'defending alone'} by hand class and play model",
             caption=ctx.caption(", ".join(policies), sum(n_of[(p, who)] for p in policies), f"the {who}'s choices"),
             ci_low="ci_low", ci_high="ci_high", row_label="play model", col_label="trumps held, bowers",
@@ -137,8 +166,14 @@ def build(ctx) -> Section:
         ctx.path("bars_round.png"), title="Gain of going alone (maker) and defending alone, by round made",
         caption=ctx.caption(", ".join(policies), len(df), "one bar per play model"),
         ci_low="ci_low", ci_high="ci_high", group="policy", value_label="points a hand")
+    return charts
 
-    alone = "Going alone" if players == 4 else "Going alone instead of taking the dummy"
+
+def _alone_word(players: int) -> str:
+    return "Going alone" if players == 4 else "Going alone instead of taking the dummy"
+
+
+def _method_text(players: int, maker_word: str, note_def: str) -> list[str]:
     text = [f"Every deal that reaches the maker's choice is played out alone and {maker_word}, the same "
             "policies for the rest; the gain is the difference in the hand's **net points** ("
             + ("the maker's side less the other side" if players == 4 else "the maker less the mean of the "
@@ -148,7 +183,14 @@ def build(ctx) -> Section:
             "classes are of the hand as dealt under the trump made (`3T R`: three trumps with the right bower).\n"]
     if note_def:
         text.append(note_def + "\n")
-    text.append(f"## {alone}\n")
+    return text
+
+
+def _gain_text(t: dict, players: int) -> list[str]:
+    """The gain of going and of defending alone by round made, and for the strongest makers' classes."""
+    by_who, by_class = t["loner_by_round"], t["loner_by_class"]
+    alone = _alone_word(players)
+    text = [f"## {alone}\n"]
     for who, word in (("maker", alone.lower()), ("defender", "defending alone")):
         for rnd in (1, 2):
             rows = by_who[(by_who["who"] == who) & (by_who["round"] == rnd)]
@@ -162,26 +204,38 @@ def build(ctx) -> Section:
         if len(rows):
             text.append(f"- maker with `{cls}`: " + "; ".join(fmt_gain(r, r["policy"]) for _, r in rows.iterrows()) + ".")
     text.append("")
-    fit = _alone_where_it_pays(by_class)
-    if len(fit):
-        text.append("## Does the bot go alone where it pays?\n")
-        text.append("For each maker's hand class with 200 or more deals: the gain of going alone (95% interval), "
-                    "whether it pays (the interval above 0), costs (below 0) or cannot be told, and how often "
-                    "the policy itself went alone there. A policy that plays for points goes alone where it "
-                    "pays and not where it costs (`loner_fit.csv`).\n")
-        for policy, g in fit.groupby("policy", sort=False):
-            pays, costs = g[g["verdict"] == "pays"], g[g["verdict"] == "costs"]
-            share = lambda t: (t["n"] * t["alone_rate"]).sum() / t["n"].sum() if len(t) else float("nan")
-            text.append(f"- {policy}: alone on {share(pays):.1%} of the deals in the {len(pays)} classes where it "
-                        f"pays, and on {share(costs):.1%} of those in the {len(costs)} where it costs.")
-        shown = fit[["policy", "hand_class", "n", "gain", "ci_low", "ci_high", "verdict", "alone_rate"]].copy()
-        shown["alone_rate"] = [f"{x:.0%}" for x in shown["alone_rate"]]
-        text.append("\n" + md_table(shown, "{:+.2f}") + "\n")
-    for name in ("heatmap_maker", "threshold_maker", "bars_round", "heatmap_defender", "threshold_defender"):
-        if name in charts:
-            text.append(f"![{name}]({name}.png)\n\n*{ctx.caption(', '.join(policies), len(df))}*\n")
-    text.append("## Thresholds\n")
-    for (policy, who), g in by_points.groupby(["policy", "who"], observed=True):
+    return text
+
+
+def _where_it_pays_text(fit: pd.DataFrame) -> list[str]:
+    if not len(fit):
+        return []
+    text = ["## Does the bot go alone where it pays?\n",
+            "For each maker's hand class with 200 or more deals: the gain of going alone (95% interval), "
+            "whether it pays (the interval above 0), costs (below 0) or cannot be told, and how often "
+            "the policy itself went alone there. A policy that plays for points goes alone where it "
+            "pays and not where it costs (`loner_fit.csv`).\n"]
+    for policy, g in fit.groupby("policy", sort=False):
+        pays, costs = g[g["verdict"] == "pays"], g[g["verdict"] == "costs"]
+        share = lambda t: (t["n"] * t["alone_rate"]).sum() / t["n"].sum() if len(t) else float("nan")
+        text.append(f"- {policy}: alone on {share(pays):.1%} of the deals in the {len(pays)} classes where it "
+                    f"pays, and on {share(costs):.1%} of those in the {len(costs)} where it costs.")
+    shown = fit[["policy", "hand_class", "n", "gain", "ci_low", "ci_high", "verdict", "alone_rate"]].copy()
+    shown["alone_rate"] = [f"{x:.0%}" for x in shown["alone_rate"]]
+    text.append("\n" + md_table(shown, "{:+.2f}") + "\n")
+    return text
+
+
+def _chart_text(ctx, charts: dict, df: pd.DataFrame, policies: list) -> list[str]:
+    return [f"![{name}]({name}.png)\n\n*{ctx.caption(', '.join(policies), len(df))}*\n"
+            for name in ("heatmap_maker", "threshold_maker", "bars_round", "heatmap_defender", "threshold_defender")
+            if name in charts]
+
+
+def _threshold_text(t: dict) -> list[str]:
+    """Where going (defending) alone first gains, on the published count."""
+    text = ["## Thresholds\n"]
+    for (policy, who), g in t["loner_by_points"].groupby(["policy", "who"], observed=True):
         g = g[g["n"] >= 20].sort_values("points")
         pos = g[g["gain"] > 0]
         if len(g):
@@ -190,27 +244,35 @@ def build(ctx) -> Section:
                            if len(pos) else "no count with 20+ deals")
                         + f" (the page says {PUBLISHED_ALONE}+ to consider it).")
     text.append("")
-    if len(pts):
-        text.append(f"A fitted loner count (least squares on the {first} makers' even chunks, right bower = 4) "
-                    "and per-round thresholds:\n\n" + md_table(pts.assign(fitted_gain=pts["fitted_gain"].round(3)))
-                    + "\n\n" + md_table(thr) + "\n")
-        text.append(f"Against the published count ({PUBLISHED_URL}, alone at {PUBLISHED_ALONE}+), on the same deals:\n")
-        for _, r in ev.iterrows():
-            text.append(f"- {r['rule']}, {r['policy']} ({r['deals']:,} deals, {r['deals_from']}): agrees "
-                        f"{r['agree']:.1%} ({r['agree_low']:.1%}-{r['agree_high']:.1%}), gives up "
-                        f"{r['given_up']:.3f} points a hand ({r['given_up_low']:.3f}-{r['given_up_high']:.3f}).")
-        text.append("")
-    if len(policies) > 1:
-        counts = models["models"].value_counts()
-        text.append("## Where the play models agree\n\nBy hand class, intervals overlapping or not: "
-                    + ", ".join(f"{v} {k}" for k, v in counts.items()) + " (`loner_models.csv`).\n")
-        shown = models[models["models"].str.startswith("differ")].head(12)
-        if len(shown):
-            text.append(md_table(shown, "{:+.2f}") + "\n")
-    tables = {"loner_by_round": by_who, "loner_by_class": by_class, "loner_by_feature": by_feat, "loner_fit": fit,
-              "loner_by_points": by_points, "loner_models": models, "loner_count_points": pts,
-              "loner_count_thresholds": thr, "loner_count_eval": ev}
-    return Section(title="Going alone: paired counterfactuals", text="\n".join(text), tables=tables, charts=charts)
+    return text
+
+
+def _count_text(t: dict, first: str) -> list[str]:
+    pts, thr, ev = t["loner_count_points"], t["loner_count_thresholds"], t["loner_count_eval"]
+    if not len(pts):
+        return []
+    text = [f"A fitted loner count (least squares on the {first} makers' even chunks, right bower = 4) "
+            "and per-round thresholds:\n\n" + md_table(pts.assign(fitted_gain=pts["fitted_gain"].round(3)))
+            + "\n\n" + md_table(thr) + "\n",
+            f"Against the published count ({PUBLISHED_URL}, alone at {PUBLISHED_ALONE}+), on the same deals:\n"]
+    for _, r in ev.iterrows():
+        text.append(f"- {r['rule']}, {r['policy']} ({r['deals']:,} deals, {r['deals_from']}): agrees "
+                    f"{r['agree']:.1%} ({r['agree_low']:.1%}-{r['agree_high']:.1%}), gives up "
+                    f"{r['given_up']:.3f} points a hand ({r['given_up_low']:.3f}-{r['given_up_high']:.3f}).")
+    text.append("")
+    return text
+
+
+def _models_text(models: pd.DataFrame, policies: list) -> list[str]:
+    if len(policies) < 2:
+        return []
+    counts = models["models"].value_counts()
+    text = ["## Where the play models agree\n\nBy hand class, intervals overlapping or not: "
+            + ", ".join(f"{v} {k}" for k, v in counts.items()) + " (`loner_models.csv`).\n"]
+    shown = models[models["models"].str.startswith("differ")].head(12)
+    if len(shown):
+        text.append(md_table(shown, "{:+.2f}") + "\n")
+    return text
 
 
 def _alone_where_it_pays(by_class: pd.DataFrame, min_deals: int = 200) -> pd.DataFrame:

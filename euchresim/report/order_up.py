@@ -16,7 +16,10 @@ from euchresim.analysis import position_names
 from euchresim.cards import JOKER
 from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table
-from euchresim.report.calls import (PUBLISHED_CALL, PUBLISHED_URL, class_order, collect, evaluate, fit_count, fmt_gain, gain_table, hand_class, hand_features, interval_sign, model_compare, best_suit, count_points, published_points)
+from euchresim.analysis.calls import (PUBLISHED_CALL, PUBLISHED_URL, best_suit, class_order, count_points, evaluate,
+                                      fit_count, gain_table, hand_class, hand_features, interval_sign,
+                                      model_compare, published_points)
+from euchresim.report.calls import collect, fmt_gain
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
 
@@ -112,12 +115,28 @@ def count_tables(df: pd.DataFrame, policies: list) -> tuple[pd.DataFrame, pd.Dat
 
 
 def build(ctx) -> Section:
-    from euchresim import plots
     policies = list(ctx.policies)
     players = ctx.rules.players
     df = simulate(ctx)
     df["policy"] = pd.Categorical(df["policy"], policies, ordered=True)
     order = [position_names(players)[p] for p in speaking_order(players)]
+    t = _tables(df, policies, order)
+    pts, thr, ev, fits = count_tables(df, policies)
+    t.update({"order_up_count_points": pts, "order_up_count_thresholds": thr, "order_up_count_eval": ev})
+    charts = _charts(ctx, df, t, fits, policies)
+    human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order)
+    text = (_method_text() + _by_seat_text(t, order) + _heatmap_text(ctx, df, policies)
+            + (human[0] if human is not None else []) + _models_text(t["order_up_models"], policies)
+            + _upcard_text(t["order_up_by_upcard"], policies[0])
+            + _count_text(ctx, df, t, charts, policies) + _tables_text())
+    if human is not None:
+        t["order_up_like_people"] = human[1]
+    return Section(title="When to order up: paired counterfactuals", text="\n".join(text), tables=t,
+                   charts=charts)
+
+
+def _tables(df: pd.DataFrame, policies: list, order: list) -> dict:
+    """The gain tables by seat and round, hand class, upcard and feature, and the models side by side."""
     by_pos = gain_table(df, ["policy", "round", "position"])
     by_class = gain_table(df, ["policy", "round", "position", "hand_class"])
     by_up = gain_table(df[df["round"] == 1], ["policy", "position", "up_rank"])
@@ -128,28 +147,39 @@ def build(ctx) -> Section:
         feats.append(t)
     by_feat = pd.concat(feats, ignore_index=True)
     models = model_compare(by_class, ["round", "position", "hand_class"], policies)
-    pts, thr, ev, fits = count_tables(df, policies)
     for t in (by_pos, by_class, by_up, by_feat, models):
         t["position"] = pd.Categorical(t["position"], order, ordered=True)
     sort = lambda t, extra: t.sort_values([c for c in ["policy", "round", "position"] if c in t] + extra) \
         .reset_index(drop=True)
-    by_pos, by_class, by_up = sort(by_pos, []), sort(by_class, ["hand_class"]), sort(by_up, ["up_rank"])
-    by_feat, models = sort(by_feat, ["feature", "level"]), sort(models, ["hand_class"])
-    n_of = {p: int((df["policy"] == p).sum()) for p in policies}
-    n_r1 = {p: int(((df["policy"] == p) & (df["round"] == 1)).sum()) for p in policies}
+    models = sort(models, ["hand_class"])
     for c in [c for c in models if c.startswith("n_")]:
         models[c] = models[c].fillna(0).astype(int)
-    charts, text = {}, []
+    return {"order_up_by_position": sort(by_pos, []), "order_up_by_class": sort(by_class, ["hand_class"]),
+            "order_up_by_upcard": sort(by_up, ["up_rank"]), "order_up_by_feature": sort(by_feat, ["feature", "level"]),
+            "order_up_models": models}
 
-    # charts: a heatmap per model, bars by position and model, the threshold chart, the counts' record
+
+def _hands(df: pd.DataFrame, policies: list) -> tuple[dict, dict]:
+    """Each model's deals, and its round-one deals: the counts the captions give."""
+    n_of = {p: int((df["policy"] == p).sum()) for p in policies}
+    n_r1 = {p: int(((df["policy"] == p) & (df["round"] == 1)).sum()) for p in policies}
+    return n_of, n_r1
+
+
+def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
+    """A round-one heatmap per model, bars by seat and model, the fitted count's threshold, the counts' record."""
+    from euchresim import plots
+    by_class, by_pos, ev = t["order_up_by_class"], t["order_up_by_position"], t["order_up_count_eval"]
+    n_of, n_r1 = _hands(df, policies)
+    charts = {}
     for policy in policies:
-        t = by_class[(by_class["policy"] == policy) & (by_class["round"] == 1)].copy()
-        t["hand_class"] = pd.Categorical(t["hand_class"], [c for c in class_order() if c in set(t["hand_class"])],
+        c = by_class[(by_class["policy"] == policy) & (by_class["round"] == 1)].copy()
+        c["hand_class"] = pd.Categorical(c["hand_class"], [k for k in class_order() if k in set(c["hand_class"])],
                                          ordered=True)
-        t = t.sort_values(["position", "hand_class"])
+        c = c.sort_values(["position", "hand_class"])
         name = _heat_name(policy, policies)
         charts[name] = plots.heatmap(
-            t, "position", "hand_class", "gain", ctx.path(f"{name}.png"),
+            c, "position", "hand_class", "gain", ctx.path(f"{name}.png"),
             title=f"Round one: points a hand gained by ordering up over passing ({policy})",
             caption=ctx.caption(policy, n_r1[policy], "round one, all seats; cells with n<30 hatched"),
             ci_low="ci_low", ci_high="ci_high", row_label="seat", col_label="trumps held, bowers",
@@ -180,15 +210,22 @@ def build(ctx) -> Section:
             caption=ctx.caption(", ".join(policies), int(e["deals"].sum() // 2),
                                 "fitted count judged on deals it was not fitted on"),
             ci_low="given_up_low", ci_high="given_up_high", group="rule", value_label="points a hand given up")
+    return charts
 
-    # the findings in words, every number from the tables above
-    text.append("Each deal is played out once with the call and once with a pass, the same policies for "
-                "every later decision; the gain is the difference in the hand's **net points** (the caller's "
-                "side less the other side's), deal by deal. In round two the call is the suit the hand is "
-                "strongest in (most trump points on the published scale below); the stuck dealer, who may "
-                "not pass, is left out. Hand classes are of the hand as dealt: `3T R` is three trumps "
-                "(bowers counted) with the right bower, `L` the left, `RL` both, `-` neither.\n")
-    text.append("## Calling over passing, by seat\n")
+
+def _method_text() -> list[str]:
+    return ["Each deal is played out once with the call and once with a pass, the same policies for "
+            "every later decision; the gain is the difference in the hand's **net points** (the caller's "
+            "side less the other side's), deal by deal. In round two the call is the suit the hand is "
+            "strongest in (most trump points on the published scale below); the stuck dealer, who may "
+            "not pass, is left out. Hand classes are of the hand as dealt: `3T R` is three trumps "
+            "(bowers counted) with the right bower, `L` the left, `RL` both, `-` neither.\n"]
+
+
+def _by_seat_text(t: dict, order: list) -> list[str]:
+    """The gain of calling by seat and round, then round one's classes with a bower and two or three trumps."""
+    by_pos, by_class = t["order_up_by_position"], t["order_up_by_class"]
+    text = ["## Calling over passing, by seat\n"]
     for pos in order:
         for rnd in (1, 2):
             rows = by_pos[(by_pos["position"] == pos) & (by_pos["round"] == rnd)]
@@ -204,16 +241,23 @@ def build(ctx) -> Section:
         for (pos, cls), g in strong.groupby(["position", "hand_class"], observed=True):
             text.append(f"- {pos}, `{cls}`: " + "; ".join(fmt_gain(r, r["policy"]) for _, r in g.iterrows()) + ".")
         text.append("")
-    text.append("![Round one heatmap]({}) \n\n*{}*\n".format(
-        f"{_heat_name(first, policies)}.png", ctx.caption(first, n_r1[first], "round one, all seats")))
+    return text
+
+
+def _heatmap_text(ctx, df: pd.DataFrame, policies: list) -> list[str]:
+    n_of, n_r1 = _hands(df, policies)
+    first = policies[0]
+    text = ["![Round one heatmap]({}) \n\n*{}*\n".format(
+        f"{_heat_name(first, policies)}.png", ctx.caption(first, n_r1[first], "round one, all seats"))]
     for policy in policies[1:]:
         text.append(f"![{policy}]({_heat_name(policy, policies)}.png)\n\n"
                     f"*{ctx.caption(policy, n_r1[policy], 'round one, all seats')}*\n")
     text.append(f"![By seat](bars_position.png)\n\n*{ctx.caption(', '.join(policies), sum(n_of.values()))}*\n")
-    human = _like_people(by_pos, by_class, policies, players, order)
-    if human is not None:
-        text += human[0]
-    text.append("## Where the play models agree\n")
+    return text
+
+
+def _models_text(models: pd.DataFrame, policies: list) -> list[str]:
+    text = ["## Where the play models agree\n"]
     if len(policies) > 1:
         counts = models["models"].value_counts()
         text.append("Per seat, round and hand class, the models' 95% intervals overlap (`agree`) or not "
@@ -224,52 +268,62 @@ def build(ctx) -> Section:
             text.append("Where the answer depends on the model:\n\n" + md_table(shown, "{:+.2f}") + "\n")
         else:
             text.append("No cell with 30+ hands in two models has intervals that fail to overlap.\n")
-    text.append("## By upcard, and by what the hand holds\n")
-    text.append("`order_up_by_upcard.csv` has the round-one gain by seat and the upcard's rank, "
-                "`order_up_by_feature.csv` by trumps held, right and left bower, off-suit aces and voids.\n")
+    return text
+
+
+def _upcard_text(by_up: pd.DataFrame, first: str) -> list[str]:
+    text = ["## By upcard, and by what the hand holds\n",
+            "`order_up_by_upcard.csv` has the round-one gain by seat and the upcard's rank, "
+            "`order_up_by_feature.csv` by trumps held, right and left bower, off-suit aces and voids.\n"]
     for _, r in by_up[(by_up["policy"] == first) & by_up["up_rank"].isin(["jack", "nine"])].iterrows():
         text.append(f"- {r['position']}, a {r['up_rank']} turned: ordering gains {fmt_gain(r, first)}.")
     text.append("")
-    if len(pts):
-        text.append("## A point count to use at the table\n")
-        text.append(f"Fitted by least squares of the paired gain on the hand's card classes, on the even "
-                    f"chunks of the {first} deals (right bower scaled to 4 points, whole points); each "
-                    "seat's threshold is the total from which calling maximised the net points of those "
-                    "deals. `up_signed` is the upcard: +1 when it goes to the seat's side (the dealer or "
-                    "the dealer's partner), -1 when it goes to the other side.\n")
-        text.append(md_table(pts.assign(fitted_gain=pts["fitted_gain"].round(3))) + "\n")
-        text.append(md_table(thr.drop(columns=["pos"])) + "\n")
-        text.append(f"Compared with the published count of euchrestrategy.info, \"Euchre Point System\" "
-                    f"({PUBLISHED_URL}): trump right bower 4, left 3, ace 3, king 2, queen 2, ten and nine 1 "
-                    "(7 and 8 of a 32-card pack also 1, the joker 4); the up-card's value (right 4, ace 3, "
-                    "king 2, queen 2, ten and nine 1) added when it goes to one's own side and subtracted "
-                    "when it goes to the opponents (round one only); 2 for each off-suit ace; 1 for being "
-                    f"two-suited. Applied as: call at {PUBLISHED_CALL} or more (the page's 7-9 \"call\"), "
-                    "pass below. Both are judged on the same deals, the fitted count on deals it was not "
-                    "fitted on: *agree* is the share of deals where the count's choice is the better (or an "
-                    "equal) option, *given up* the points a hand lost against the better option.\n")
-        for _, r in ev[ev["rule"].isin(["fitted count", f"published count (call at {PUBLISHED_CALL}+)"])].iterrows():
-            text.append(f"- {r['rule']}, round {r['round']}, {r['policy']} ({r['deals']:,} deals, "
-                        f"{r['deals_from']}): agrees {r['agree']:.1%} ({r['agree_low']:.1%}-"
-                        f"{r['agree_high']:.1%}), gives up {r['given_up']:.3f} points a hand "
-                        f"({r['given_up_low']:.3f}-{r['given_up_high']:.3f}).")
-        text.append("")
-        if "threshold" in charts:
-            text.append(f"![Threshold](threshold.png)\n\n*{ctx.caption(first, n_of[first], 'round one')}*\n")
-        if "bars_counts" in charts:
-            text.append(f"![Counts](bars_counts.png)\n\n*{ctx.caption(', '.join(policies), sum(n_of.values()))}*\n")
-    text.append("## Tables\n\n- `order_up_by_position.csv`, `order_up_by_class.csv`, `order_up_by_upcard.csv`, "
-                "`order_up_by_feature.csv`: n, gain with `ci_low`/`ci_high`, `right` (share of hands where "
-                "calling scores more, Wilson interval), `ties`, `policy_chose` (share the policy called);\n"
-                "- `order_up_models.csv`: the models side by side; `order_up_count_points.csv`, "
-                "`order_up_count_thresholds.csv`, `order_up_count_eval.csv`: the point counts.\n")
-    tables = {"order_up_by_position": by_pos, "order_up_by_class": by_class, "order_up_by_upcard": by_up,
-              "order_up_by_feature": by_feat, "order_up_models": models, "order_up_count_points": pts,
-              "order_up_count_thresholds": thr, "order_up_count_eval": ev}
-    if human is not None:
-        tables["order_up_like_people"] = human[1]
-    return Section(title="When to order up: paired counterfactuals", text="\n".join(text), tables=tables,
-                   charts=charts)
+    return text
+
+
+def _count_text(ctx, df: pd.DataFrame, t: dict, charts: dict, policies: list) -> list[str]:
+    """The fitted count, its thresholds, and both counts judged on the same deals."""
+    pts, thr, ev = t["order_up_count_points"], t["order_up_count_thresholds"], t["order_up_count_eval"]
+    if not len(pts):
+        return []
+    first = policies[0]
+    n_of, _ = _hands(df, policies)
+    text = ["## A point count to use at the table\n",
+            f"Fitted by least squares of the paired gain on the hand's card classes, on the even "
+            f"chunks of the {first} deals (right bower scaled to 4 points, whole points); each "
+            "seat's threshold is the total from which calling maximised the net points of those "
+            "deals. `up_signed` is the upcard: +1 when it goes to the seat's side (the dealer or "
+            "the dealer's partner), -1 when it goes to the other side.\n",
+            md_table(pts.assign(fitted_gain=pts["fitted_gain"].round(3))) + "\n",
+            md_table(thr.drop(columns=["pos"])) + "\n",
+            f"Compared with the published count of euchrestrategy.info, \"Euchre Point System\" "
+            f"({PUBLISHED_URL}): trump right bower 4, left 3, ace 3, king 2, queen 2, ten and nine 1 "
+            "(7 and 8 of a 32-card pack also 1, the joker 4); the up-card's value (right 4, ace 3, "
+            "king 2, queen 2, ten and nine 1) added when it goes to one's own side and subtracted "
+            "when it goes to the opponents (round one only); 2 for each off-suit ace; 1 for being "
+            f"two-suited. Applied as: call at {PUBLISHED_CALL} or more (the page's 7-9 \"call\"), "
+            "pass below. Both are judged on the same deals, the fitted count on deals it was not "
+            "fitted on: *agree* is the share of deals where the count's choice is the better (or an "
+            "equal) option, *given up* the points a hand lost against the better option.\n"]
+    for _, r in ev[ev["rule"].isin(["fitted count", f"published count (call at {PUBLISHED_CALL}+)"])].iterrows():
+        text.append(f"- {r['rule']}, round {r['round']}, {r['policy']} ({r['deals']:,} deals, "
+                    f"{r['deals_from']}): agrees {r['agree']:.1%} ({r['agree_low']:.1%}-"
+                    f"{r['agree_high']:.1%}), gives up {r['given_up']:.3f} points a hand "
+                    f"({r['given_up_low']:.3f}-{r['given_up_high']:.3f}).")
+    text.append("")
+    if "threshold" in charts:
+        text.append(f"![Threshold](threshold.png)\n\n*{ctx.caption(first, n_of[first], 'round one')}*\n")
+    if "bars_counts" in charts:
+        text.append(f"![Counts](bars_counts.png)\n\n*{ctx.caption(', '.join(policies), sum(n_of.values()))}*\n")
+    return text
+
+
+def _tables_text() -> list[str]:
+    return ["## Tables\n\n- `order_up_by_position.csv`, `order_up_by_class.csv`, `order_up_by_upcard.csv`, "
+            "`order_up_by_feature.csv`: n, gain with `ci_low`/`ci_high`, `right` (share of hands where "
+            "calling scores more, Wilson interval), `ties`, `policy_chose` (share the policy called);\n"
+            "- `order_up_models.csv`: the models side by side; `order_up_count_points.csv`, "
+            "`order_up_count_thresholds.csv`, `order_up_count_eval.csv`: the point counts.\n"]
 
 
 def _canonical(policy: str, players: int) -> str:
