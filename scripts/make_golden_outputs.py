@@ -3,7 +3,7 @@
 Each command runs in-process through ``euchresim.cli.app`` (one worker, so no
 process pool), its standard output is kept, and every file it writes is kept
 too (hand records, replayed and solved records, a report's text and tables).
-``tests/test_golden_outputs.py`` runs the same commands and compares. A change
+``tests/test_golden.py`` runs the same commands and compares. A change
 that moves code must leave ``tests/golden/outputs.json`` as it is; a change that
 means to alter a number regenerates it with this script and says why in the
 commit and the docs.

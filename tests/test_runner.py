@@ -1,4 +1,4 @@
-"""Seeds, chunks, workers, output and resume (nothing lost, and the same numbers whatever the workers)."""
+"""euchresim.run.runner: seeds, chunks, workers, output and resume (nothing lost, and the same numbers whatever the workers)."""
 import json
 import os
 
