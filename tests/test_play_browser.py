@@ -191,3 +191,20 @@ def test_a_reload_keeps_the_hand_and_a_call_the_rules_refuse_says_why(page, tabl
     page.wait_for_function("document.getElementById('why').textContent.length > 0")
     assert "turned down" in page.locator("#why").text_content()
     assert _step(page) == before
+
+
+def test_with_a_verdict_after_each_decision_it_comes_while_the_hand_is_played(page, table):
+    url, session, advisor = table
+    page.goto(url)
+    page.wait_for_selector("#calls button, #hand button.card")
+    page.locator("#each").check()
+    page.wait_for_function("() => fetch('/api/state').then(r => r.json()).then(s => s.each_decision)")
+    assert session.each_decision
+    first = session.step
+    _click_and_wait(page, page.locator("#hand button.card.legal, #calls button.legal").first)
+    row = page.locator(f"#verdicts .hand-verdicts[data-hand='0'] .verdict.now[data-step='{first}']")
+    row.wait_for(timeout=300_000)
+    assert page.locator("#next").is_hidden() and not session.h.done          # the hand waits for the player
+    text = row.text_content()
+    assert text.endswith("(judged at once)")
+    assert re.search(r": the best|gave up \d\.\d\d points a hand \[[+-]\d\.\d\d, [+-]\d\.\d\d\] against ", text)

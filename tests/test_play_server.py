@@ -163,6 +163,9 @@ def test_an_action_sent_twice_or_after_the_hand_is_refused_cleanly(table):
     ("POST", "/api/state", b'{}', 405, "nothing to POST"),
     ("POST", "/elsewhere", b'{}', 404, "nothing to POST"),
     ("POST", "/api/act", b"x" * 5000, 413, "1 to 4096 bytes"),
+    ("POST", "/api/options", b'{"each_decision": 2}', 400, "'each_decision' is 0"),
+    ("POST", "/api/options", b'{"each_decision": 1}', 409, "the advisor is off"),
+    ("GET", "/api/options", None, 405, "POST it"),
 ])
 def test_bad_requests_get_a_4xx_and_one_line(table, method, path, body, status, words):
     base, _ = table

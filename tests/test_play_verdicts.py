@@ -116,3 +116,25 @@ def test_a_verdict_in_words():
     assert verdict_text(r) == "pass gave up 0.31 points a hand [+0.22, +0.40] against order"
     assert verdict_text({**r, "gave_up_low": -0.01}).endswith("against order (not clearly worse)")
     assert verdict_text({**r, "did": "order", "gave_up": 0.0}) == "order: the best"
+
+
+def test_a_verdict_at_once_is_the_one_the_hands_record_gives(tmp_path):
+    """Judged right after the decision, on the hand finished by the bots: the seat's view then is the same
+    whatever the ending, so the verdict is the one the hand's own record gets at its end."""
+    from euchresim.play import open_table
+    server, s, adv = open_table(Rules(), "heuristic", 2, str(tmp_path / "s"), samples=SAMPLES, each_decision=True)
+    try:
+        while not s.h.done:
+            opts = [a for a in range(64) if (s.h.legal() >> a) & 1]
+            s.act(len(s.finished), s.step, opts[0])
+        deadline = time.time() + 600
+        while adv.state()["pending"] and time.time() < deadline:
+            time.sleep(0.2)
+        hand = adv.state()["hands"]["0"]
+    finally:
+        adv.stop()
+        s.close()
+        server.server_close()
+    assert hand["status"] == "done" and len(hand["now"]) == len(hand["rows"]) >= 3
+    assert sorted(hand["now"], key=lambda r: r["step"]) == hand["rows"]
+    assert {r["step"] for r in hand["rows"]} <= {d["step"] for d in s.mine}

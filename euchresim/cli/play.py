@@ -27,9 +27,12 @@ from euchresim.cli.options import InputError, rules_options
 @click.option("--samples", type=click.IntRange(min=1), default=2000, show_default=True,
               help="At most this many deals per judged decision (show --advise --samples).")
 @click.option("--no-advice", is_flag=True, help="Play without the advisor's verdicts.")
+@click.option("--verdicts", type=click.Choice(["hand", "decision"]), default="hand", show_default=True,
+              help="When the advisor judges: at the end of each hand, or after each decision too (the page can switch).")
 @click.option("--stop-after", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="Stop serving after this many seconds (0: check the options, deal, print the URL and stop).")
-def play(rules, bot, seed, folder, resume, host, port, no_browser, advise_policy, samples, no_advice, stop_after):
+def play(rules, bot, seed, folder, resume, host, port, no_browser, advise_policy, samples, no_advice, verdicts,
+         stop_after):
     """Play hands against the bots in your browser, with the advisor's verdict on your decisions.
 
     Starts a web server on this machine and opens the table: your hand,
@@ -63,7 +66,8 @@ def play(rules, bot, seed, folder, resume, host, port, no_browser, advise_policy
             raise InputError(f"--advise-policy: {policy_message(e)}") from None
     try:
         server, session, advisor = open_table(rules, bot, seed, folder, resume=resume, advise=not no_advice,
-                                              advise_policy=advise_policy, samples=samples, host=host, port=port)
+                                              advise_policy=advise_policy, samples=samples, host=host, port=port,
+                                              each_decision=verdicts == "decision")
     except (TableError, PolicyError, SimError) as e:
         raise InputError(str(e)) from None
     except OSError as e:

@@ -10,19 +10,24 @@ from __future__ import annotations
 
 
 def open_table(rules, bot: str, seed: int, folder: str, resume: bool = False, advise: bool = True,
-               advise_policy: str | None = None, samples: int = 2000, host: str = "127.0.0.1", port: int = 0):
+               advise_policy: str | None = None, samples: int = 2000, host: str = "127.0.0.1", port: int = 0,
+               each_decision: bool = False):
     """(server, session, advisor) for one session folder; the server bound but not yet serving.
 
     ``advise_policy`` plays after each judged decision (``show --advise``'s
     ``--policy``); by default the bots' own.  A resumed session's finished
     hands are judged again, in the background, so the tally covers them.
+    ``each_decision``: a verdict after each of the player's decisions too
+    (the page can switch it).
     """
     from euchresim.play.server import make_server
     from euchresim.play.table import Session
     from euchresim.play.verdicts import Advisor
     advisor = Advisor(advise_policy or bot, samples) if advise else None
     session = Session(rules, bot, seed, folder, resume=resume,
-                      on_hand=advisor.submit if advisor is not None else None)
+                      on_hand=advisor.submit if advisor is not None else None,
+                      on_decision=advisor.submit_decision if advisor is not None else None)
+    session.each_decision = each_decision and advisor is not None
     if advisor is not None and advise_policy is None:
         advisor.policy = session.bot
     if advisor is not None:

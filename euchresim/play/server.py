@@ -10,6 +10,7 @@ one line, never a traceback in the page.
     GET  /api/state          the table (play.view.table_view) and the advisor's verdicts
     POST /api/act            {"hand": n, "step": k, "action": code}: the player's action
     POST /api/next           {"hand": n}: deal hand n once the one before it is over
+    POST /api/options        {"each_decision": 0 or 1}: a verdict after each decision, or at the hand's end
     GET  /records/hands.jsonl  the session's records (docs/hand-record.md)
 """
 from __future__ import annotations
@@ -112,8 +113,8 @@ class Handler(BaseHTTPRequestHandler):
                     body = fh.read()
             self._send(200, body, "application/x-ndjson; charset=utf-8")
         elif path.startswith("/api/"):
-            raise Refused(405 if path in ("/api/act", "/api/next") else 404,
-                          f"{path}: POST it" if path in ("/api/act", "/api/next") else f"{path}: no such API")
+            posted = ("/api/act", "/api/next", "/api/options")
+            raise Refused(405 if path in posted else 404, f"{path}: POST it" if path in posted else f"{path}: no such API")
         else:
             raise Refused(404, f"{path[:200]}: not found (the table serves its page, /api/state and "
                                f"/records/{RECORDS})")
@@ -149,9 +150,17 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/api/next":
             b = self._body(("hand",))
             self.session.next_hand(b["hand"])
+        elif path == "/api/options":
+            b = self._body(("each_decision",))
+            if b["each_decision"] not in (0, 1):
+                raise Refused(400, f"'each_decision' is 0 (verdicts at the hand's end) or 1, not {b['each_decision']}")
+            if self.advisor is None:
+                raise Refused(409, "the advisor is off (--no-advice)")
+            with self.session.lock:
+                self.session.each_decision = bool(b["each_decision"])
         else:
             raise Refused(404 if not path.startswith(("/static/", "/records/", "/api/state")) and path != "/" else 405,
-                          f"{path[:200]}: nothing to POST to here (POST /api/act or /api/next)")
+                          f"{path[:200]}: nothing to POST to here (POST /api/act, /api/next or /api/options)")
         self._json(self._state())
 
 

@@ -66,7 +66,8 @@ class Session:
     server answers each request with ``view()`` taken under the same lock.
     """
 
-    def __init__(self, rules, bot: str, seed: int, folder: str, resume: bool = False, on_hand=None):
+    def __init__(self, rules, bot: str, seed: int, folder: str, resume: bool = False, on_hand=None,
+                 on_decision=None):
         from euchresim.policies import functions, resolve
         if rules.players != 4:
             raise TableError("--players: the practice table seats 4 players (2 and 3 are not drawn yet)", 400)
@@ -82,7 +83,9 @@ class Session:
         self.tab = cached_tables(rules)
         self.ws = new_workspace()
         self.lock = threading.RLock()
-        self.on_hand = on_hand            # called with (index, record dict) once a hand is written
+        self.on_hand = on_hand            # called with (index, record dict, decisions) once a hand is written
+        self.on_decision = on_decision    # called with (index, decision, a record) after each of the player's
+        self.each_decision = False        # ... when the player asks for a verdict after each decision
         self.path = os.path.join(folder, RECORDS)
         self.finished: list[dict] = []    # the records written, as dicts, in order
         self.resumed: list[tuple] = []    # the hands read back by --resume: (record, the player's decisions)
@@ -195,6 +198,8 @@ class Session:
                 raise TableError(f"the engine refused {label} (error {h.error})", 400)
             self.mine.append({"step": self.step, "kind": PHASE_NAMES[phase], "lead": bool(lead), "did": label})
             self.step += 1
+            if self.on_decision is not None and self.each_decision and not h.done:
+                self.on_decision(len(self.finished), self.mine[-1], self.finished_by_bots())
             self._bots()
 
     def next_hand(self, hand: int) -> None:
@@ -209,9 +214,10 @@ class Session:
             self._deal()
 
     # ---------------------------------------------------------------- the end of a hand
-    def record(self) -> tuple[Record, dict]:
-        """The finished hand as a hand record and its outcome (docs/hand-record.md)."""
-        st, priv = self.h.st, self.h.priv
+    def record(self, h=None) -> tuple[Record, dict]:
+        """The finished hand (or ``h``) as a hand record and its outcome (docs/hand-record.md)."""
+        h = self.h if h is None else h
+        st, priv = h.st, h.priv
         maker = int(st[MAKER])
         rec = Record(
             rules=self.rules, dealer=int(st[DEALER]), hands=tuple(int(priv[DEAL + s]) for s in range(4)),
@@ -228,6 +234,17 @@ class Session:
                    "tricks": [int(t) for t in st[TRICKS:TRICKS + 4]],
                    "points": [int(p) for p in st[POINTS:POINTS + 4]]}
         return rec, outcome
+
+    def finished_by_bots(self) -> dict:
+        """The hand so far played out by the bots at every seat, the player's too, as a record: what the
+        advisor needs to judge a decision now (it sees only what the seat knew then, never this ending)."""
+        h = self.h.copy()
+        prng = self.prng.copy()           # the hand's own stream is left as it is
+        while not h.done:
+            a, legal = h.decide(self.pids, self.params, self.fns, prng, self.ws)
+            if h.apply(a, legal):
+                raise RuntimeError(f"the engine refused bot seat {h.to_act}'s action {a} (error {h.error})")
+        return format_record(*self.record(h))
 
     def _finish(self) -> None:
         rec, outcome = self.record()

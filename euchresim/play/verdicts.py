@@ -65,28 +65,51 @@ class Advisor:
         self._thread = threading.Thread(target=self._run, name="advisor", daemon=True)
         self._thread.start()
 
+    def _hand(self, index: int) -> dict:
+        return self.hands.setdefault(index, {"status": "playing", "rows": [], "error": None, "now": [],
+                                             "now_waiting": 0})
+
     def submit(self, index: int, record: dict, mine: list[dict]) -> None:
         """Judge hand ``index`` (its record as written, the player's decisions in it) when its turn comes."""
         with self.lock:
-            self.hands[index] = {"status": "waiting", "rows": [], "error": None}
-        self._queue.put((index, record, mine))
+            self._hand(index).update(status="waiting")
+        self._queue.put((index, record, mine, False))
+
+    def submit_decision(self, index: int, decision: dict, record: dict) -> None:
+        """Judge one decision of hand ``index`` now, on ``record``: the hand so far, finished by the bots.
+
+        The seat's view at the decision is the same whatever the ending, so
+        this is the verdict the hand's own record will give (the bots'
+        later calls aside: see docs/play.md); the hand's verdict replaces
+        it when the hand ends.
+        """
+        with self.lock:
+            self._hand(index)["now_waiting"] += 1
+        self._queue.put((index, record, [decision], True))
 
     def _run(self) -> None:
         while True:
             item = self._queue.get()
             if item is None:
                 return
-            index, record, mine = item
+            index, record, mine, now = item
             with self.lock:
-                self.hands[index]["status"] = "running"
+                if not now:
+                    self.hands[index]["status"] = "running"
             try:
                 rows = self.judge(record, mine)
+                error = None
             except Exception as e:       # the game goes on; the page says the verdict failed, and why
-                with self.lock:
-                    self.hands[index].update(status="failed", error=f"{type(e).__name__}: {e}".splitlines()[0])
-                continue
+                rows, error = [], f"{type(e).__name__}: {e}".splitlines()[0]
             with self.lock:
-                self.hands[index].update(status="done", rows=rows)
+                h = self.hands[index]
+                if now:
+                    h["now_waiting"] -= 1
+                    h["now"] += rows if error is None else [{"step": mine[0]["step"], "error": error}]
+                elif error is None:
+                    h.update(status="done", rows=rows)
+                else:
+                    h.update(status="failed", error=error)
 
     def judge(self, record: dict, mine: list[dict]) -> list[dict]:
         """The player's decisions of one hand with the advisor's verdict on each, worked out in the worker process."""
@@ -103,8 +126,8 @@ class Advisor:
     def state(self) -> dict:
         """Every hand's verdicts (or where they stand), and the session's tally."""
         with self.lock:
-            hands = {str(i): {**v, "rows": list(v["rows"])} for i, v in sorted(self.hands.items())}
-        pending = sum(1 for v in hands.values() if v["status"] in ("waiting", "running"))
+            hands = {str(i): {**v, "rows": list(v["rows"]), "now": list(v["now"])} for i, v in sorted(self.hands.items())}
+        pending = sum(int(v["status"] in ("waiting", "running")) + v["now_waiting"] for v in hands.values())
         return {"policy": self.policy, "samples": self.samples, "hands": hands, "pending": pending,
                 "summary": summary(v["rows"] for v in hands.values() if v["status"] == "done")}
 

@@ -93,7 +93,7 @@ def table_view(s) -> dict:
         "sitting_out": [x for x in range(4) if (int(st[OUT]) >> x) & 1],
         "tricks": tricks, "tricks_won": won, "your_decisions": list(s.mine),
         "bot": s.bot, "seed": s.seed, "deck": s.rules.deck, "records": f"/records/{s.path.rsplit('/', 1)[-1]}",
-        "hands_played": len(s.finished),
+        "hands_played": len(s.finished), "each_decision": s.each_decision,
     }
     if turn == YOU:
         view["prompt"] = PROMPTS.get(h.phase, "")

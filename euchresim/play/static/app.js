@@ -169,9 +169,12 @@ function drawAdvice() {
   const box = document.getElementById("verdicts");
   const progress = document.getElementById("progress");
   box.replaceChildren();
+  document.getElementById("each-label").hidden = !advice;
   if (!advice) { box.textContent = "the advisor is off (--no-advice)"; progress.hidden = true; return; }
   const hands = Object.entries(advice.hands).sort((a, b) => b[0] - a[0]);
-  const total = hands.length, judged = hands.filter(([, v]) => v.status === "done" || v.status === "failed").length;
+  const ended = hands.filter(([, v]) => v.status !== "playing");
+  const total = ended.length, judged = ended.filter(([, v]) => v.status === "done" || v.status === "failed").length;
+  document.getElementById("each").checked = state.each_decision;
   progress.hidden = advice.pending === 0;
   document.getElementById("progress-text").replaceChildren(
     "judging your decisions: " + judged + " of " + total + " hands judged ",
@@ -179,6 +182,15 @@ function drawAdvice() {
   for (const [index, v] of hands) {
     const div = el("div", { class: "hand-verdicts", "data-hand": index });
     div.append(el("h3", {}, "hand " + (Number(index) + 1)));
+    if (v.status !== "done") {           // verdicts given at once, before the hand's own
+      for (const r of v.now) {
+        const cls = r.error ? "failed" : r.did === r.best || r.gave_up === 0 ? "best" : "cost";
+        div.append(el("div", { class: "verdict now " + cls, "data-step": r.step },
+                      r.error ? "the advisor failed: " + r.error : KIND[r.group] + ": " + r.text + " (judged at once)"));
+      }
+      if (v.now_waiting) div.append(el("div", { class: "verdict waiting" }, "judging your last decision\u2026"));
+    }
+    if (v.status === "playing") { box.append(div); continue; }
     if (v.status === "failed") div.append(el("div", { class: "verdict failed" }, "the advisor failed: " + v.error));
     else if (v.status !== "done") div.append(el("div", { class: "verdict waiting" }, v.status === "running" ? "judging\u2026" : "waiting\u2026"));
     else if (!v.rows.length) div.append(el("div", { class: "verdict" }, "none of your decisions had a choice"));
@@ -219,5 +231,9 @@ function draw(s) {
   drawAdvice();
 }
 
+document.getElementById("each").addEventListener("change", e => {
+  fetch("/api/options", { method: "POST", headers: { "Content-Type": "application/json" },
+                          body: JSON.stringify({ each_decision: e.target.checked ? 1 : 0 }) }).then(refresh);
+});
 document.getElementById("next").addEventListener("click", () => send("/api/next", { hand: state.hands_played }));
 refresh();
