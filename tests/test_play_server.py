@@ -300,3 +300,40 @@ def test_a_resume_takes_the_sessions_own_bot_seed_and_rules_unless_given_others(
     assert other.returncode == 1 and "played with seed 7, not 3" in other.stderr
     rules = _cli(*quick, "--resume", "--game-to", "10")
     assert rules.returncode == 1 and "played with rules" in rules.stderr
+
+
+@pytest.mark.parametrize("bot,deck,hands", [("pimc", 24, 2), ("heuristic:human", 24, 4), ("heuristic", 25, 12),
+                                            ("random", 32, 4)])
+def test_other_bots_and_packs_play_at_the_table_and_their_records_replay(tmp_path, bot, deck, hands):
+    from euchresim.play.view import table_view
+    s = Session(Rules(deck=deck), bot, 3, str(tmp_path / "s"))
+    phases = set()
+    for _ in range(hands):
+        while not s.h.done:
+            v = table_view(s)
+            assert v["turn"] == 0 and v["options"] and any(o["legal"] for o in v["options"])
+            phases.add(v["phase"])
+            json.dumps(v)
+            s.act(v["hand"], v["step"], next(o for o in v["options"] if o["legal"])["code"])
+        s.next_hand(len(s.finished))
+    s.close()
+    for line in open(s.path):
+        outcome, err = replay(parse_record(json.loads(line)))
+        assert err is None and outcome["points"] == json.loads(line)["points"]
+    assert "play" in phases and len(s.finished) == hands
+
+
+def test_the_dealer_names_the_jokers_suit_with_25_cards(tmp_path):
+    """Seed 329 turns the joker up with the player dealing (R7: the dealer names its suit before the bidding)."""
+    from euchresim.play.view import table_view
+    s = Session(Rules(deck=25), "heuristic", 329, str(tmp_path / "s"))
+    v = table_view(s)
+    assert v["phase"] == "joker_suit" and v["upcard"] == "JK" and v["dealer"] == 0
+    assert [o["label"] for o in v["options"]] == ["clubs", "diamonds", "hearts", "spades"]
+    s.act(0, v["step"], 2)
+    assert table_view(s)["joker_suit"] == "H" and table_view(s)["bid_suit"] == "hearts"
+    while not s.h.done:
+        s.act(0, s.step, next(a for a in range(64) if (s.h.legal() >> a) & 1))
+    obj = json.loads(open(s.path).read())
+    assert obj["joker_suit"] == "H" and replay(parse_record(obj))[1] is None
+    s.close()
