@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from euchresim.rules import CUTTHROAT_TIE_CHOICES
+from euchresim.stats import Z95, normal_interval
 
 TIES = CUTTHROAT_TIE_CHOICES        # R12's Cutthroat tie rules, by their option names
 
@@ -313,3 +314,25 @@ def visited_states(games, players: int) -> pd.DataFrame:
     out = h.groupby(cols + ["dealer"]).agg(games=("winners", "size"), **{f"wins{p}": (f"wins{p}", "sum")
                                                                          for p in range(k)})
     return out.reset_index()
+
+
+def paired_se(diff: np.ndarray) -> np.ndarray:
+    """The standard error of the mean over deals (axis 0) of per-deal paired differences, at every state."""
+    return diff.std(axis=0, ddof=1) / np.sqrt(len(diff))
+
+
+def against_games(chk: pd.DataFrame) -> pd.DataFrame:
+    """The program's P(win) beside whole games' share of wins, at each checked state.
+
+    ``chk`` has ``games``, ``wins``, ``p_dp`` and its resampled ``dp_se``.
+    The games' share gets a normal interval; ``z`` is the difference over
+    both errors (the games and the program's distribution are independent
+    runs), and the two agree where it is within the 95% bound.
+    """
+    chk = chk.copy()
+    chk["p_games"] = chk["wins"] / chk["games"]
+    gse = np.sqrt(chk["p_games"] * (1 - chk["p_games"]) / chk["games"])
+    chk["games_low"], chk["games_high"] = normal_interval(chk["p_games"], gse)
+    chk["z"] = (chk["p_games"] - chk["p_dp"]) / np.sqrt(gse ** 2 + chk["dp_se"] ** 2)
+    chk["agree"] = chk["z"].abs() <= Z95
+    return chk

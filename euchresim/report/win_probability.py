@@ -15,7 +15,6 @@ the score.
 """
 from __future__ import annotations
 
-import math
 from functools import partial
 
 import numpy as np
@@ -25,7 +24,7 @@ from euchresim.report import Section, chunked, md_table
 from euchresim.studies import counterfactual as cf
 from euchresim.run import runner
 from euchresim.analysis import winprob as wp
-from euchresim.stats import Z95, normal_interval
+from euchresim.stats import Z95
 
 CHECK_STATES = 4          # often-visited states checked besides 0-0
 SE_REPS = 20              # resamples for the DP's standard error (10 with 3 players: 10x the states)
@@ -174,7 +173,7 @@ def _decisions(ctx, dist, cfd, targets, tie):
             V = wp.solve(dist, pl, t, tie)
             dd = wp.decision_delta(dist, oa, ob, pl, t, party, tie)
             diff = _per_deal(V, ra, pl, t, tie, party) - _per_deal(V, rb, pl, t, tie, party)
-            se = diff.std(axis=0, ddof=1) / math.sqrt(n)
+            se = wp.paired_se(diff)
             others = [p for p in range(k) if p != party]
             dd = dd.assign(se=se, ours=dd[f"score{party}"], theirs=dd[f"score{others[0]}"])
             keep = np.ones(len(dd), bool)
@@ -257,12 +256,7 @@ def build(ctx) -> Section:
         checks.append({"state": "-".join(map(str, at[:-1])) + f", seat {at[-1]} deals", "dealer": at[-1],
                        "party": "seat 0's side" if pl == 4 else "seat 0", "games": int(row.games),
                        "wins": int(row.wins0), "p_dp": float(V[at + (0,)]), "dp_se": float(se[at + (0,)])})
-    chk = pd.DataFrame(checks)
-    chk["p_games"] = chk["wins"] / chk["games"]
-    gse = np.sqrt(chk["p_games"] * (1 - chk["p_games"]) / chk["games"])
-    chk["games_low"], chk["games_high"] = normal_interval(chk["p_games"], gse)
-    chk["z"] = (chk["p_games"] - chk["p_dp"]) / np.sqrt(gse ** 2 + chk["dp_se"] ** 2)
-    chk["agree"] = chk["z"].abs() <= Z95
+    chk = wp.against_games(pd.DataFrame(checks))
     tables["dp_vs_games"] = chk
 
     # ------------------------------------------------ decisions: order or pass, by score
