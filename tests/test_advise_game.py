@@ -214,3 +214,32 @@ def test_show_says_when_the_record_and_its_replay_differ(tmp_path):
     assert json.loads(run(["show", str(bad), "--json"]).output)["mismatch"]["trump"] == {"record": stated,
                                                                                         "replay": rec["trump"]}
     assert "differ" not in run(["show", str(path), "--line", "1"]).output
+
+
+# ---------------------------------------------------------------- the first run
+def test_heuristic_under_the_standard_rules_reads_the_shipped_model_and_plays_no_hand(monkeypatch, tmp_path):
+    from euchresim.analysis import advice
+    from euchresim.policies.win_table import P_WIN
+    import euchresim.engine as engine
+    import euchresim.run.runner as runner
+    monkeypatch.setattr(engine, "cache_dir", lambda: str(tmp_path))     # no model made before is found
+
+    def boom(*a, **k):
+        raise AssertionError("played hands instead of reading the shipped model")
+    monkeypatch.setattr(runner, "play_chunk", boom)
+    for target in (5, 7, 10):
+        V = advice.win_model.__wrapped__(Rules(game_to=target), "heuristic", advice.MODEL_HANDS, 3)
+        assert np.array_equal(V, np.array(P_WIN[target]))
+    for rules, policy, hands in ((Rules(stick_the_dealer=True), "heuristic", advice.MODEL_HANDS),
+                                 (R4, "heuristic:human", advice.MODEL_HANDS), (R4, "heuristic", 500)):
+        assert advice.stored_model(rules, policy) is None or hands != advice.MODEL_HANDS
+        with pytest.raises(AssertionError, match="played hands"):
+            advice.win_model.__wrapped__(rules, policy, hands, 3)
+
+
+def test_the_compile_notice_comes_before_the_hand_is_read(monkeypatch):
+    from euchresim.cli import advise as cli_advise
+    from euchresim.cli.options import COMPILING
+    monkeypatch.setattr(cli_advise, "_advisor_compiled", lambda: False)
+    res = run(["advise", "--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "partner", "--calls", "pass,pass"])
+    assert res.output.splitlines()[0] == COMPILING and "seat 2 (partner)" in one_error_line(res)

@@ -143,7 +143,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         euchresim advise --record game.jsonl --line 12 --after 7
     """
     from euchresim.analysis.advice import advice_json, advice_table, deal_values, format_advice, win_model
-    from euchresim.cli.options import say_if_compiling
+    from euchresim.cli.options import COMPILING, say_if_compiling
     from euchresim.policies import cheats
     from euchresim.run.errors import SimError
     from euchresim.studies import advise as A
@@ -157,13 +157,16 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
     if model_hands is not None and model_hands < 100:
         raise InputError(f"--model-hands {model_hands}: at least 100")
     names = [m.strip() for m in models.split(",")] if models else [policy]
+    cold = not _advisor_compiled()
+    if cold and not (quiet or as_json):
+        click.echo(COMPILING, err=True)            # reading the hand already runs the advisor's kernels
     try:
         sit = _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text, dummy_text,
                          score_text, record_file, line, after_plays, after_calls, rules)
         A.decision_of(sit)
     except A.AdviceError as e:
         raise InputError(str(e)) from None
-    say_if_compiling(quiet or as_json)
+    say_if_compiling(quiet or as_json or cold)
     answers = []
     for name in names:
         bar = None if quiet or as_json or not sys.stderr.isatty() else _bar(name)
@@ -171,8 +174,11 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
             A._policy_arrays(name, sit.rules.players)        # a bad policy is refused before any work is said
             model = win_model(sit.rules, name, model_hands or A.default_model_hands(name), seed,
                               say=None if quiet or as_json else _say)
+            n_workers = workers or A.default_workers(name)
+            if cold and n_workers > 1:
+                _compile_here(A, sit, name, not no_inference, seed, infer_policy)
             adv = A.advise(sit, name, samples=samples, seed=seed, infer=not no_inference, alpha=alpha,
-                           workers=workers or A.default_workers(name), on_batch=bar, infer_policy=infer_policy,
+                           workers=n_workers, on_batch=bar, infer_policy=infer_policy,
                            stop=not fixed, value=lambda got, m=model: deal_values(_Adv(sit, got), m)[0])
         except A.AdviceError as e:
             raise InputError(str(e)) from None
@@ -196,6 +202,25 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
             click.echo("\nthe models disagree: " + "; ".join(f"{n} says {a}" for n, a in picks.items()))
         else:
             click.echo(f"\nthe models agree: {next(iter(picks.values()))}")
+
+
+def _advisor_compiled() -> bool:
+    """Whether the advisor's kernel is in the cache; reading the hand compiles it otherwise (tens of seconds)."""
+    import os
+    from euchresim.engine import cache_dir
+    try:
+        names = os.listdir(os.path.join(cache_dir(), "loops"))
+    except OSError:
+        return False
+    return any(n.startswith("advise.play_options-") and n.endswith(".nbi") for n in names)
+
+
+def _compile_here(A, sit, name, infer, seed, infer_policy):
+    """One deal in this process first, so the worker processes read the compiled kernels, not compile each their own."""
+    try:
+        A.play_batch(sit, A.decision_of(sit), name, infer, 1, seed, 0, infer_policy)
+    except A.AdviceError:
+        pass                     # a deal hard to find: the run proper says so
 
 
 class _Adv:
