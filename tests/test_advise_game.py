@@ -250,3 +250,16 @@ def test_the_compile_notice_comes_before_the_hand_is_read(monkeypatch):
     monkeypatch.setattr(cli_advise, "_advisor_compiled", lambda: False)
     res = run(["advise", "--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "partner", "--calls", "pass,pass"])
     assert res.output.splitlines()[0] == COMPILING and "seat 2 (partner)" in one_error_line(res)
+
+
+def test_show_advise_names_each_seat_as_show_does(tmp_path):
+    import re
+    from euchresim.studies.show import role
+    path = tmp_path / "g.jsonl"
+    assert run(["simulate", "--hands", "3", "--seed", "1", "--records", str(path), "--quiet"]).exit_code == 0
+    rec = json.loads(path.read_text().splitlines()[1])
+    res = run(["show", str(path), "--line", "2", "--advise", "--samples", "200"])
+    assert res.exit_code == 0, res.output
+    seen = re.findall(r"step +\d+  seat (\d) \((\w+)\)", res.output)
+    assert seen and all(name == role(int(s), rec["dealer"], 4) for s, name in seen)
+    assert {name for _, name in seen} == {"dealer", "left", "partner", "right"}

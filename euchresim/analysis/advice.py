@@ -402,7 +402,7 @@ def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int =
         table = advice_table(adv)          # the best, and each option's paired gap to it, as advise shows them
         best = table.loc[table["best"]].iloc[0]
         got = table.iloc[did[0]] if did else None
-        rows.append({"step": d["step"], "seat": d["seat"], "kind": d["kind"],
+        rows.append({"step": d["step"], "seat": d["seat"], "position": position_name(sit), "kind": d["kind"],
                      "did": d["action"] if got is None else got["action"], "best": best["action"],
                      "gave_up": math.nan if got is None else got["gap"],
                      "gave_up_low": math.nan if got is None else got["gap_low"],
@@ -418,7 +418,10 @@ def format_review(review: pd.DataFrame, policy: str) -> str:
     lines = [f"each decision from its seat's view ({policy} after it; net points given up against the best, 95% "
              "interval):"]
     w = max(len(str(x)) for x in review["did"])
-    for _, r in review.iterrows():
+    where = [f"seat {r['seat']} ({r['position']})" if "position" in review else f"seat {r['seat']}"
+             for _, r in review.iterrows()]
+    ws = max(map(len, where))
+    for (_, r), seat in zip(review.iterrows(), where):
         cost = r["gave_up"]
         if r["did"] == r["best"] or cost == 0:
             verdict = "best"
@@ -426,5 +429,5 @@ def format_review(review: pd.DataFrame, policy: str) -> str:
             sure = "" if r["gave_up_low"] > 0 else " (not clearly worse)"
             verdict = (f"best {r['best']}: gave up {cost:.2f} [{r['gave_up_low']:+.2f}, {r['gave_up_high']:+.2f}]"
                        f"{sure}")
-        lines.append(f"  step {r['step']:>2}  seat {r['seat']}  {r['kind']:<12} {str(r['did']):<{w}}  {verdict}")
+        lines.append(f"  step {r['step']:>2}  {seat:<{ws}}  {r['kind']:<12} {str(r['did']):<{w}}  {verdict}")
     return "\n".join(lines)
