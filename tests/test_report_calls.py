@@ -65,6 +65,7 @@ def test_features_of_hand_built_hands():
     assert list(published_points(f)) == [16, 3]
 
 
+@pytest.mark.slow
 def test_order_up_files_and_quoted_numbers(order_up):
     for f in ("README.md", "meta.json", "order_up_by_class.csv", "order_up_by_position.csv",
               "order_up_models.csv", "order_up_count_eval.csv", "heatmap_heuristic.png", "threshold.png"):
@@ -83,6 +84,7 @@ def test_order_up_files_and_quoted_numbers(order_up):
         assert f"({png})" in readme
 
 
+@pytest.mark.slow
 def test_order_up_gain_is_the_direct_paired_difference(order_up):
     size, n_chunks = plan(3000, 50_000, slow=False)
     spec = RunSpec(rules=Rules(players=4), policies=("heuristic",), seed=5, count=3000, chunk_size=size)
@@ -103,6 +105,7 @@ def test_order_up_gain_is_the_direct_paired_difference(order_up):
     assert r["right"] == pytest.approx((g > 0).mean(), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_loner_files(loner):
     for f in ("README.md", "meta.json", "loner_by_class.csv", "loner_by_round.csv", "loner_count_eval.csv",
               "heatmap_maker.png", "threshold_maker.png", "bars_round.png"):
@@ -115,6 +118,7 @@ def test_loner_files(loner):
     assert fmt_gain(r, "heuristic") in readme
 
 
+@pytest.mark.slow
 def test_resume_after_deleting_chunks_gives_identical_tables(loner):
     before = {f: open(os.path.join(loner, f)).read() for f in os.listdir(loner) if f.endswith(".csv")}
     removed = 0
@@ -127,3 +131,64 @@ def test_resume_after_deleting_chunks_gives_identical_tables(loner):
     run(["report", "loner", *ARGS, "--out", loner, "--resume"])
     after = {f: open(os.path.join(loner, f)).read() for f in before}
     assert after == before
+
+
+def test_fit_count_recovers_a_linear_count_and_the_best_threshold():
+    """Gains exactly linear in the classes: the count is those weights scaled so the right bower is 4."""
+    from euchresim.analysis.calls import count_points, fit_count
+    rng = np.random.default_rng(3)
+    n = 400
+    df = pd.DataFrame({"right": rng.integers(0, 2, n), "left": rng.integers(0, 2, n),
+                       "trump_low": rng.integers(0, 4, n), "pos": rng.integers(0, 2, n)})
+    df["gain"] = 0.8 * df["right"] + 0.4 * df["left"] + 0.2 * df["trump_low"] - 0.5 - 0.3 * df["pos"]
+    fit = fit_count(df, classes=("right", "left", "trump_low"))
+    assert fit["points"] == {"right": 4, "left": 2, "trump_low": 1}
+    assert fit["weights"]["right"] == pytest.approx(0.8, abs=1e-9)
+    score = count_points(df, fit["points"])
+    for g, t in fit["thresholds"].items():          # no other whole threshold gives the group more net points
+        sel = (df["pos"] == g).to_numpy()
+        best = max(df["gain"][sel][score[sel] >= c].sum() for c in range(0, int(score.max()) + 2))
+        assert df["gain"][sel][score[sel] >= t].sum() == pytest.approx(best, abs=1e-9)
+
+
+def test_evaluate_against_the_deals_by_hand():
+    from euchresim.analysis.calls import evaluate
+    from euchresim.stats import mean_interval, wilson
+    gain = np.array([1.0, -2.0, 0.0, 3.0, -1.0])
+    call = np.array([True, True, False, False, False])
+    e = evaluate(gain, call)
+    # right: called and gain >= 0 (deal 0), passed and gain <= 0 (deals 2 and 4); given up: 2 on deal 1, 3 on deal 3
+    assert (e["deals"], e["calls"], e["agree"]) == (5, 2, 3 / 5)
+    assert (e["agree_low"], e["agree_high"]) == wilson(3, 5)
+    assert e["given_up"] == pytest.approx(1.0) and e["given_up_low"] == mean_interval([0, 2, 0, 3, 0])["low"]
+
+
+def test_win_probability_check_against_games_by_hand():
+    from euchresim.analysis.winprob import against_games, first_dealer_at_zero
+    from euchresim.stats import Z95
+    chk = against_games(pd.DataFrame({"games": [400, 400], "wins": [230, 210], "p_dp": [0.5, 0.5],
+                                      "dp_se": [0.01, 0.01]}))
+    for r, wins in zip(chk.itertuples(), (230, 210)):
+        p = wins / 400
+        gse = np.sqrt(p * (1 - p) / 400)
+        assert r.p_games == p and r.games_low == pytest.approx(p - Z95 * gse, abs=1e-15)
+        assert r.z == pytest.approx((p - 0.5) / np.sqrt(gse ** 2 + 0.01 ** 2), rel=1e-12)
+    assert list(chk["agree"]) == [False, True]      # z 2.81 and 0.93
+    V = np.zeros((1, 1, 4, 2))                      # scores 0-0, dealer 0..3, party 0..1
+    se = np.zeros((1, 1, 4, 2))
+    for d in range(4):
+        V[0, 0, d, d % 2], se[0, 0, d, d % 2] = 0.5 + 0.01 * d, 0.01 * (d + 1)
+    p, e = first_dealer_at_zero(V, se, 4)
+    assert p == pytest.approx(0.515) and e == pytest.approx(np.sqrt((1 + 4 + 9 + 16) / 4) * 0.01)
+
+
+def test_the_report_layer_computes_no_statistic_itself():
+    """report/ assembles: a fit, a spread or an error is computed in analysis/ (or stats.py), never here."""
+    import glob
+    import re
+    import euchresim.report
+    formula = re.compile(r"lstsq|np\.linalg|\.std\(|\.var\(|ddof|sqrt\(")
+    folder = os.path.dirname(euchresim.report.__file__)
+    found = [f"{os.path.basename(p)}:{i}: {line.strip()}" for p in sorted(glob.glob(os.path.join(folder, "*.py")))
+             for i, line in enumerate(open(p), 1) if formula.search(line)]
+    assert not found, found

@@ -321,6 +321,20 @@ def paired_se(diff: np.ndarray) -> np.ndarray:
     return diff.std(axis=0, ddof=1) / np.sqrt(len(diff))
 
 
+
+def first_dealer_at_zero(V: np.ndarray, se: np.ndarray, players: int) -> tuple[float, float]:
+    """P(win) at 0-0 of the party that deals first, averaged over the seat that deals, with its error.
+
+    Games start with a dealer drawn at random, so a game's first dealer wins
+    with the mean of the program's values at 0-0 over the dealing seats; the
+    error is the root mean square of those states' resampled errors.
+    """
+    k = parties(players)
+    zero = (0,) * k
+    p = float(np.mean([V[zero + (d, d % k)] for d in range(players)]))
+    return p, float(np.sqrt(np.mean([se[zero + (d, d % k)] ** 2 for d in range(players)])))
+
+
 def against_games(chk: pd.DataFrame) -> pd.DataFrame:
     """The program's P(win) beside whole games' share of wins, at each checked state.
 

@@ -243,11 +243,9 @@ def build(ctx) -> Section:
     fd = g["first_dealer"].to_numpy(np.int64)
     ours = fd % 2 if pl == 4 else fd
     won = int(((g["winners"].to_numpy(np.int64) >> ours) & 1).sum())
-    zero = (0,) * k
+    p0, se0 = wp.first_dealer_at_zero(V, se, pl)
     checks = [{"state": "0-0, first dealer", "dealer": -1, "party": "first dealer",
-               "games": len(g), "wins": won,
-               "p_dp": float(np.mean([V[zero + (d, d % k)] for d in range(pl)])),
-               "dp_se": float(np.sqrt(np.mean([se[zero + (d, d % k)] ** 2 for d in range(pl)])))}]
+               "games": len(g), "wins": won, "p_dp": p0, "dp_se": se0}]
     gres = type("G", (), {"hands": {c[2:]: v for c, v in games.items() if c.startswith("h_")}, "games": g})
     seen = wp.visited_states(gres, pl)
     seen = seen[seen[[f"score{p}" for p in range(k)]].sum(axis=1) > 0]
