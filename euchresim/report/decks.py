@@ -124,9 +124,30 @@ def _stat_rows(players, deck, hand_counts, game_counts) -> list[dict]:
 
 
 def build(ctx) -> Section:
-    from euchresim import plots
     pol = ctx.policies[0]
     games = max(100, ctx.hands // 10)
+    stats, gains, deals = _variants(ctx, pol, games)
+    summary = pd.DataFrame(stats)
+    summary["count"] = summary["count"].astype(object)
+    by_trumps = pd.concat(gains, ignore_index=True)
+    thresh = _thresholds(by_trumps)
+    tables = {"decks_summary": summary, "decks_order_up_by_trumps": by_trumps, "decks_order_up_threshold": thresh}
+
+    def cap(extra=""):
+        return (f"policy {pol} · {ctx.hands:,} hands per variant ({games:,} games for hands per game) · "
+                f"seed {ctx.seed} · 95% intervals" + (f" · {extra}" if extra else ""))
+
+    charts, titles = _charts(ctx, summary, by_trumps, cap)
+    text = (_findings_text(summary, pol, ctx.hands) + _threshold_text(thresh) + _tables_text(tables)
+            + _charts_text(charts, titles, cap, ctx.rules.players))
+    md, app = appendix(ctx, deals, decks=PACKS)
+    tables.update(app)
+    return Section(title="Packs and players side by side", text="\n".join(text) + "\n\n" + md, tables=tables,
+                   charts=charts)
+
+
+def _variants(ctx, pol: str, games: int) -> tuple[list, list, dict]:
+    """Every pack and table size: its summary rows, its order-up gains by trumps, and the run's own deals."""
     stats, gains, deals = [], [], {}
     for players in PLAYERS:
         for deck in PACKS:
@@ -140,16 +161,12 @@ def build(ctx) -> Section:
                 deals[deck] = rows
             stats += _stat_rows(players, deck, hc, gc)
             gains.append(_order_gains(ctx, rules, pol))
-    summary = pd.DataFrame(stats)
-    summary["count"] = summary["count"].astype(object)
-    by_trumps = pd.concat(gains, ignore_index=True)
-    thresh = _thresholds(by_trumps)
-    tables = {"decks_summary": summary, "decks_order_up_by_trumps": by_trumps, "decks_order_up_threshold": thresh}
+    return stats, gains, deals
 
-    def cap(extra=""):
-        return (f"policy {pol} · {ctx.hands:,} hands per variant ({games:,} games for hands per game) · "
-                f"seed {ctx.seed} · 95% intervals" + (f" · {extra}" if extra else ""))
 
+def _charts(ctx, summary: pd.DataFrame, by_trumps: pd.DataFrame, cap) -> tuple[dict, dict]:
+    """A bar chart a statistic (packs by table size), and the order-up gain by trumps a table size."""
+    from euchresim import plots
     charts, titles = {}, {}
     plot = summary.assign(pack=summary["deck"].map(lambda d: f"{d} cards"),
                           table=summary["players"].map(lambda p: f"{p} players"))
@@ -172,8 +189,11 @@ def build(ctx) -> Section:
                                        ci_low="gain_low", ci_high="gain_high", group="pack",
                                        x_label="trumps in the caller's hand (upcard's suit)",
                                        y_label="side's edge in the hand, order less pass")
+    return charts, titles
 
-    text = [f"## Findings ({pol}, {ctx.hands:,} hands per variant)", ""]
+
+def _findings_text(summary: pd.DataFrame, pol: str, hands: int) -> list[str]:
+    text = [f"## Findings ({pol}, {hands:,} hands per variant)", ""]
     text.append("Each line gives the value with its 95% interval, pack by pack, for 2, 3 and 4 players.")
     for stat, (words, rate) in STATS.items():
         df = summary[summary["statistic"] == stat]
@@ -188,14 +208,18 @@ def build(ctx) -> Section:
             say = [f"{r.deck} cards {fmt(r.value, r.ci_low, r.ci_high)}"
                    for r in part.itertuples(index=False)]
             text.append(f"- {players} players: " + "; ".join(say) + ".")
-    text += ["", "**How the order-up threshold moves with the pack.** The first seat to speak (the dealer's "
-                 "left) was made to order up and to pass on the very same deals (paired counterfactuals); the "
-                 "gain is, ordering less passing, the points of that hand for its side less the other side's "
-                 "(with 3 players less the mean opponent's), by the trumps it held "
-                 "(the upcard's suit, bowers and joker counted). The threshold is the fewest trumps at which "
-                 f"the mean gain is above 0 (cells with {MIN_CELL}+ deals); \"sure\" the fewest at which its "
-                 "whole interval is. It is a threshold in trump count alone: hands with the same count differ "
-                 "in bowers, aces and voids.", ""]
+    return text
+
+
+def _threshold_text(thresh: pd.DataFrame) -> list[str]:
+    text = ["", "**How the order-up threshold moves with the pack.** The first seat to speak (the dealer's "
+                "left) was made to order up and to pass on the very same deals (paired counterfactuals); the "
+                "gain is, ordering less passing, the points of that hand for its side less the other side's "
+                "(with 3 players less the mean opponent's), by the trumps it held "
+                "(the upcard's suit, bowers and joker counted). The threshold is the fewest trumps at which "
+                f"the mean gain is above 0 (cells with {MIN_CELL}+ deals); \"sure\" the fewest at which its "
+                "whole interval is. It is a threshold in trump count alone: hands with the same count differ "
+                "in bowers, aces and voids.", ""]
     for players in PLAYERS:
         say = []
         for r in thresh[thresh["players"] == players].itertuples(index=False):
@@ -208,20 +232,25 @@ def build(ctx) -> Section:
                 s += f", sure from {_trumps(r.sure)}"
             say.append(s)
         text.append(f"- {players} players: " + "; ".join(say) + ".")
-    text += ["", "## Tables", ""]
+    return text
+
+
+def _tables_text(tables: dict) -> list[str]:
+    text = ["", "## Tables", ""]
     for name, words in (("decks_summary", "every variant's rates and means"),
                         ("decks_order_up_threshold", "the order-up threshold by variant"),
                         ("decks_order_up_by_trumps", "the order-up gain by trumps held")):
         text += [f"### {words} (`{name}.csv`)", "", md_table(tables[name]), ""]
-    text += ["## Charts", ""]
+    return text
+
+
+def _charts_text(charts: dict, titles: dict, cap, players: int) -> list[str]:
+    text = ["## Charts", ""]
     for name in charts:
         text += [f"![{titles[name]}]({name}.png)", "", f"*{titles[name]}: {cap()}.*", ""]
     text.append(f"Rule options that do not apply to a variant are at their defaults there; the appendix's "
-                f"simulated deals are those of the {ctx.rules.players}-player runs.")
-    md, app = appendix(ctx, deals, decks=PACKS)
-    tables.update(app)
-    return Section(title="Packs and players side by side", text="\n".join(text) + "\n\n" + md, tables=tables,
-                   charts=charts)
+                f"simulated deals are those of the {players}-player runs.")
+    return text
 
 
 def _trumps(k) -> str:
