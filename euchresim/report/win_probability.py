@@ -193,13 +193,25 @@ def _decisions(ctx, dist, cfd, targets, tie):
 # ---------------------------------------------------------------- the report
 
 def build(ctx) -> Section:
-    from euchresim import plots
-    rules, pl, pol = ctx.rules, ctx.rules.players, ctx.policies[0]
-    k = wp.parties(pl)
-    tie = rules.cutthroat_tie
+    rules, pl = ctx.rules, ctx.rules.players
     targets = (5, 7, 10) if pl == 4 else (rules.game_to,)
     n_games = max(200, ctx.hands // 10)
+    hands, games, cfd = _work(ctx, n_games)
+    dist = wp.outcome_distribution(pd.DataFrame(hands), pl, pool_seats=True)
+    reps = SE_REPS if pl != 3 else SE_REPS // 2
+    tables, charts, ses = _p_win(ctx, dist, targets, reps)
+    T = rules.game_to
+    tables["dp_vs_games"] = chk = _against_games(ctx, dist, games, ses[T])
+    gains, dec, flips = _decisions(ctx, dist, cfd, targets, rules.cutthroat_tie)
+    tables.update(order_pass_points=gains, order_pass_by_score=dec, order_pass_flips=flips)
+    charts.update(_decision_charts(ctx, gains, dec, T))
+    return Section(title=f"Win probability by score ({pl} players, {rules.deck} cards)",
+                   text=_text(ctx, targets, T, n_games, dist, tables["headline"], chk, gains, dec, flips, reps),
+                   tables=tables, charts=charts)
 
+
+def _work(ctx, n_games: int) -> tuple[dict, dict, dict]:
+    """The runs: hands for the outcome distribution, whole games to check it, the order-or-pass counterfactuals."""
     hspec = _spec(ctx, "hands", ctx.hands, ctx.seed, ctx.chunk_size)
     hands = _run(ctx, "hands", hspec, partial(_hands_job, hspec), "hands")
     gspec = _spec(ctx, "games", n_games, ctx.seed + 7919, max(1, ctx.chunk_size // 10))
@@ -209,18 +221,21 @@ def build(ctx) -> Section:
         cspec = _spec(ctx, "hands", ctx.hands, ctx.seed + 15838 + pos, ctx.chunk_size)
         cfd[pos] = _run(ctx, f"order-pass-pos{pos}", cspec, partial(_cf_job, cspec, pos),
                         f"order vs pass, {pos} left of the dealer", classes=[list(c) for c in CLASSES])
+    return hands, games, cfd
 
-    dist = wp.outcome_distribution(pd.DataFrame(hands), pl, pool_seats=True)
-    reps = SE_REPS if pl != 3 else SE_REPS // 2
+
+def _p_win(ctx, dist: pd.DataFrame, targets, reps: int) -> tuple[dict, dict, dict]:
+    """P(win) at every score for each target with its resampled error, the heatmaps, and the headline states."""
+    from euchresim import plots
+    pl, pol, tie = ctx.rules.players, ctx.policies[0], ctx.rules.cutthroat_tie
     tables = {"outcome_distribution": dist}
-    charts, heads, views, ses = {}, [], {}, {}
+    charts, heads, ses = {}, [], {}
     for t in targets:
         tab = wp.win_probability(dist, pl, t, tie)
         se = wp.resampled_se(dist, pl, t, tie, reps=reps, seed=ctx.seed)
         ses[t] = se
         tables[f"p_win_to{t}"] = tab
         v = _view(tab, se, pl)
-        views[t] = v
         tables[f"p_win_view_to{t}"] = v.assign(target=t)
         for who in ("we deal", "they deal"):
             charts[f"p_win_to{t}_{who.replace(' ', '_')}"] = plots.score_heatmap(
@@ -233,12 +248,15 @@ def build(ctx) -> Section:
                 r = v[(v["ours"] == o) & (v["theirs"] == th) & (v["deals"] == who)].iloc[0]
                 heads.append({"target": t, "ours": o, "theirs": th, "deals": who, "p_win": r["p_win"],
                               "se": r["se"]})
-    head = pd.DataFrame(heads)
-    tables["headline"] = head
+    tables["headline"] = pd.DataFrame(heads)
+    return tables, charts, ses
 
-    # ------------------------------------------------ the DP against whole games (the run's target)
-    T = rules.game_to
-    V, se = wp.solve(dist, pl, T, tie), ses[T]
+
+def _against_games(ctx, dist: pd.DataFrame, games: dict, se: np.ndarray) -> pd.DataFrame:
+    """The program at the run's target beside whole games: from 0-0, and at the states the games visit most."""
+    pl, T = ctx.rules.players, ctx.rules.game_to
+    k = wp.parties(pl)
+    V = wp.solve(dist, pl, T, ctx.rules.cutthroat_tie)
     g = pd.DataFrame({c[2:]: v for c, v in games.items() if c.startswith("g_")})
     fd = g["first_dealer"].to_numpy(np.int64)
     ours = fd % 2 if pl == 4 else fd
@@ -254,12 +272,13 @@ def build(ctx) -> Section:
         checks.append({"state": "-".join(map(str, at[:-1])) + f", seat {at[-1]} deals", "dealer": at[-1],
                        "party": "seat 0's side" if pl == 4 else "seat 0", "games": int(row.games),
                        "wins": int(row.wins0), "p_dp": float(V[at + (0,)]), "dp_se": float(se[at + (0,)])})
-    chk = wp.against_games(pd.DataFrame(checks))
-    tables["dp_vs_games"] = chk
+    return wp.against_games(pd.DataFrame(checks))
 
-    # ------------------------------------------------ decisions: order or pass, by score
-    gains, dec, flips = _decisions(ctx, dist, cfd, targets, tie)
-    tables.update(order_pass_points=gains, order_pass_by_score=dec, order_pass_flips=flips)
+
+def _decision_charts(ctx, gains: pd.DataFrame, dec: pd.DataFrame, T: int) -> dict:
+    """For each hand class, order minus pass in P(win) at every score of a game to the run's target."""
+    from euchresim import plots
+    charts = {}
     for j, (_, label, _, _) in enumerate(CLASSES):
         sub = dec[(dec["class"] == label) & (dec["target"] == T)].sort_values(["ours", "theirs"],
                                                                                ascending=[False, True])
@@ -268,30 +287,43 @@ def build(ctx) -> Section:
                 sub, "ours", "theirs", "delta", ctx.path(f"order_pass_class{j}_to{T}.png"),
                 title=f"Order minus pass, change in P(win): {label}, game to {T}", fmt="{:+.1%}",
                 row_label="the deciding side's score", col_label="the others' score", value_label="ΔP(win)",
-                caption=ctx.caption(pol, int(gains.loc[j, "deals"]), "deals of the class, paired; "
+                caption=ctx.caption(ctx.policies[0], int(gains.loc[j, "deals"]), "deals of the class, paired; "
                                     "the rest of the game from the outcome distribution"))
-
-    return Section(title=f"Win probability by score ({pl} players, {rules.deck} cards)",
-                   text=_text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps),
-                   tables=tables, charts=charts)
+    return charts
 
 
 def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps) -> str:
     pl = ctx.rules.players
     side = "side" if pl == 4 else "player"
-    sc = lambda o, th: f"{o}-{th}" + (f"-{th}" if pl == 3 else "")
+    out = (_method_text(ctx, targets, dist, reps) + _findings_text(targets, head, pl, side)
+           + _check_text(ctx, T, n_games, chk, side) + _decisions_text(T, gains, dec, flips, pl))
+    return "\n".join(out) + "\n"
+
+
+def _score(o: int, th: int, players: int) -> str:
+    """A score as the table says it: ours first (with 3 players the two others on the same score)."""
+    return f"{o}-{th}" + (f"-{th}" if players == 3 else "")
+
+
+def _method_text(ctx, targets, dist: pd.DataFrame, reps: int) -> list[str]:
+    pl = ctx.rules.players
+    return ["## Method\n",
+            f"{ctx.hands:,} hands of `{ctx.policies[0]}` at every seat (seed {ctx.seed}) give the outcome "
+            f"distribution of one hand ({len(dist) // pl} distinct outcomes, pooled by seat relative to the "
+            f"dealer; `outcome_distribution.csv`). A dynamic program over (scores, dealer) turns it into "
+            f"P(win) at every score for games to {', '.join(map(str, targets))} (`p_win_to*.csv`: every "
+            f"score and dealer; `p_win_view_to*.csv`: our score, their score, who deals next"
+            + ("; with 3 players the two others on the same score" if pl == 3 else "")
+            + f"). Every ± is the half-width of a 95% interval: {Z95:.2f} standard errors, resampled from "
+              f"the distribution ({reps} redraws). See docs/win-probability.md.\n"]
+
+
+def _findings_text(targets, head: pd.DataFrame, pl: int, side: str) -> list[str]:
+    """P(win) from 0-0 and at the close scores, for each target."""
+    sc = lambda o, th: _score(o, th, pl)
     hc = lambda t, o, th, who: head[(head["target"] == t) & (head["ours"] == o) & (head["theirs"] == th)
                                     & (head["deals"] == who)].iloc[0]
-    out = ["## Method\n",
-           f"{ctx.hands:,} hands of `{ctx.policies[0]}` at every seat (seed {ctx.seed}) give the outcome "
-           f"distribution of one hand ({len(dist) // pl} distinct outcomes, pooled by seat relative to the "
-           f"dealer; `outcome_distribution.csv`). A dynamic program over (scores, dealer) turns it into "
-           f"P(win) at every score for games to {', '.join(map(str, targets))} (`p_win_to*.csv`: every "
-           f"score and dealer; `p_win_view_to*.csv`: our score, their score, who deals next"
-           + ("; with 3 players the two others on the same score" if pl == 3 else "")
-           + f"). Every ± is the half-width of a 95% interval: {Z95:.2f} standard errors, resampled from "
-             f"the distribution ({reps} redraws). See docs/win-probability.md.\n",
-           "## Findings\n"]
+    out = ["## Findings\n"]
     for t in targets:
         a, b = hc(t, 0, 0, "we deal"), hc(t, t - 1, t - 1, "we deal")
         c, d = hc(t, t - 2, t - 1, "we deal"), hc(t, t - 2, t - 1, "they deal")
@@ -301,9 +333,13 @@ def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps) ->
                    f"behind, a {side} wins {_pct(c.p_win, c.se)} with its own deal next and "
                    f"{_pct(d.p_win, d.se)} when the others deal; at {sc(t - 1, t - 2)} ahead with the others "
                    f"to deal, {_pct(e.p_win, e.se)}. (`headline.csv`; heatmaps `p_win_to{t}_*.png`.)")
+    return out
+
+
+def _check_text(ctx, T: int, n_games: int, chk: pd.DataFrame, side: str) -> list[str]:
     z0 = chk.iloc[0]
     agree = int(chk["agree"].sum())
-    out += ["", f"## The DP against whole games (game to {T})\n",
+    return ["", f"## The DP against whole games (game to {T})\n",
             f"{n_games:,} whole games (`simulate --games`, a tenth of the hands, at least 200; seed "
             f"{ctx.seed + 7919}, independent of the hands above): from 0-0 the first dealer's {side} won "
             f"{_pct(z0.p_games)} (95% {_pct(z0.games_low)} to {_pct(z0.games_high)}), the DP says "
@@ -316,15 +352,19 @@ def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps) ->
               "`dp_vs_games.csv`):\n",
             md_table(chk[["state", "games", "p_games", "games_low", "games_high", "p_dp", "dp_se", "z",
                           "agree"]]), ""]
-    out += ["## Order or pass: the decisions whose answer changes with the score\n",
-            "Paired counterfactuals (`euchresim.studies.counterfactual`, round-one call): each deal where the seat "
-            "held a hand of the class and the call was open is played once ordered up and once passed, "
-            "everything else by the policy. Points gain: our points less the others' (on average), order "
-            "minus pass, 95% interval. The change in P(win) (`order_pass_by_score.csv`) is the mean, over "
-            "the same deals, of P(win) after the hand ordered minus passed, the rest of the game from the "
-            f"distribution above; its ± is the half-width of the paired 95% interval over deals ({Z95:.2f} "
-            "standard errors; the distribution's own error left out). Trumps are counted in hand, besides the upcard; the joker counts as a bower.\n",
-            md_table(gains), ""]
+
+
+def _decisions_text(T: int, gains: pd.DataFrame, dec: pd.DataFrame, flips: pd.DataFrame, pl: int) -> list[str]:
+    """Each hand class's points gain, and the scores where the change in P(win) has the other sign."""
+    out = ["## Order or pass: the decisions whose answer changes with the score\n",
+           "Paired counterfactuals (`euchresim.studies.counterfactual`, round-one call): each deal where the seat "
+           "held a hand of the class and the call was open is played once ordered up and once passed, "
+           "everything else by the policy. Points gain: our points less the others' (on average), order "
+           "minus pass, 95% interval. The change in P(win) (`order_pass_by_score.csv`) is the mean, over "
+           "the same deals, of P(win) after the hand ordered minus passed, the rest of the game from the "
+           f"distribution above; its ± is the half-width of the paired 95% interval over deals ({Z95:.2f} "
+           "standard errors; the distribution's own error left out). Trumps are counted in hand, besides the upcard; the joker counts as a bower.\n",
+           md_table(gains), ""]
     for _, r in gains.iterrows():
         sub = dec[(dec["class"] == r["class"]) & (dec["target"] == T)]
         if not len(sub):
@@ -342,9 +382,9 @@ def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps) ->
                                                   .sort_values(ascending=False).index).head(6)
             line += (f"the sign of the change in P(win) differs at {len(f)} of {len(sub)} scores "
                      f"({len(fc)} of them by more than {Z95:.2f} standard errors), e.g. "
-                     + "; ".join(f"{sc(int(x.ours), int(x.theirs))}: {100 * x.delta:+.1f} percentage points of P(win) "
-                                 f"(±{100 * Z95 * x.se:.1f})" for x in show.itertuples()) + ".")
+                     + "; ".join(f"{_score(int(x.ours), int(x.theirs), pl)}: {100 * x.delta:+.1f} percentage "
+                                 f"points of P(win) (±{100 * Z95 * x.se:.1f})" for x in show.itertuples()) + ".")
         out.append(line)
     out.append(f"\nAll scores, every target: `order_pass_by_score.csv`; where the signs differ: "
                f"`order_pass_flips.csv` ({len(flips)} rows).")
-    return "\n".join(out) + "\n"
+    return out
