@@ -1,6 +1,6 @@
 """One entry point for every policy: built-in, search bots, and users' own.
 
-The driver calls ``act`` for each decision.  Built-in policies are integer
+The loops (``loops.hands``) call ``act`` for each decision.  Built-in policies are integer
 ids (so a sweep over them or over their parameter rows compiles nothing).
 Two kinds are reached through first-class functions instead, passed in
 ``fns`` = (user functions, search functions):
@@ -51,7 +51,7 @@ SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64, types.
 
 # the workspace: rows of one int64 array (a row of a C array is itself C-contiguous,
 # so each row goes to the solver and the state machine as the arrays they take)
-WS_ROWS = 8
+WS_ROWS = 9
 WS_COLS = S.WS_SIZE
 
 
