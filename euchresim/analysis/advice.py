@@ -34,7 +34,7 @@ import pandas as pd
 
 from euchresim.analysis.winprob import _winners, outcome_distribution, parties, solve
 from euchresim.policies import cheats
-from euchresim.stats import Z95, mean_interval
+from euchresim.stats import mean_interval
 
 MODEL_HANDS = 20_000
 
