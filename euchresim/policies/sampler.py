@@ -6,18 +6,21 @@ a decision (its voids, the upcard the dealer took) and deals the world
 pimc searches; the advisor (``loops/advise.py``) deals whole hands with it
 and keeps those on which the hand so far replays. ``calls_fit`` asks
 whether heuristic would have made the calls heard in a world: pimc's
-inference.
+inference; with ``play_infer`` pimc weighs worlds by the calls and the
+cards played instead (``inference.play_weight``, ``sample_weighted_world``).
 """
 import numpy as np
 from numba import njit
 
-from euchresim.engine.bits import U, popcount, random_bit
+from euchresim.engine.bits import U, popcount, random_bit, random_float
 from euchresim.engine.hand import apply_action, legal_actions, start_hand
 from euchresim.engine.layout import (AWAY, BID2_PASS, CALLS, CFG_PACK, CFG_PLAYERS, DEALER, DUMMY, EXCHANGED, HAND,
                                      JOKER_SUIT, MAKER, NCALLS, NPLAYS, OUT, PH_BID1, PH_DUMMY, PH_JOKER, PHASE,
-                                     PLAY_SEAT, PLAYS, T_EFF, TO_ACT, TRUMP, UPCARD)
+                                     PLAY_SEAT, PLAYS, PRIV_SIZE, T_EFF, TO_ACT, TRUMP, UPCARD)
 from euchresim.policies.heuristic import heuristic_decide
-from euchresim.policies.search_layout import MAX_TRIES, S_INFER, WR_PRIV, WR_ST, WR_ST2, WR_WORLD
+from euchresim.policies.inference import play_weight
+from euchresim.policies.search_layout import (MAX_TRIES, S_INFER, S_PLAY_INFER, WR_CAND, WR_PRIV, WR_ST, WR_ST2,
+                                              WR_WORLD)
 from euchresim.policies.view import dummy_taken, shown_voids
 
 
@@ -223,8 +226,11 @@ def sample_fitting_world(st, hand, away, seat, tab, params, rng, ws):
 
     When none fits (calls heuristic would rarely make, or other policies'
     calls), the last world sampled stands: inference narrows the worlds,
-    it never leaves the seat without one.
+    it never leaves the seat without one. With ``play_infer`` the worlds
+    are weighed instead (``sample_weighted_world``).
     """
+    if params[S_PLAY_INFER] >= 1:
+        return sample_weighted_world(st, hand, away, seat, tab, params, rng, ws)
     world = ws[WR_WORLD]
     tries = np.int64(params[S_INFER])
     sample_world(st, hand, away, seat, tab, rng, world)
@@ -233,3 +239,25 @@ def sample_fitting_world(st, hand, away, seat, tab, params, rng, ws):
             return 1
         sample_world(st, hand, away, seat, tab, rng, world)
     return 0
+
+
+@njit(cache=True, _nrt=False)
+def sample_weighted_world(st, hand, away, seat, tab, params, rng, ws):
+    """One of ``params[S_PLAY_INFER]`` candidate worlds into ``ws[WR_WORLD]``, kept with chance by ``play_weight``.
+
+    Importance resampling, one pass (a weighted reservoir of one): the
+    k-th candidate replaces the kept world with chance its weight over the
+    weights so far, so each is kept with chance its share of them all,
+    and only two worlds are ever held. Returns 1.
+    """
+    world = ws[WR_WORLD]
+    cand = ws[WR_CAND]
+    total = 0.0
+    for i in range(np.int64(params[S_PLAY_INFER])):
+        sample_world(st, hand, away, seat, tab, rng, cand)
+        w = play_weight(st, cand, seat, tab, params, rng, ws)
+        total += w
+        if i == 0 or random_float(rng) * total < w:
+            for j in range(PRIV_SIZE):
+                world[j] = cand[j]
+    return 1

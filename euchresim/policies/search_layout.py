@@ -25,6 +25,11 @@ SEARCH_PARAMS = declare((
     param("max_worlds", 0.0, 0.0, 5000.0,
           "pimc: more worlds, a batch at a time, while the two best options are within two standard errors, up to "
           "this many (0: never; worlds and bid_worlds are the batches)"),
+    param("play_infer", 0.0, 0.0, 1000.0,
+          "pimc: candidate deals per world, one kept with chance by how likely heuristic (softened by infer_eps) "
+          "made the calls and plays seen in it (0: off; on, it replaces infer)"),
+    param("infer_eps", 0.1, 0.001, 0.999,
+          "play_infer: the chance a seat strays from heuristic's choice (split among its other legal options)"),
 ), "pimc", first=len(HEURISTIC_PARAMS))
 S_WORLDS = slot_of(SEARCH_PARAMS, "worlds")
 S_BID_WORLDS = slot_of(SEARCH_PARAMS, "bid_worlds")
@@ -33,8 +38,10 @@ S_INFER = slot_of(SEARCH_PARAMS, "infer")
 S_FAIR_BIDS = slot_of(SEARCH_PARAMS, "fair_bids")
 S_OBJECTIVE = slot_of(SEARCH_PARAMS, "objective")
 S_MAX_WORLDS = slot_of(SEARCH_PARAMS, "max_worlds")
+S_PLAY_INFER = slot_of(SEARCH_PARAMS, "play_infer")
+S_INFER_EPS = slot_of(SEARCH_PARAMS, "infer_eps")
 PIMC_PARAMS = SEARCH_PARAMS[:2] + SEARCH_PARAMS[3:4] + SEARCH_PARAMS[2:3] + SEARCH_PARAMS[4:] + HEURISTIC_PARAMS
-DD_PARAMS = SEARCH_PARAMS[2:3] + SEARCH_PARAMS[5:] + HEURISTIC_PARAMS      # dd samples no worlds
+DD_PARAMS = SEARCH_PARAMS[2:3] + SEARCH_PARAMS[5:7] + HEURISTIC_PARAMS      # dd samples no worlds
 PIMC_DEFAULTS = defaults_row(PIMC_PARAMS)
 
 # rows of the workspace
@@ -46,6 +53,7 @@ WR_RES = 4          # a solver result (R_*)
 WR_WORLD = 5        # a sampled world's private state (pimc)
 WR_VAL = 6          # sums per action, and the points per makers' trick count
 WR_ST2 = 7          # scratch public state (points per trick count)
+WR_CAND = 8         # a candidate world, weighed before it may take WR_WORLD's place (play_infer)
 V_PTS = 0           # WR_VAL[0..5]: the deciding seat's points when the makers end with k tricks
 V_SUM = 8           # WR_VAL[8 + k]: the sum over worlds of action k's points
 V_N = 48            # WR_VAL[48 + k]: worlds in which action k was valued
