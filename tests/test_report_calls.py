@@ -80,6 +80,12 @@ def test_order_up_files_and_quoted_numbers(order_up):
     r = ev[(ev["rule"] == "fitted count") & (ev["round"] == 1) & (ev["policy"] == "heuristic")].iloc[0]
     assert f"agrees {r['agree']:.1%}" in readme and f"gives up {r['given_up']:.3f}" in readme
     assert "euchrestrategy.info" in readme
+    sp = pd.read_csv(os.path.join(order_up, "order_up_count_refits.csv"))
+    for rule in ("fitted count", "always pass", "heuristic's own call", "published count (call at 7+)"):
+        r = sp[(sp["round"] == 1) & (sp["what"] == "agree") & (sp["name"] == rule)].iloc[0]
+        assert r["refits"] == 5 and r["min"] <= r["mean"] <= r["max"]
+        assert f"round 1, {rule}: agrees {r['mean']:.2%} held out ({r['min']:.2%} to {r['max']:.2%}" in readme
+    assert set(sp.loc[sp["what"] == "threshold", "name"]) == {"dealer", "left", "partner", "right"}
     for png in meta["charts"]:
         assert f"({png})" in readme
 
@@ -116,6 +122,9 @@ def test_loner_files(loner):
     assert set(t["who"]) == {"maker", "defender"}
     r = t[(t["policy"] == "heuristic") & (t["who"] == "maker") & (t["round"] == 1)].iloc[0]
     assert fmt_gain(r, "heuristic") in readme
+    sp = pd.read_csv(os.path.join(loner, "loner_count_refits.csv"))
+    r = sp[(sp["what"] == "agree") & (sp["name"] == "fitted count")].iloc[0]
+    assert r["refits"] == 5 and f"- fitted count: agrees {r['mean']:.2%} held out" in readme
 
 
 @pytest.mark.slow

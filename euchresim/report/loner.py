@@ -20,6 +20,7 @@ from euchresim.report import Section, md_table
 from euchresim.analysis.calls import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, count_points, evaluate, fit_count,
                                       gain_table, hand_class, hand_features, interval_sign, model_compare,
                                       published_points)
+from euchresim.analysis.count_error import REFITS, refits, spread
 from euchresim.report.calls import collect, fmt_gain
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
@@ -112,7 +113,7 @@ def _fitted_count(df: pd.DataFrame, policies: list, maker_word: str) -> dict:
     first = policies[0]
     maker = df[df["who"] == "maker"]
     fitting = maker[(maker["policy"] == first) & (maker["chunk"] % 2 == 0)]
-    pts = thr = pd.DataFrame()
+    pts = thr = spread_t = pd.DataFrame()
     ev_rows = []
     if len(fitting) >= 20:
         fit = fit_count(fitting, group="round")
@@ -127,13 +128,21 @@ def _fitted_count(df: pd.DataFrame, policies: list, maker_word: str) -> dict:
             gain = held["gain"].to_numpy(float)
             rules = {"fitted count": count_points(held, fit["points"])
                      >= held["round"].map(fit["thresholds"]).fillna(np.inf).to_numpy(),
-                     f"published count (alone at {PUBLISHED_ALONE}+)": held["published"].to_numpy() >= PUBLISHED_ALONE,
-                     f"{policy}'s own choice": held["took"].to_numpy(bool),
-                     f"never alone ({maker_word})": np.zeros(len(held), bool)}
+                     **_baselines(held, policy, maker_word)}
             for name, call in rules.items():
                 ev_rows.append({"policy": policy, "deals_from": "odd chunks (held out)" if policy == first else "all",
                                 "rule": name, **evaluate(gain, call)})
-    return {"loner_count_points": pts, "loner_count_thresholds": thr, "loner_count_eval": pd.DataFrame(ev_rows)}
+        mine = maker[maker["policy"] == first]
+        spread_t = spread(refits(mine, _baselines(mine, first, maker_word), group="round"))
+    return {"loner_count_points": pts, "loner_count_thresholds": thr, "loner_count_eval": pd.DataFrame(ev_rows),
+            "loner_count_refits": spread_t}
+
+
+def _baselines(held: pd.DataFrame, policy: str, maker_word: str) -> dict:
+    """The rules a fitted loner count is judged beside, as calls on every row of ``held``."""
+    return {f"published count (alone at {PUBLISHED_ALONE}+)": held["published"].to_numpy() >= PUBLISHED_ALONE,
+            f"{policy}'s own choice": held["took"].to_numpy(bool),
+            f"never alone ({maker_word})": np.zeros(len(held), bool)}
 
 
 def _charts(ctx, df: pd.DataFrame, t: dict, policies: list) -> dict:
@@ -260,6 +269,20 @@ def _count_text(t: dict, first: str) -> list[str]:
                     f"{r['agree']:.1%} ({r['agree_low']:.1%}-{r['agree_high']:.1%}), gives up "
                     f"{r['given_up']:.3f} points a hand ({r['given_up_low']:.3f}-{r['given_up_high']:.3f}).")
     text.append("")
+    sp = t["loner_count_refits"]
+    if len(sp):
+        text.append(f"How much the count moves with the deals it is fitted on: refitted {REFITS} times on the "
+                    f"{first} makers, each time on a seeded random half and judged on the other half, beside the "
+                    "baselines on the same held-out half (mean, and min to max over refits; "
+                    "`loner_count_refits.csv` has the SD too):\n")
+        for what, unit in (("points", "points"), ("threshold", "thresholds by round")):
+            g = sp[sp["what"] == what]
+            text.append(f"- {unit}: " + ", ".join(f"{r['name']} {r['mean']:.1f} ({r['min']:.0f} to {r['max']:.0f})"
+                                                for _, r in g.iterrows()) + ".")
+        for _, r in sp[sp["what"] == "agree"].iterrows():
+            text.append(f"- {r['name']}: agrees {r['mean']:.2%} held out ({r['min']:.2%} to {r['max']:.2%}, "
+                        f"SD {r['sd']:.2%}).")
+        text.append("")
     return text
 
 

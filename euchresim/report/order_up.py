@@ -19,6 +19,7 @@ from euchresim.report import Section, md_table
 from euchresim.analysis.calls import (PUBLISHED_CALL, PUBLISHED_URL, best_suit, class_order, count_points, evaluate,
                                       fit_count, gain_table, hand_class, hand_features, interval_sign,
                                       model_compare, published_points)
+from euchresim.analysis.count_error import REFITS, refits, spread
 from euchresim.report.calls import collect, fmt_gain
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
@@ -82,6 +83,7 @@ def count_tables(df: pd.DataFrame, policies: list) -> tuple[pd.DataFrame, pd.Dat
     """Fit a count per round on the first model's even chunks; judge it and the published one on the rest."""
     first = policies[0]
     pts_rows, thr_rows, ev_rows, fits = [], [], [], {}
+    spreads = []
     for rnd in (1, 2):
         sub = df[df["round"] == rnd]
         fitting = sub[(sub["policy"] == first) & (sub["chunk"] % 2 == 0)]
@@ -89,6 +91,11 @@ def count_tables(df: pd.DataFrame, policies: list) -> tuple[pd.DataFrame, pd.Dat
             continue
         fit = fit_count(fitting)
         fits[rnd] = fit
+        mine = sub[sub["policy"] == first]
+        sp = spread(refits(mine, _baselines(mine, rnd, first))).assign(round=rnd)
+        seat = dict(zip(sub["pos"].astype(str), sub["position"]))
+        sp["name"] = np.where(sp["what"] == "threshold", sp["name"].map(seat), sp["name"])
+        spreads.append(sp)
         for c, v in fit["points"].items():
             pts_rows.append({"round": rnd, "card_class": c, "points": v, "fitted_gain": fit["weights"][c]})
         for p, t in fit["thresholds"].items():
@@ -102,16 +109,23 @@ def count_tables(df: pd.DataFrame, policies: list) -> tuple[pd.DataFrame, pd.Dat
             gain = held["gain"].to_numpy(float)
             score = count_points(held, fit["points"])
             thr = held["pos"].map(fit["thresholds"]).fillna(np.inf).to_numpy()
-            rules = {"fitted count": score >= thr,
-                     f"published count (call at {PUBLISHED_CALL}+)":
-                         published_points(held, with_upcard=rnd == 1) >= PUBLISHED_CALL,
-                     f"{policy}'s own call": held["took"].to_numpy(bool),
-                     "always pass": np.zeros(len(held), bool), "always call": np.ones(len(held), bool)}
+            rules = {"fitted count": score >= thr, **_baselines(held, rnd, policy),
+                     "always call": np.ones(len(held), bool)}
             for name, call in rules.items():
                 ev_rows.append({"policy": policy, "round": rnd,
                                 "deals_from": "odd chunks (held out)" if policy == first else "all",
                                 "rule": name, **evaluate(gain, call)})
-    return pd.DataFrame(pts_rows), pd.DataFrame(thr_rows), pd.DataFrame(ev_rows), fits
+    spread_t = pd.concat(spreads, ignore_index=True) if spreads else pd.DataFrame()
+    if len(spread_t):
+        spread_t = spread_t[["round"] + [c for c in spread_t if c != "round"]]
+    return pd.DataFrame(pts_rows), pd.DataFrame(thr_rows), pd.DataFrame(ev_rows), fits, spread_t
+
+
+def _baselines(held: pd.DataFrame, rnd: int, policy: str) -> dict:
+    """The rules a fitted count is judged beside, as calls on every row of ``held``."""
+    return {f"published count (call at {PUBLISHED_CALL}+)":
+            published_points(held, with_upcard=rnd == 1) >= PUBLISHED_CALL,
+            f"{policy}'s own call": held["took"].to_numpy(bool), "always pass": np.zeros(len(held), bool)}
 
 
 def build(ctx) -> Section:
@@ -121,8 +135,9 @@ def build(ctx) -> Section:
     df["policy"] = pd.Categorical(df["policy"], policies, ordered=True)
     order = [position_names(players)[p] for p in speaking_order(players)]
     t = _tables(df, policies, order)
-    pts, thr, ev, fits = count_tables(df, policies)
-    t.update({"order_up_count_points": pts, "order_up_count_thresholds": thr, "order_up_count_eval": ev})
+    pts, thr, ev, fits, refit_t = count_tables(df, policies)
+    t.update({"order_up_count_points": pts, "order_up_count_thresholds": thr, "order_up_count_eval": ev,
+              "order_up_count_refits": refit_t})
     charts = _charts(ctx, df, t, fits, policies)
     human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order)
     text = (_method_text() + _by_seat_text(t, order) + _heatmap_text(ctx, df, policies)
@@ -311,10 +326,33 @@ def _count_text(ctx, df: pd.DataFrame, t: dict, charts: dict, policies: list) ->
                     f"{r['agree_high']:.1%}), gives up {r['given_up']:.3f} points a hand "
                     f"({r['given_up_low']:.3f}-{r['given_up_high']:.3f}).")
     text.append("")
+    text += _refit_text(t["order_up_count_refits"], first)
     if "threshold" in charts:
         text.append(f"![Threshold](threshold.png)\n\n*{ctx.caption(first, n_of[first], 'round one')}*\n")
     if "bars_counts" in charts:
         text.append(f"![Counts](bars_counts.png)\n\n*{ctx.caption(', '.join(policies), sum(n_of.values()))}*\n")
+    return text
+
+
+def _refit_text(sp: pd.DataFrame, first: str) -> list[str]:
+    """The count's own error: its points, thresholds and held-out agreement over refits on other halves."""
+    if not len(sp):
+        return []
+    text = [f"How much the count moves with the deals it is fitted on: refitted {REFITS} times on the "
+            f"{first} deals, each time on a seeded random half and judged on the other half, beside the "
+            "baselines judged on the same held-out half (mean, and min to max over refits; "
+            "`order_up_count_refits.csv` has the SD too):\n"]
+    for rnd, g in sp.groupby("round", sort=True):
+        pts = g[g["what"] == "points"]
+        thr = g[g["what"] == "threshold"]
+        text.append(f"- round {rnd}, points: " + ", ".join(
+            f"{r['name']} {r['mean']:.1f} ({r['min']:.0f} to {r['max']:.0f})" for _, r in pts.iterrows())
+            + "; thresholds by seat: " + ", ".join(
+            f"{r['name']} {r['mean']:.1f} ({r['min']:.0f} to {r['max']:.0f})" for _, r in thr.iterrows()) + ".")
+        for _, r in g[g["what"] == "agree"].iterrows():
+            text.append(f"- round {rnd}, {r['name']}: agrees {r['mean']:.2%} held out "
+                        f"({r['min']:.2%} to {r['max']:.2%}, SD {r['sd']:.2%}).")
+    text.append("")
     return text
 
 
@@ -323,7 +361,10 @@ def _tables_text() -> list[str]:
             "`order_up_by_feature.csv`: n, gain with `ci_low`/`ci_high`, `right` (share of hands where "
             "calling scores more, Wilson interval), `ties`, `policy_chose` (share the policy called);\n"
             "- `order_up_models.csv`: the models side by side; `order_up_count_points.csv`, "
-            "`order_up_count_thresholds.csv`, `order_up_count_eval.csv`: the point counts.\n"]
+            "`order_up_count_thresholds.csv`, `order_up_count_eval.csv`: the point counts; "
+            "`order_up_count_refits.csv`: per round, each fitted quantity (`what`: points, threshold, agree, "
+            "given_up; `name`: the card class, seat or rule) over refits on seeded halves: refits, mean, sd, "
+            "min, max.\n"]
 
 
 def _canonical(policy: str, players: int) -> str:

@@ -1,0 +1,72 @@
+"""The spread of a fitted count over refits (analysis.count_error), checked against values worked out by hand."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from euchresim.analysis.calls import evaluate, fit_count
+from euchresim.analysis.count_error import halves, refits, spread
+
+
+def test_halves_split_every_deal_once_and_depend_on_the_seed_only():
+    a = halves(101, 3)
+    assert a.sum() == 50 and len(a) == 101
+    assert np.array_equal(a, halves(101, 3))
+    assert not np.array_equal(a, halves(101, 4))
+
+
+def _linear(n=600, noise=0.0, seed=2):
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({"right": rng.integers(0, 2, n), "left": rng.integers(0, 2, n),
+                       "trump_low": rng.integers(0, 4, n), "pos": rng.integers(0, 2, n),
+                       "took": rng.integers(0, 2, n)})
+    df["gain"] = (0.8 * df["right"] + 0.4 * df["left"] + 0.2 * df["trump_low"] - 0.5 - 0.3 * df["pos"]
+                  + noise * rng.standard_normal(n))
+    return df
+
+
+def test_an_exact_linear_gain_gives_the_same_points_on_every_refit():
+    df = _linear()
+    long = refits(df, {"always pass": np.zeros(len(df), bool)}, seeds=range(4),
+                  classes=("right", "left", "trump_low"))
+    sp = spread(long).set_index(["what", "name"])
+    for c, v in {"right": 4, "left": 2, "trump_low": 1}.items():
+        r = sp.loc[("points", c)]
+        assert (r["refits"], r["mean"], r["sd"], r["min"], r["max"]) == (4, v, 0, v, v)
+    # the count is exact, so held out it is never on the wrong side of a deal with a nonzero gain
+    assert sp.loc[("agree", "fitted count"), "min"] == 1.0
+
+
+def test_each_refit_is_the_fit_and_the_judgement_of_its_own_halves():
+    df = _linear(noise=0.5)
+    took = df["took"].to_numpy(bool)
+    long = refits(df, {"own": took}, seeds=[7], classes=("right", "left", "trump_low"))
+    fit_rows = halves(len(df), 7)
+    fit = fit_count(df[fit_rows], classes=("right", "left", "trump_low"))
+    got = {(r.what, r.name): r.value for r in long.itertuples()}
+    for c, v in fit["points"].items():
+        assert got[("points", c)] == v
+    for k, v in fit["thresholds"].items():
+        assert got[("threshold", str(k))] == v
+    held = df[~fit_rows]
+    score = sum(held[c] * v for c, v in fit["points"].items()).to_numpy()
+    call = score >= held["pos"].map(fit["thresholds"]).to_numpy()
+    assert got[("agree", "fitted count")] == evaluate(held["gain"], call)["agree"]
+    assert got[("agree", "own")] == evaluate(held["gain"], took[~fit_rows])["agree"]
+    assert got[("given_up", "own")] == pytest.approx(evaluate(held["gain"], took[~fit_rows])["given_up"], abs=1e-15)
+
+
+def test_spread_by_hand():
+    long = pd.DataFrame({"refit": [0, 1, 2, 0], "what": ["agree"] * 3 + ["points"],
+                         "name": ["a", "a", "a", "right"], "value": [0.80, 0.84, 0.82, 4.0]})
+    sp = spread(long)
+    a = sp.iloc[0]
+    assert (a["what"], a["name"], a["refits"]) == ("agree", "a", 3)
+    assert a["mean"] == pytest.approx(0.82) and a["sd"] == pytest.approx(0.02)      # sqrt((.02^2 + .02^2) / 2)
+    assert (a["min"], a["max"]) == (0.80, 0.84)
+    r = sp.iloc[1]
+    assert (r["name"], r["refits"], r["sd"], r["min"], r["max"]) == ("right", 1, 0.0, 4.0, 4.0)
+
+
+def test_too_few_deals_to_fit_gives_no_rows():
+    df = _linear(n=30)
+    assert len(refits(df, {}, classes=("right",))) == 0
