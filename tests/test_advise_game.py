@@ -263,3 +263,19 @@ def test_show_advise_names_each_seat_as_show_does(tmp_path):
     seen = re.findall(r"step +\d+  seat (\d) \((\w+)\)", res.output)
     assert seen and all(name == role(int(s), rec["dealer"], 4) for s, name in seen)
     assert {name for _, name in seen} == {"dealer", "left", "partner", "right"}
+
+
+def test_a_review_row_gives_the_z_of_its_interval(tmp_path):
+    from euchresim.analysis.advice import review_hand
+    from euchresim.records.format import parse_record
+    path = tmp_path / "g.jsonl"
+    assert run(["simulate", "--hands", "2", "--seed", "1", "--records", str(path), "--quiet"]).exit_code == 0
+    rec = parse_record(json.loads(path.read_text().splitlines()[1]))
+    review = review_hand(rec, "heuristic", samples=3000)       # looks at 1,000, 2,000 and 3,000 deals
+    z3 = NormalDist().inv_cdf(1 - 0.05 / (2 * 3))
+    assert len(review) and all(r["interval_z"] == pytest.approx(z3) for _, r in review.iterrows()
+                               if r["stopped"] != "fixed")
+    costly = review[review["gave_up_high"] > review["gave_up_low"]]
+    for _, r in costly.iterrows():
+        half = (r["gave_up_high"] - r["gave_up_low"]) / 2
+        assert half > 0 and r["interval_z"] > Z95

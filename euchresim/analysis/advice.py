@@ -383,7 +383,8 @@ def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int =
     One row per decision with more than one option (studies.show.decisions):
     ``did`` and ``best`` (the advisor's labels), ``gave_up`` = the best's
     net points less those of what was done, paired on the same deals, with
-    its interval (0 when the seat took the best).  The question a player
+    its interval (0 when the seat took the best; ``interval_z`` its z,
+    widened for the stopping rule's looks).  The question a player
     brings from a game: which of my decisions cost us this hand?
     """
     from euchresim.studies import advise as A
@@ -407,7 +408,7 @@ def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int =
                      "gave_up": math.nan if got is None else got["gap"],
                      "gave_up_low": math.nan if got is None else got["gap_low"],
                      "gave_up_high": math.nan if got is None else got["gap_high"],
-                     "samples": len(adv.samples), "stopped": adv.stopped})
+                     "samples": len(adv.samples), "stopped": adv.stopped, "interval_z": interval_z(adv)})
     return pd.DataFrame(rows)
 
 
