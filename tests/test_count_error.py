@@ -70,3 +70,10 @@ def test_spread_by_hand():
 def test_too_few_deals_to_fit_gives_no_rows():
     df = _linear(n=30)
     assert len(refits(df, {}, classes=("right",))) == 0
+
+
+def test_the_cheats_own_call_is_named_for_what_it_is_and_only_for_a_cheat():
+    from euchresim.report.calls import chose_note
+    assert chose_note(["heuristic", "pimc:bid_worlds=100"]) == []
+    note = "".join(chose_note(["heuristic", "dd"]))
+    assert "For dd (sees every hand) `policy_chose`" in note and "as heuristic would" in note

@@ -86,6 +86,7 @@ def test_order_up_files_and_quoted_numbers(order_up):
         assert r["refits"] == 5 and r["min"] <= r["mean"] <= r["max"]
         assert f"round 1, {rule}: agrees {r['mean']:.2%} held out ({r['min']:.2%} to {r['max']:.2%}" in readme
     assert set(sp.loc[sp["what"] == "threshold", "name"]) == {"dealer", "left", "partner", "right"}
+    assert "For dd (sees every hand) `policy_chose`" in readme       # a cheat's own call says what it is
     for png in meta["charts"]:
         assert f"({png})" in readme
 

@@ -72,6 +72,23 @@ def collect(ctx, k: int, decision: str, position, label: str, rules=None, with_t
 
 # ---- in words -----------------------------------------------------------------
 
+def chose_note(policies, column: str = "policy_chose") -> list[str]:
+    """What a cheat's own-choice column is: its rollouts play the later calls as heuristic, the counterfactuals as itself.
+
+    Empty when no play model is a cheat, so a report of fair bots says nothing of it.
+    """
+    from euchresim.policies import cheats
+    named = [str(p) for p in policies if cheats(str(p))]
+    if not named:
+        return []
+    return [f"For {', '.join(named)} (sees every hand) `{column}` and \"its own call\" are the calls it made "
+            "on the true deal by rolling each option out with every later call, its own included, made as "
+            "heuristic would and the cards solved; the paired gains play those later calls as "
+            f"{named[0]} itself. So they are not the calls that maximise the gains shown: read them as a "
+            "one-step look-ahead over heuristic, not as the cheat's best call (with `search_bids=0` they "
+            "are heuristic's own calls).\n"]
+
+
 def fmt_gain(r, policy: str) -> str:
     """A table row's gain as prose: "+0.41 points a hand (±0.02, 12,345 hands, heuristic)"."""
     half = (r["ci_high"] - r["ci_low"]) / 2

@@ -21,7 +21,7 @@ from euchresim.analysis.calls import (PUBLISHED_ALONE, PUBLISHED_URL, class_orde
                                       gain_table, hand_class, hand_features, interval_sign, model_compare,
                                       published_points)
 from euchresim.analysis.count_error import REFITS, refits, spread
-from euchresim.report.calls import collect, fmt_gain
+from euchresim.report.calls import chose_note, collect, fmt_gain
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
 
@@ -63,7 +63,8 @@ def build(ctx) -> Section:
     charts = _charts(ctx, df, t, policies)
     text = (_method_text(players, maker_word, note_def) + _gain_text(t, players)
             + _where_it_pays_text(t["loner_fit"]) + _chart_text(ctx, charts, df, policies)
-            + _threshold_text(t) + _count_text(t, policies[0]) + _models_text(t["loner_models"], policies))
+            + _threshold_text(t) + _count_text(t, policies[0]) + _models_text(t["loner_models"], policies)
+            + chose_note(policies))
     return Section(title="Going alone: paired counterfactuals", text="\n".join(text), tables=t, charts=charts)
 
 
@@ -301,8 +302,8 @@ def _models_text(models: pd.DataFrame, policies: list) -> list[str]:
 def _alone_where_it_pays(by_class: pd.DataFrame, min_deals: int = 200) -> pd.DataFrame:
     """The makers' classes with their gain, its verdict and the policy's own alone rate (``policy_chose``).
 
-    ``dd`` is left out: its ``policy_chose`` comes from rollouts that make
-    later calls as ``heuristic`` would, so it is not dd's own choice.
+    Cheats (``dd``) are left out: their ``policy_chose`` comes from rollouts
+    that make later calls as ``heuristic`` would (``report.calls.chose_note``).
     """
     from euchresim.policies import cheats
     t = by_class[(by_class["who"] == "maker") & (by_class["n"] >= min_deals)

@@ -20,7 +20,7 @@ from euchresim.analysis.calls import (PUBLISHED_CALL, PUBLISHED_URL, best_suit, 
                                       fit_count, gain_table, hand_class, hand_features, interval_sign,
                                       model_compare, published_points)
 from euchresim.analysis.count_error import REFITS, refits, spread
-from euchresim.report.calls import collect, fmt_gain
+from euchresim.report.calls import chose_note, collect, fmt_gain
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
 
@@ -143,7 +143,7 @@ def build(ctx) -> Section:
     text = (_method_text() + _by_seat_text(t, order) + _heatmap_text(ctx, df, policies)
             + (human[0] if human is not None else []) + _models_text(t["order_up_models"], policies)
             + _upcard_text(t["order_up_by_upcard"], policies[0])
-            + _count_text(ctx, df, t, charts, policies) + _tables_text())
+            + _count_text(ctx, df, t, charts, policies) + _tables_text() + chose_note(policies))
     if human is not None:
         t["order_up_like_people"] = human[1]
     return Section(title="When to order up: paired counterfactuals", text="\n".join(text), tables=t,
