@@ -110,6 +110,25 @@ def test_appendix_without_rows_and_several_packs(tmp_path):
     assert "simulated" in md
 
 
+def test_the_appendix_checks_deals_of_its_own_seed_not_the_reports(tmp_path):
+    """Its deals are those of appendix_seed(seed), none of them the report's own (same seed, same chunking)."""
+    import numpy as np
+    from euchresim.report.appendix import appendix_seed
+    from euchresim.run import runner
+    assert appendix_seed(7) == int(np.random.SeedSequence([7, 0xA99E]).generate_state(1)[0])
+    assert len({appendix_seed(s) for s in range(50)} | set(range(50))) == 100
+    ctx = ReportContext(kind="x", out=str(tmp_path), hands=2000, seed=7, rules=Rules(), chunk_size=1000)
+    rows = deal_rows(ctx)
+    spec = runner.RunSpec(rules=Rules(), policies=("random",), seed=7, count=2000, chunk_size=1000)
+    own = np.concatenate([runner.play_chunk(spec, i, keep_rows=True).hands["hand0"] for i in range(2)])
+    twin = runner.RunSpec(rules=Rules(), policies=("random",), seed=appendix_seed(7), count=2000, chunk_size=1000)
+    theirs = np.concatenate([runner.play_chunk(twin, i, keep_rows=True).hands["hand0"] for i in range(2)])
+    assert np.array_equal(rows["hand0"].to_numpy(), theirs.astype(np.int64))
+    assert (rows["hand0"].to_numpy() != own.astype(np.int64)).mean() > 0.99
+    md, _ = appendix(ctx, rows)
+    assert f"its own seed {appendix_seed(7)} (derived from the report's seed 7" in md
+
+
 def test_decks_report(tmp_path):
     out = _report("decks", tmp_path / "decks", 2000)
     meta, readme = _check_folder(out, "decks", 2000)

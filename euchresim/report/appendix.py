@@ -11,8 +11,10 @@ the cards.
 ``appendix(ctx, hands)``: ``hands`` is simulated hand rows of
 ``ctx.rules.deck`` (anything with ``upcard`` and ``hand0`` columns), a
 dict ``{deck: rows}`` for several packs, or None (exact odds only).
-``deal_rows(ctx, rules, count)`` plays such rows (resumably) for a report
-that has none of its own.
+``deal_rows(ctx, rules, count)`` plays such rows (resumably) from the
+appendix's own seed (``appendix_seed``), so the check is made on deals
+independent of those the report's findings come from, and two reports of
+one seed do not check the same deals their findings used.
 """
 from __future__ import annotations
 
@@ -80,6 +82,15 @@ def odds_frames(hands_by_deck: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
     return full, pd.DataFrame(summary)
 
 
+def appendix_seed(seed: int) -> int:
+    """The seed of the appendix's deals: the first 32-bit word of numpy's SeedSequence([seed, 0xA99E]).
+
+    Derived, so a report stays one seed; hashed, so it is not the seed (or
+    seed + 1) of any other run a user is likely to make.
+    """
+    return int(np.random.SeedSequence([int(seed), 0xA99E]).generate_state(1)[0])
+
+
 def _pct(v) -> str:
     return f"{100 * v:.1f}%"
 
@@ -100,8 +111,11 @@ def appendix(ctx, hands=None, decks=None) -> tuple[str, dict]:
     lines = ["## Appendix: the deal's exact odds", ""]
     lines.append("What a 5-card hand holds when the upcard's suit is trump (so the hand is 5 of the other "
                  "cards), computed exactly by counting (hypergeometric; `analysis.odds`)"
-                 + (", next to the same counts in this report's simulated deals (seat 0's hand; deals with "
-                    "a joker upcard left out), each with its Wilson 95% interval." if have_rows else
+                 + (", next to the same counts in deals simulated for this appendix from its own seed "
+                    f"{appendix_seed(ctx.seed)} (derived from the report's seed {ctx.seed}: "
+                    "`report.appendix.appendix_seed`), independent of the deals the findings come from "
+                    "(seat 0's hand; deals with a joker upcard left out), each with its Wilson 95% interval."
+                    if have_rows else
                     "; this report kept no deals to set beside them.")
                  + " Tables `appendix_deal_odds.csv` (every count) and `appendix_summary.csv`.")
     lines.append("")
@@ -140,18 +154,19 @@ def _deal_job(rules, seed, count, chunk_size, keep, i):
 
 
 def deal_rows(ctx, rules=None, count: int | None = None) -> pd.DataFrame:
-    """Up to SAMPLE deals of the report's seed and chunking (those of its own runs), as rows.
+    """Up to SAMPLE deals of the appendix's own seed (``appendix_seed``), as rows.
 
     A chunk's deal stream does not depend on the policies (run/runner.py), so the
-    cheap ``random`` policy deals exactly the hands the report's runs play.
+    cheap ``random`` policy deals them.
     """
     rules = rules or ctx.rules
-    count = count or ctx.hands
+    count = count or min(ctx.hands, SAMPLE)
+    seed = appendix_seed(ctx.seed)
     size = min(ctx.chunk_size, count)
     n_chunks = -(-count // size)
     keep = -(-min(count, SAMPLE) // n_chunks)
-    spec = {"what": "deals", "rules": rules.to_dict(), "seed": ctx.seed, "count": count, "chunk": size,
+    spec = {"what": "deals", "rules": rules.to_dict(), "seed": seed, "count": count, "chunk": size,
             "keep": keep}
     parts = chunked(ctx, "deals-" + spec_key(spec), spec, n_chunks,
-                    functools.partial(_deal_job, rules, ctx.seed, count, size, keep), label=f"deals {rules.deck}")
+                    functools.partial(_deal_job, rules, seed, count, size, keep), label=f"deals {rules.deck}")
     return pd.DataFrame({k: np.concatenate([p[k] for p in parts]) for k in ("upcard", "hand0")})

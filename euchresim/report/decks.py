@@ -22,7 +22,7 @@ from euchresim.analysis import summary_frame
 from euchresim.stats import mean_ci, wilson
 from euchresim.cards import JOKER, has_joker
 from euchresim.report import Section, chunked, md_table, spec_key
-from euchresim.report.appendix import appendix
+from euchresim.report.appendix import appendix, deal_rows
 from euchresim.report.euchre_rates import pct, pts, run_spec, tally_chunks
 
 PACKS = (24, 25, 32, 33)
@@ -147,18 +147,17 @@ def build(ctx) -> Section:
 
 
 def _variants(ctx, pol: str, games: int) -> tuple[list, list, dict]:
-    """Every pack and table size: its summary rows, its order-up gains by trumps, and the run's own deals."""
+    """Every pack and table size: its summary rows, its order-up gains by trumps, and the appendix's deals."""
     stats, gains, deals = [], [], {}
     for players in PLAYERS:
         for deck in PACKS:
             rules = variant_rules(ctx.rules, players, deck)
-            own = players == ctx.rules.players
-            hc, rows = tally_chunks(ctx, "decks-hands", run_spec(ctx, rules, pol, ctx.hands), keep_deals=own,
-                                    label=f"hands {players}p {deck}")
+            hc, _ = tally_chunks(ctx, "decks-hands", run_spec(ctx, rules, pol, ctx.hands),
+                                 label=f"hands {players}p {deck}")
             gc, _ = tally_chunks(ctx, "decks-games", run_spec(ctx, rules, pol, games, mode="games"),
                                  label=f"games {players}p {deck}")
-            if own:
-                deals[deck] = rows
+            if players == ctx.rules.players:
+                deals[deck] = deal_rows(ctx, rules)
             stats += _stat_rows(players, deck, hc, gc)
             gains.append(_order_gains(ctx, rules, pol))
     return stats, gains, deals
@@ -249,7 +248,7 @@ def _charts_text(charts: dict, titles: dict, cap, players: int) -> list[str]:
     for name in charts:
         text += [f"![{titles[name]}]({name}.png)", "", f"*{titles[name]}: {cap()}.*", ""]
     text.append(f"Rule options that do not apply to a variant are at their defaults there; the appendix's "
-                f"simulated deals are those of the {players}-player runs.")
+                f"simulated deals are dealt at the {players}-player table from the appendix's own seed.")
     return text
 
 

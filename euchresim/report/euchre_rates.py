@@ -22,7 +22,7 @@ from euchresim.run import runner
 from euchresim.analysis import position_names, side_names, summary_frame
 from euchresim.analysis.aggregates import group_frame
 from euchresim.report import Section, chunked, md_table, spec_key
-from euchresim.report.appendix import SAMPLE, appendix
+from euchresim.report.appendix import SAMPLE, appendix, deal_rows
 
 GROUPING = ("maker_pos", "make_round", "maker_trumps", "maker_alone")
 MIN_CELL = 30                # made hands a cell needs before the text names it
@@ -134,7 +134,7 @@ def _cells(counts, grouping, players, where=None) -> pd.DataFrame:
 def build(ctx) -> Section:
     rules, players, pol = ctx.rules, ctx.rules.players, ctx.policies[0]
     spec = run_spec(ctx, rules, pol, ctx.hands, groups=(GROUPING,))
-    counts, rows = tally_chunks(ctx, "rates", spec, keep_deals=True, label=f"euchre-rates {pol}")
+    counts, _ = tally_chunks(ctx, "rates", spec, label=f"euchre-rates {pol}")
     n = counts["hands"]
     cap = lambda extra="": ctx.caption(pol, n, extra)     # noqa: E731
     tables = _tables(counts, players)
@@ -145,7 +145,7 @@ def build(ctx) -> Section:
         tables["by_policy"] = extra
         text += _policies_text(extra)
     text += _tables_text(tables) + _charts_text(charts, cap, players)
-    md, app = appendix(ctx, rows)
+    md, app = appendix(ctx, deal_rows(ctx))
     tables.update(app)
     return Section(title="Euchre and march rates", text="\n".join(text) + "\n\n" + md, tables=tables,
                    charts=charts)
