@@ -102,6 +102,17 @@ def test_the_tally_adds_by_kind_with_half_widths_in_quadrature():
     assert Z95 > 1.95
 
 
+def test_an_interval_widened_by_a_sequential_stop_is_taken_back_at_its_own_z():
+    """A verdict whose interval allows for the stop's looks (z 3 instead of 1.96) carries the same standard
+    error as a plain one a third narrower: the tally's 95% interval is built from the errors, not the widths."""
+    se = 0.05
+    wide = {"group": "calls", "gave_up": 0.3, "gave_up_low": 0.3 - 3 * se, "gave_up_high": 0.3 + 3 * se,
+            "interval_z": 3.0}
+    plain = {"group": "calls", "gave_up": 0.3, "gave_up_low": 0.3 - Z95 * se, "gave_up_high": 0.3 + Z95 * se}
+    a, b = summary([[wide]])["kinds"][0], summary([[plain]])["kinds"][0]
+    assert a["low"] == pytest.approx(b["low"]) == pytest.approx(0.3 - Z95 * se)
+
+
 @pytest.mark.parametrize("decision,kind", [
     ({"kind": "bid1", "lead": False}, "calls"), ({"kind": "bid2", "lead": False}, "calls"),
     ({"kind": "alone", "lead": False}, "calls"), ({"kind": "discard", "lead": False}, "discards"),
@@ -118,6 +129,7 @@ def test_a_verdict_in_words():
     assert verdict_text({**r, "did": "order", "gave_up": 0.0}) == "order: the best"
 
 
+@pytest.mark.slow
 def test_a_verdict_at_once_is_the_one_the_hands_record_gives(tmp_path):
     """Judged right after the decision, on the hand finished by the bots: the seat's view then is the same
     whatever the ending, so the verdict is the one the hand's own record gets at its end."""

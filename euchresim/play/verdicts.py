@@ -157,7 +157,8 @@ def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int =
         row = {"step": int(r["step"]), "kind": str(r["kind"]), "group": kind_of(by_step[int(r["step"])]),
                "did": str(r["did"]), "best": str(r["best"]), "gave_up": _num(r["gave_up"]),
                "gave_up_low": _num(r["gave_up_low"]), "gave_up_high": _num(r["gave_up_high"]),
-               "samples": int(r["samples"]), "inference": inferred}
+               "samples": int(r["samples"]), "inference": inferred,
+               "interval_z": float(r["interval_z"]) if "interval_z" in r and r["interval_z"] == r["interval_z"] else Z95}
         row["text"] = verdict_text(row)
         rows.append(row)
     return rows
@@ -176,7 +177,8 @@ def summary(hands_rows) -> dict:
                 continue
             k = r["group"]
             total[k] += r["gave_up"]
-            var[k] += ((r["gave_up_high"] - r["gave_up_low"]) / (2 * Z95)) ** 2
+            # the interval's own z (wider than Z95 after a sequential stop): back to a standard error
+            var[k] += ((r["gave_up_high"] - r["gave_up_low"]) / (2 * r.get("interval_z", Z95))) ** 2
             count[k] += 1
     out = {"hands": n_hands, "kinds": []}
     for k in KINDS:
