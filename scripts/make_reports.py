@@ -1,7 +1,8 @@
 """Regenerate every committed report under reports/ (one command: ``python scripts/make_reports.py``).
 
 Each report states in its README and meta.json the command, seed, hand
-counts, policies and version that made it, and how long it took.  The
+counts, policies and versions that made it, how long it took and on what
+machine (meta.json's ``machine``; the script prints both as each report ends).  The
 counts below are what the committed set was made with on the 2-core dev
 machine; ``--scale 0.1`` makes a quick, smaller set (not to be committed).
 """
@@ -54,18 +55,27 @@ def main(argv=None):
         except SystemExit as e:
             if e.code:
                 sys.exit(e.code)
-        print(f"  {time.time() - t:.0f} s", flush=True)
+        print(f"  {time.time() - t:.0f} s on {_machine(os.path.join(args.out, name))}", flush=True)
     write_index(args.out)
+
+
+def _machine(folder) -> str:
+    import json
+    try:
+        with open(os.path.join(folder, "meta.json"), encoding="utf-8") as fh:
+            return json.load(fh).get("machine", "a machine not recorded")
+    except OSError:
+        return "a machine not recorded"
 
 
 def write_index(out):
     """reports/README.md: each report's title, the command that made it, its hands and run time."""
     import json
     lines = ["# Strategy reports", "",
-             "Made by `python scripts/make_reports.py` (which runs the commands below) on the 2-core dev "
-             "machine; each folder's README.md has the findings, its CSV tables and charts, and meta.json the "
+             "Made by `python scripts/make_reports.py` (which runs the commands below), each on the machine "
+             "its row names; each folder's README.md has the findings, its CSV tables and charts, and meta.json the "
              "versions. The method: [`docs/reports.md`](../docs/reports.md).", "",
-             "| report | command | run time |", "|---|---|---|"]
+             "| report | command | run time | on what | engine |", "|---|---|---|---|---|"]
     for name, _ in REPORTS:
         meta_file = os.path.join(out, name, "meta.json")
         if not os.path.exists(meta_file):
@@ -74,7 +84,8 @@ def write_index(out):
             meta = json.load(fh)
         with open(os.path.join(out, name, "README.md"), encoding="utf-8") as fh:
             title = fh.readline().lstrip("# ").strip()
-        lines.append(f"| [{title}]({name}/README.md) | `{meta['command']}` | {meta['run_seconds']:.0f} s |")
+        lines.append(f"| [{title}]({name}/README.md) | `{meta['command']}` | {meta['run_seconds']:.0f} s "
+                     f"| {meta.get('machine', 'not recorded')} | engine {meta.get('engine_version', '?')} |")
     with open(os.path.join(out, "README.md"), "w", encoding="utf-8") as fh:
         fh.write("\n".join(lines) + "\n")
 

@@ -33,10 +33,30 @@ def test_meta_states_the_command_as_typed(tmp_path):
     meta = json.loads((tmp_path / "r" / "meta.json").read_text())
     assert meta["command"] == "euchresim " + " ".join(args)
     assert meta["seed"] == 4 and meta["hands"] == 2000 and meta["policies"] == ["heuristic"]
+    import euchresim
+    assert meta["engine_version"] == euchresim.ENGINE_VERSION               # the engine that made it, not a copy
+    assert meta["machine"].startswith(f"{os.cpu_count()} cores (") and "1 worker, local backend" in meta["machine"]
     assert "euchresim report euchre-rates --hands 2000 --seed 4" in (tmp_path / "r" / "README.md").read_text()
     again = run(args, cwd=tmp_path)           # a second run into the same folder needs --resume or --force
     assert again.exit_code != 0 and "--resume" in again.output
     assert run(args + ["--resume"], cwd=tmp_path).exit_code == 0
+
+
+def test_make_reports_index_says_run_time_machine_and_engine(tmp_path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_reports", os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "make_reports.py"))
+    mr = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mr)
+    name = mr.REPORTS[0][0]
+    (tmp_path / name).mkdir()
+    (tmp_path / name / "meta.json").write_text(json.dumps({"command": "euchresim report x", "run_seconds": 61.4,
+                                                           "machine": "2 cores (a CPU)", "engine_version": 5}))
+    (tmp_path / name / "README.md").write_text("# A title\n")
+    mr.write_index(str(tmp_path))
+    index = (tmp_path / "README.md").read_text()
+    assert f"| [A title]({name}/README.md) | `euchresim report x` | 61 s | 2 cores (a CPU) | engine 5 |" in index
+    assert mr._machine(str(tmp_path / name)) == "2 cores (a CPU)"
 
 
 def test_resume_with_another_seed_is_refused_naming_it(tmp_path):

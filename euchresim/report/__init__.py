@@ -179,6 +179,24 @@ def md_table(df, floatfmt: str = "{:.4g}", index: bool = False) -> str:
     return "\n".join(lines)
 
 
+def machine(ctx: ReportContext) -> str:
+    """On what the report ran, so its run time can be read: the host's cores and system, the workers, the backend."""
+    where = ctx.backend + (f" at {ctx.address}" if ctx.address else "")
+    return (f"{os.cpu_count()} cores ({_cpu_model()}), {platform.system()} {platform.machine()}; "
+            f"{ctx.workers} worker{'s' if ctx.workers != 1 else ''}, {where} backend")
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "CPU model not known"
+
+
 def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
     """README.md, the CSV tables and meta.json in ``ctx.out``; the charts are already there."""
     os.makedirs(ctx.out, exist_ok=True)
@@ -189,7 +207,7 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
         "model_hands": list(ctx.model_hands), "policies": list(ctx.policies), "rules": ctx.rules.to_dict(),
         "euchresim": __version__, "engine_version": ENGINE_VERSION,
         "python": platform.python_version(), "numpy": np.__version__,
-        "run_seconds": round(time.time() - started, 1),
+        "run_seconds": round(time.time() - started, 1), "machine": machine(ctx),
         "tables": sorted(f"{n}.csv" for n in section.tables),
         "charts": sorted(os.path.relpath(p, ctx.out) for p in section.charts.values()),
     }
