@@ -46,6 +46,7 @@ def _pimc_free(policy="heuristic"):
 
 
 # ---------------------------------------------------------------- the deals sampled
+@pytest.mark.slow
 def test_with_no_calls_heard_the_unseen_cards_fall_as_hypergeometric_odds_say():
     """Left of the dealer, first to speak: the partner's count of the 3 unseen hearts-suit trumps is hypergeometric."""
     sit = A.from_hand(R4, HAND1, TH, 1)
@@ -79,6 +80,7 @@ def _effective_suit(card, trump):
     return suit
 
 
+@pytest.mark.slow
 def test_no_sampled_deal_breaks_a_void_the_record_shows(tmp_path):
     """A seat that did not follow suit holds none of the led suit in any sampled deal (R10)."""
     objs = _records(tmp_path, hands=200, seed=7)
@@ -181,6 +183,7 @@ def _play_through(tab, dealer, hands, dummy, upcard, kitty, pids, params, fns):
     return st[POINTS:POINTS + 4].copy()
 
 
+@pytest.mark.slow
 def test_the_option_the_policy_takes_is_its_own_hand_on_the_same_deal():
     sit = A.from_hand(R4, HAND1, TH, 1)
     dec = A.decision_of(sit)
@@ -195,6 +198,7 @@ def test_the_option_the_policy_takes_is_its_own_hand_on_the_same_deal():
         assert s.points[i, k[0]].tolist() == own.tolist()
 
 
+@pytest.mark.slow
 def test_with_every_hand_known_dd_values_each_card_as_euchresim_solve_does(tmp_path):
     from euchresim.studies.solve import solve_records
     objs = _records(tmp_path, hands=30, seed=2)

@@ -109,6 +109,7 @@ def test_replay_marks_broken_records_and_goes_on(tmp_path):
     assert lines[2]["error"].startswith("calls[2]:") and "(R6)" in lines[2]["error"]
 
 
+@pytest.mark.slow
 def test_games_and_rubbers_summaries():
     r = run(["simulate", "--games", "200", "--game-to", "5", "--policy", "baseline", "--workers", "1"])
     assert r.exit_code == 0, r.output
@@ -130,6 +131,7 @@ def test_parquet_output_schema(tmp_path):
         assert col in t.column_names
 
 
+@pytest.mark.slow
 def test_bench_json_lists_measurements():
     r = run(["bench", "--players", "2", "--deck", "24", "--policy", "random", "--hands", "20000",
              "--workers", "2", "--repeat", "2", "--no-compile", "--dd-deals", "0", "--pimc-decisions", "0",
@@ -143,6 +145,7 @@ def test_bench_json_lists_measurements():
     assert all(x["hands"] == 20000 * x["workers"] and x["repeat"] == 2 for x in rows)
 
 
+@pytest.mark.slow
 def test_bench_as_a_user_runs_it_measures_the_compile_too():
     """No --no-compile: the cold and cached compile figures come from fresh processes, on every row."""
     r = run(["bench", "--players", "4", "--deck", "24", "--policy", "random", "--hands", "1000", "--workers", "1",
@@ -152,11 +155,13 @@ def test_bench_as_a_user_runs_it_measures_the_compile_too():
     assert rows and all(x["compile_cold_seconds"] > 0 and x["compile_cached_seconds"] > 0 for x in rows)
 
 
+@pytest.mark.slow
 def test_the_compile_probe_plays_every_variant_and_replays_a_record():
     from euchresim.studies.bench import compile_every_kernel
     assert compile_every_kernel() > 0
 
 
+@pytest.mark.slow
 def test_bench_times_the_advisors_three_questions():
     r = run(["bench", "--players", "2", "--deck", "24", "--policy", "random", "--hands", "1000", "--workers", "1",
              "--repeat", "1", "--no-compile", "--dd-deals", "0", "--pimc-decisions", "0", "--advise-samples", "200",
@@ -190,6 +195,7 @@ def test_r11_scoring_file_changes_the_points(tmp_path):
     assert r.exit_code == 1 and str(bad) in r.output and "(R11)" in r.output
 
 
+@pytest.mark.slow
 def test_bench_json_has_the_double_dummy_row():
     r = run(["bench", "--players", "2", "--deck", "24", "--policy", "random", "--hands", "1000",
              "--workers", "1", "--repeat", "1", "--no-compile", "--dd-deals", "300", "--pimc-decisions", "40",

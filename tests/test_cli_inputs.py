@@ -52,6 +52,7 @@ def test_every_command_has_help_examples():
     assert names == {"euchresim", *cli.commands}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [a for _, a in _help_examples()], ids=lambda a: " ".join(a)[:60])
 def test_every_help_example_runs(tmp_path, argv):
     if argv[0] in ("replay", "solve") or "--record" in argv:   # an input to read: made first, by simulate

@@ -66,6 +66,7 @@ def cold(tmp_path_factory, package):
     return env, base, _simulate(env, base)
 
 
+@pytest.mark.slow
 def test_a_first_run_says_once_on_stderr_that_it_compiles(cold):
     env, base, first = cold
     assert first.returncode == 0, first.stderr
@@ -73,6 +74,7 @@ def test_a_first_run_says_once_on_stderr_that_it_compiles(cold):
     assert "compiling" not in first.stdout
 
 
+@pytest.mark.slow
 def test_a_second_run_says_nothing_of_compiling_and_prints_the_same(cold):
     env, base, first = cold
     second = _simulate(env, base)
@@ -121,6 +123,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_only_euchresim_s_own_kernels_are_cached_in_its_folder(cold, tmp_path, package):
     env, base, first = cold
     assert first.returncode == 0, first.stderr
@@ -154,6 +157,7 @@ def test_only_euchresim_s_own_kernels_are_cached_in_its_folder(cold, tmp_path, p
     assert any(n.startswith("userpol.lowest-") and n.endswith(".nbi") for n in os.listdir(ours["policy"]))
 
 
+@pytest.mark.slow
 def test_quiet_says_nothing_and_a_stop_while_compiling_is_one_line(tmp_path, package):
     """--quiet on a fresh cache: no notice; Ctrl-C once the compile is under way: the one-line stop, 130."""
     xdg = tmp_path / "xdg"

@@ -122,6 +122,7 @@ def _check_twin(spec, decision, position):
     return got
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,deck,policies,decision,position,opts,n", CASES)
 def test_kernel_agrees_with_twin(players, deck, policies, decision, position, opts, n):
     got = _check_twin(spec_of(players, deck, policies, n, **opts), decision, position)

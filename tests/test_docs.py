@@ -349,6 +349,7 @@ def _check_readme_api(code, ns):
     assert ns["rows"].dtype == HAND_DTYPE and len(ns["rows"]) > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page,k", _bash_blocks(), ids=lambda v: str(v))
 def test_command_lines(page, k, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -374,6 +375,7 @@ def test_the_readme_opens_with_install_and_run_then_the_ci_test_command():
     assert [norm(w) for w in test] == [norm(w) for w in ci]
 
 
+@pytest.mark.slow
 def test_the_baseline_against_random_figures(tmp_path, monkeypatch):
     """policies.md quotes what its two 200,000-hand runs give, through its own one-line filter."""
     monkeypatch.chdir(tmp_path)
@@ -422,6 +424,7 @@ def test_the_summary_page_quotes_its_commands():
     assert sum(page == "docs/summary.md" for page, _ in _bash_with_output()) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page,k", _bash_with_output(), ids=lambda v: str(v))
 def test_a_quoted_command_prints_what_the_page_quotes(page, k, tmp_path, monkeypatch):
     """Run as written (no shrinking): the quoted output is exactly what it prints, `...` eliding lines."""

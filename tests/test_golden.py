@@ -22,6 +22,8 @@ import math
 import os
 import re
 
+import pytest
+
 from euchresim.studies.replay import replay_record
 from tests.reference import replay as reference_replay
 
@@ -54,6 +56,7 @@ def test_golden_hands_replay_to_their_outcomes_in_both_implementations():
 
 # ------------------------------------------------------------------ golden outputs
 
+@pytest.mark.slow
 def test_every_pinned_command_prints_and_writes_what_it_did():
     mod = _script("make_golden_outputs")
     with open(mod.OUT, encoding="utf-8") as fh:

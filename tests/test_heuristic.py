@@ -202,6 +202,7 @@ def _spec(players, deck, policies, **opts):
     return runner.RunSpec(rules=rules, policies=policies, seed=11, count=2000, chunk_size=2000)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,deck", VARIANTS)
 def test_every_variant_plays_legally(players, deck):
     for stick in (False, True):

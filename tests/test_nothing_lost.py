@@ -63,6 +63,7 @@ def test_replay_of_standard_input_onto_the_file_it_comes_from_is_refused(tmp_pat
     assert (tmp_path / "h.jsonl").read_bytes() == data
 
 
+@pytest.mark.slow
 def test_the_largest_allowed_run_starts_at_once_in_flat_memory():
     """--hands 10^15 is 1.5e10 chunks: a list of their numbers alone would be hundreds of GB, so the bug was
     memory growing without bound before any hand was played. The first chunks must play, and the peak stays

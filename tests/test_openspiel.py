@@ -189,6 +189,7 @@ def _check_game(state, paths):
         assert rec["discard"] in rec["hands"][rec["dealer"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("params", SETTINGS, ids=["defaults", "lone-defender"])
 def test_complete_games_legal_and_equal_to_our_replay(params):
     game = _game(params)

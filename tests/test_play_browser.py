@@ -124,6 +124,7 @@ def play_hand_by_clicking(page, session, shots=False) -> int:
     return refused
 
 
+@pytest.mark.slow
 def test_a_hand_played_by_clicking_replays_and_the_verdict_shows_the_advisors_numbers(page, table):
     url, session, advisor = table
     page.goto(url)
@@ -193,6 +194,7 @@ def test_a_reload_keeps_the_hand_and_a_call_the_rules_refuse_says_why(page, tabl
     assert _step(page) == before
 
 
+@pytest.mark.slow
 def test_with_a_verdict_after_each_decision_it_comes_while_the_hand_is_played(page, table):
     url, session, advisor = table
     page.goto(url)

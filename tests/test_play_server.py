@@ -254,6 +254,7 @@ def _cli(*args, **kw):
                           timeout=300, **kw)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,words", [
     (["--players", "3"], "--players: the practice table seats 4 players"),
     (["--bot", "nosuch"], "unknown policy 'nosuch'"),
@@ -269,6 +270,7 @@ def test_bad_options_are_one_line(tmp_path, args, words):
     assert len(out.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_the_command_serves_the_table_on_a_free_port_and_stops_on_ctrl_c(tmp_path):
     folder = str(tmp_path / "s")
     p = subprocess.Popen([sys.executable, "-m", "euchresim.cli", "play", "--no-browser", "--port", "0",
@@ -290,6 +292,7 @@ def test_the_command_serves_the_table_on_a_free_port_and_stops_on_ctrl_c(tmp_pat
     assert busy.returncode == 1 and "add --resume" in busy.stderr
 
 
+@pytest.mark.slow
 def test_a_resume_takes_the_sessions_own_bot_seed_and_rules_unless_given_others(tmp_path):
     folder = str(tmp_path / "s")
     quick = ["play", "--no-browser", "--port", "0", "--stop-after", "0", "--session", folder]

@@ -150,6 +150,7 @@ def sleeps(arg):
 
 
 # ---------------------------------------------------------------- the same numbers
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("mode", sorted(SPECS))
 def test_the_same_counts_dataset_and_records_as_the_local_backend(cluster, tmp_path, mode, workers):
@@ -163,11 +164,13 @@ def test_the_same_counts_dataset_and_records_as_the_local_backend(cluster, tmp_p
     assert records == want_records and records.count(b"\n") == counts["hands"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_same_counts_without_files(cluster, workers):
     assert runner.run(RING, workers=workers, backend="ray") == cluster["ring"]
 
 
+@pytest.mark.slow
 def test_the_command_line_on_ray_prints_the_local_numbers(cluster):
     r = _cli(CLI_ARGS + ["--backend", "ray", "--workers", "2"])
     assert r.exit_code == 0, r.output
@@ -176,6 +179,7 @@ def test_the_command_line_on_ray_prints_the_local_numbers(cluster):
     assert got["summary"] == cluster["cli"]["summary"]
 
 
+@pytest.mark.slow
 def test_a_report_on_ray_has_the_local_numbers(cluster, tmp_path):
     r = _cli(REPORT_ARGS + ["--out", str(tmp_path / "report"), "--backend", "ray", "--workers", "2"])
     assert r.exit_code == 0, r.output
@@ -184,6 +188,7 @@ def test_a_report_on_ray_has_the_local_numbers(cluster, tmp_path):
 
 
 # ---------------------------------------------------------------- errors, deaths, stops
+@pytest.mark.slow
 def test_a_job_s_own_error_comes_back_as_itself(cluster):
     with pytest.raises(ValueError, match="bad item") as e:
         list(map_chunks(fails, [1, 2, 3], workers=2))
@@ -197,6 +202,7 @@ def test_a_job_s_own_error_comes_back_as_itself(cluster):
 
 
 # item 2 is in the first tasks, one item each; item 150 comes when tasks play batches of items
+@pytest.mark.slow
 @pytest.mark.parametrize("killer", [2, 150])
 def test_a_worker_that_dies_has_its_chunk_played_again(cluster, tmp_path, killer):
     marker = str(tmp_path / "died")
@@ -204,6 +210,7 @@ def test_a_worker_that_dies_has_its_chunk_played_again(cluster, tmp_path, killer
     assert out == [x * x for x in range(200)] and os.path.exists(marker)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("killer", [3, 150])
 def test_a_chunk_that_kills_every_worker_stops_the_run_naming_it(cluster, killer):
     with pytest.raises(ChunkFailed) as e:
@@ -220,6 +227,7 @@ def test_a_task_plays_about_a_quarter_second_of_chunks_but_leaves_every_cpu_some
     assert _batch_size(1e-3, 40, 4) == 10 and _batch_size(1e-3, 3, 4) == 1
 
 
+@pytest.mark.slow
 def test_closing_the_results_kills_the_tasks_still_playing(cluster, tmp_path):
     results = map_chunks(sleeps, [(x, str(tmp_path)) for x in range(10)], workers=2, label=lambda a: a[0])
     assert next(results) > 0                 # item 0
@@ -247,6 +255,7 @@ def _alive(pid):
         return False
 
 
+@pytest.mark.slow
 def test_a_stopped_run_keeps_its_chunks_and_resumes_to_the_same_files(cluster, tmp_path):
     want_counts, want_files = cluster["hands"]
     outputs = _outputs(tmp_path, "hands")

@@ -42,6 +42,7 @@ def csv(ctx, name):
     return pd.read_csv(ctx.path(f"{name}.csv"))
 
 
+@pytest.mark.slow
 def test_files(four):
     meta = json.load(open(four.path("meta.json")))
     assert meta["report"] == "win-probability" and meta["hands"] == HANDS
@@ -58,6 +59,7 @@ def test_files(four):
         assert fh.read(8) == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_readme_quotes_the_csvs(four):
     text = open(four.path("README.md"), encoding="utf-8").read()
     head = csv(four, "headline")
@@ -85,6 +87,7 @@ def test_readme_quotes_the_csvs(four):
     assert len(m) == (head.target == 10).sum() and np.allclose(m.p_win, m.p_win_v) and np.allclose(m.se, m.se_v)
 
 
+@pytest.mark.slow
 def test_tables_are_the_dp_of_the_kept_hands(four):
     parts = sorted(glob.glob(four.path("_work", "hands", "_results", "chunk-*.bin")))     # .npz bytes
     assert len(parts) == HANDS // 5_000
@@ -105,6 +108,7 @@ def test_tables_are_the_dp_of_the_kept_hands(four):
         assert r.p_win == pytest.approx(wp.p_win(want, (3, 1), dealer=1, party=0))
 
 
+@pytest.mark.slow
 def test_dp_against_games_and_decisions(four):
     chk = csv(four, "dp_vs_games")
     assert len(chk) == 1 + W.CHECK_STATES
@@ -134,6 +138,7 @@ def test_trump_count():
     assert held[0] == 2 and not bower[0]
 
 
+@pytest.mark.slow
 def test_resume_gives_the_same_tables(tmp_path, four):
     out = tmp_path / "r"
     shutil.copytree(four.out, out)
@@ -148,6 +153,7 @@ def test_resume_gives_the_same_tables(tmp_path, four):
     assert all(os.path.exists(f) for f in lost)
 
 
+@pytest.mark.slow
 def test_three_players_through_the_command(tmp_path):
     from euchresim.cli.app import cli
     out = tmp_path / "wp3"

@@ -283,6 +283,7 @@ def test_short_positions_match_brute_force(players, deck):
         check(random_position(rng, players, deck, int(rng.integers(1, 4)), kind), ws)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,deck", VARIANTS)
 def test_long_positions_match_brute_force(players, deck):
     """Four and five tricks to go (whole deals from the first lead or mid-trick)."""
@@ -295,6 +296,7 @@ def test_long_positions_match_brute_force(players, deck):
             check(random_position(rng, players, deck, nleft, kind), ws, modes=(EXACT_CARDS, S.MODE_CLASS))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,deck", [(4, 24), (4, 33), (3, 25), (2, 32)])
 def test_positions_along_played_hands_match_brute_force(players, deck):
     """Deals ``baseline`` made trump on, from the opening lead and after some of the plays."""
@@ -407,6 +409,7 @@ print(res[:, [S.R_VALUE] + list(range(S.R_CVAL, S.R_CVAL + 5))].tolist())
 """
 
 
+@pytest.mark.slow
 def test_cold_then_cached_start_give_the_same_numbers(tmp_path):
     """A recursive kernel loaded from numba's cache must run as the freshly compiled one did."""
     script = tmp_path / "solve.py"

@@ -717,6 +717,7 @@ def test_the_two_player_edge_is_not_halved():
                [["value", "ci_low", "ci_high"]]), (0.5, -0.835490342, 1.835490342), 1e-6)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [31])
 def test_summary_paired_differences_cover_their_mean_95_percent_of_the_time(seed):
     """The edge and 0+2 less 1+3 rows, fed a tally of simulated hands whose true mean differences are known."""

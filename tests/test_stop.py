@@ -80,6 +80,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_sigint_keeps_finished_chunks_and_resume_gives_the_uninterrupted_result(tmp_path, case, workers):
@@ -179,6 +180,7 @@ def _children(pid):
     return kids
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="finds the workers through Linux's /proc")
 def test_a_worker_killed_mid_run_has_its_chunk_played_again(tmp_path):
     """As the out-of-memory killer would: the run goes on and ends with the uninterrupted result."""
@@ -196,6 +198,7 @@ def test_a_worker_killed_mid_run_has_its_chunk_played_again(tmp_path):
     assert pq.read_table(tmp_path / "run.parquet").num_rows == hands
 
 
+@pytest.mark.slow
 def test_kill_9_of_the_run_itself_resumes_to_the_uninterrupted_result(tmp_path):
     """No handler runs on SIGKILL: only the temporary names and the chunk log keep the folder sound."""
     hands, chunk = 200_000, 1_000

@@ -10,6 +10,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 BOT = textwrap.dedent('''
@@ -45,6 +47,7 @@ def _play(policy, cwd):
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_a_module_name_and_a_path_name_one_module_and_neither_spoils_the_others_cache(tmp_path):
     """Before the fix, the path's module name differed from the import's, and the cache entry one
     name wrote failed to load under the other (ModuleNotFoundError until the cache was deleted)."""

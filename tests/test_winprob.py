@@ -215,6 +215,7 @@ def check(pred, se_dp, wins, n, z):
     assert abs(p - pred) <= z * se, (p, pred, se, n)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,target", [(4, 10), (4, 5), (2, 10), (3, 10)])
 def test_dp_matches_whole_games(players, target):
     dist, games = measured(players, target)
