@@ -7,7 +7,7 @@ rule helpers), never against what a seed happens to deal.
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from euchresim.cards import JOKER, pack_mask
+from euchresim.cards import JOKER, card_index, card_str, pack_mask, parse_card
 from tests.helpers import slow_beats, slow_card_name, slow_is_trump
 from tests.helpers import bits, rows_of
 
@@ -157,5 +157,9 @@ def test_r11_points_follow_the_table(variant, policy, seed, data):
         assert bool(row["euchred"]) == (mt < 3) and bool(row["march"]) == (mt == 5)
 
 
-def test_joker_card_index_is_bit_32():
-    assert JOKER == 32 and slow_card_name(32) == "JK"
+def test_the_joker_is_one_card_apart_from_the_suits_in_the_packs_that_have_it():
+    """Its bit is no suit's card, named JK both ways, in the 25 and 33 packs only."""
+    suits = [card_index(s, r) for s in range(4) for r in range(8)]
+    assert JOKER not in suits and (pack_mask(33) >> JOKER) & 1 and (pack_mask(25) >> JOKER) & 1
+    assert not (pack_mask(24) >> JOKER) & 1 and not (pack_mask(32) >> JOKER) & 1
+    assert card_str(JOKER) == slow_card_name(JOKER) == "JK" and parse_card("JK", 25) == JOKER
