@@ -106,7 +106,7 @@ def test_heatmap_low_counts_nan_and_intervals():
     assert hatched[0].get_xy() == (1 - 0.5, 0 - 0.5)        # row 0 (dealer), column 1
     keep = df[(df.n >= 30) & df.gain.notna()]
     assert _texts(ax, "value") == ["{:+.2f}".format(v) for v in keep.gain]
-    assert _texts(ax, "ci") == [f"[{lo:+.2f}, {hi:+.2f}]" for lo, hi in zip(keep.lo, keep.hi)]
+    assert _texts(ax, "ci") == ["±0.10"] * len(keep)          # a symmetric interval as its half-width
     data = ax.images[0].get_array()
     assert data.mask[0, 1] and data.mask[1, 1] and data.mask[2, 1]   # low, NaN, absent
     assert data.shape == (4, 3)
@@ -270,3 +270,17 @@ def test_values_rounding_to_zero_read_as_zero():
     ax = P.heatmap_figure(df, "r", "c", "v", ci_low="lo", ci_high="hi").axes[0]
     assert _texts(ax, "value") == ["+0.00", "+0.50"]
     assert _texts(ax, "ci")[0] == "[-0.20, +0.00]"
+
+
+def test_every_number_in_a_heatmap_cell_is_readable_at_the_size_shown():
+    """16 columns of value and interval (the order-up heatmap): no number under NUMBER_PT, the figure widened."""
+    from euchresim.plots.grids import interval_text
+    rows = [dict(r=r, c=c, v=-0.62 + 0.1 * c, lo=-0.64 + 0.1 * c, hi=-0.60 + 0.1 * c)
+            for r in range(4) for c in range(16)]
+    fig = P.heatmap_figure(pd.DataFrame(rows), "r", "c", "v", ci_low="lo", ci_high="hi")
+    sizes = [t.get_fontsize() for t in fig.axes[0].texts if t.get_gid() in ("value", "ci")]
+    assert len(sizes) == 128 and min(sizes) >= P._base.NUMBER_PT
+    assert fig.get_size_inches()[0] > P.FIGSIZE[0]
+    assert interval_text("{:+.2f}", 0.5, 0.4, 0.6) == "±0.10"
+    assert interval_text("{:+.1%}", 0.5, 0.41, 0.58) == "[+41.0%, +58.0%]"   # a Wilson interval keeps both ends
+

@@ -22,6 +22,7 @@ TITLE_PT = 12
 LABEL_PT = 11
 TICK_PT = 10
 CAPTION_PT = 8.5
+NUMBER_PT = 9.0             # no number printed in a cell is smaller: ~15 px high at DPI, readable when shown at width
 MIN_COUNT = 30              # cells/points with fewer hands are marked, not trusted
 
 # Okabe-Ito: distinguishable under the common colour-vision deficiencies.

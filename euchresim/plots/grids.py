@@ -46,7 +46,25 @@ def _annotation_pt(fig, nrows, ncols, chars: int, lines: int = 1) -> float:
     w_in, h_in = fig.get_size_inches()
     cell_w = w_in * 0.72 * 72 / max(ncols, 1)
     cell_h = h_in * 0.70 * 72 / max(nrows, 1)
-    return float(max(5.0, min(10.0, cell_w / (0.62 * max(chars, 1)), cell_h / (1.5 * lines + 0.3))))
+    return float(max(B.NUMBER_PT, min(11.0, cell_w / (0.62 * max(chars, 1)), cell_h / (1.5 * lines + 0.3))))
+
+
+def _fit_size(figsize, nrows, ncols, chars: int, lines: int) -> tuple[float, float]:
+    """figsize, widened and heightened so that every cell holds its text at NUMBER_PT (what _annotation_pt assumes)."""
+    w = ncols * 0.62 * (max(chars, 1) + 1) * B.NUMBER_PT / 72 / 0.72       # a glyph's room either side
+    h = nrows * (1.5 * lines + 0.3) * B.NUMBER_PT / 72 / 0.70
+    return max(figsize[0], w), max(figsize[1], h)
+
+
+def interval_text(fmt: str, x: float, lo: float, hi: float) -> str:
+    """"±h" when the interval is symmetric about x as printed (a normal interval), else "[lo, hi]" (Wilson).
+
+    The short form is what lets the interval be printed as large as the value.
+    """
+    half = (hi - lo) / 2
+    if B.fmt_value(fmt, x - half) == B.fmt_value(fmt, lo) and B.fmt_value(fmt, x + half) == B.fmt_value(fmt, hi):
+        return "±" + B.fmt_value(fmt, half).lstrip("+")
+    return f"[{B.fmt_value(fmt, lo)}, {B.fmt_value(fmt, hi)}]"
 
 
 def _ticks(ax, rows, cols) -> None:
@@ -73,9 +91,17 @@ def heatmap_figure(df: pd.DataFrame, row, col, value, title: str = "", caption: 
                    min_count: int = B.MIN_COUNT, cmap: str = "RdBu", figsize=B.FIGSIZE):
     """The heatmap as a Figure (not saved); see heatmap."""
     B.need(df, row, col, value, ci_low, ci_high, count)
-    fig, ax = B.new_figure(figsize)
-    B.titles(ax, title, col if col_label is None else col_label, row if row_label is None else row_label)
     rows, cols, m = _grid(df, row, col, [value, ci_low, ci_high, count])
+    with_ci = ci_low is not None and ci_high is not None
+    labels, cis = {}, {}
+    for (i, j), x in np.ndenumerate(m[value]):
+        if math.isfinite(x):
+            labels[i, j] = B.fmt_value(fmt, x)
+            if with_ci and math.isfinite(m[ci_low][i, j]) and math.isfinite(m[ci_high][i, j]):
+                cis[i, j] = interval_text(fmt, x, m[ci_low][i, j], m[ci_high][i, j])
+    chars = max([len(t) for t in list(labels.values()) + list(cis.values())] or [5])
+    fig, ax = B.new_figure(_fit_size(figsize, len(rows), len(cols), chars, 2 if with_ci else 1))
+    B.titles(ax, title, col if col_label is None else col_label, row if row_label is None else row_label)
     if not rows or not cols:
         B.no_data(ax)
         return B.finish(fig, caption)
@@ -97,11 +123,7 @@ def heatmap_figure(df: pd.DataFrame, row, col, value, title: str = "", caption: 
     cb.set_label(value if value_label is None else value_label, fontsize=B.LABEL_PT)
     _ticks(ax, rows, cols)
 
-    with_ci = ci_low is not None and ci_high is not None
-    sample = [B.fmt_value(fmt, x) for x in finite[:50]] or ["+0.00"]
-    chars = max(len(s) for s in sample)
-    pt = _annotation_pt(fig, len(rows), len(cols), 2 * chars + 4 if with_ci else chars,
-                        2 if with_ci else 1)
+    pt = _annotation_pt(fig, len(rows), len(cols), chars, 2 if with_ci else 1)
     for i in range(len(rows)):
         for j in range(len(cols)):
             x = v[i, j]
@@ -116,15 +138,12 @@ def heatmap_figure(df: pd.DataFrame, row, col, value, title: str = "", caption: 
                 continue                                # blank cell
             tc = _text_colour(cm, norm, x)
             if with_ci:
-                ax.text(j, i, B.fmt_value(fmt, x), ha="center", va="bottom", fontsize=pt,
-                        color=tc, gid="value")
-                lo, hi = m[ci_low][i, j], m[ci_high][i, j]
-                if math.isfinite(lo) and math.isfinite(hi):
-                    ax.text(j, i, f"[{B.fmt_value(fmt, lo)}, {B.fmt_value(fmt, hi)}]", ha="center", va="top",
-                            fontsize=pt * 0.8, color=tc, gid="ci")
+                ax.text(j, i, labels[i, j], ha="center", va="bottom", fontsize=pt, color=tc, gid="value")
+                if (i, j) in cis:
+                    ax.text(j, i, cis[i, j], ha="center", va="top", fontsize=max(B.NUMBER_PT, pt * 0.9),
+                            color=tc, gid="ci")
             else:
-                ax.text(j, i, B.fmt_value(fmt, x), ha="center", va="center", fontsize=pt, color=tc,
-                        gid="value")
+                ax.text(j, i, labels[i, j], ha="center", va="center", fontsize=pt, color=tc, gid="value")
     ax.set_xlim(-0.5, len(cols) - 0.5)
     ax.set_ylim(len(rows) - 0.5, -0.5)                  # first row on top
     return B.finish(fig, caption)
