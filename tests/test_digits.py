@@ -66,9 +66,9 @@ def _digit_index_all(out):
             out[u, n] = digit_index(u, n)
 
 
-def test_the_constants():
-    assert RADIX == 60 and all(RADIX % n == 0 for n in range(1, 7))
-    assert DIGIT_SPAN == 60 ** DIGITS < 2 ** 64 and DIGIT_REJECT == 2 ** 64 % DIGIT_SPAN
+def test_a_digit_serves_every_count_of_actions_and_the_reject_bound_is_exact():
+    assert all(RADIX % n == 0 for n in range(1, 7))          # a digit serves every count of legal actions
+    assert DIGIT_SPAN == RADIX ** DIGITS < 2 ** 64 and DIGIT_REJECT == 2 ** 64 % DIGIT_SPAN
 
 
 def test_the_method_is_exact_on_every_16_bit_word():

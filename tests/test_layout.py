@@ -14,6 +14,8 @@ import pytest
 
 from euchresim.engine import layout as L
 from euchresim.engine.layout import Layout
+from euchresim.engine.tables import build_tables
+from euchresim.rules import Rules
 
 ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "euchresim")
 LAYOUTS = [L.CFG, L.ST, L.PRIV, L.TAB, L.TALLY, L.TALLY_FIXED_SLOTS, L.TALLY_POS_SLOTS, L.TALLY_SEAT_SLOTS]
@@ -47,7 +49,14 @@ def test_every_declared_name_is_a_plain_module_int_at_its_offset(lay, prefix):
 
 
 def test_sizes_the_arrays_are_made_with():
-    assert (L.ST_SIZE, L.PRIV_SIZE, L.TAB_SIZE, L.CFG_SIZE, L.TALLY_SIZE) == (96, 60, 996, 16, 88)
+    """Each size is its layout's, every field fits in it, and the tables a variant builds fill exactly TAB's."""
+    for name in ("ST", "PRIV", "TAB", "CFG", "TALLY"):
+        lay = getattr(L, name)
+        assert getattr(L, name + "_SIZE") == lay.size >= lay.used > 0, name
+        assert all(at + dict(lay.fields)[f] <= lay.size for f, at in lay.offsets().items()), name
+    assert L.TAB.used == L.TAB_SIZE and L.TALLY.used == L.TALLY_SIZE        # read whole: no spare slot
+    for players, deck in ((4, 24), (3, 25), (2, 33)):
+        assert len(build_tables(Rules(players=players, deck=deck))) == L.TAB_SIZE
     assert L.PRIV_STATE == L.PRIV.span("DUMMY_KEEP")[1]              # the state ends after the last state slot
     assert (L.ST_KEEP, L.ST_KEEP_END) == L.ST.span("SCORE")
 
