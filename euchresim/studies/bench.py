@@ -195,6 +195,29 @@ def measure_pimc(decisions: int, worlds: int = 50, repeat: int = 3, seed: int = 
     return decisions / best
 
 
+def measure_policy_hands(policy: str, hands: int, repeat: int = 3, seed: int = 1) -> tuple[float, float]:
+    """(hands a second, decisions a second) with ``policy`` at every seat, 4 players, 24 cards, one core.
+
+    Whole hands through the runner (deal, every decision, the row), the
+    best of ``repeat``; a decision is every call, alone or defend-alone
+    question, discard and card played (the row's calls, plays and answers),
+    forced ones included, as a hand asks them.
+    """
+    import numpy as np
+    spec = runner.RunSpec(rules=Rules(), policies=(policy,) * 4, seed=seed, count=hands, chunk_size=hands)
+    runner.play_chunk(runner.RunSpec(rules=Rules(), policies=(policy,) * 4, count=4, chunk_size=4), 0)  # loaded
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        res = runner.play_chunk(spec, 0)
+        best = min(best, time.perf_counter() - t)
+    rows, plays = res.hands, res.plays
+    made = rows["maker"] >= 0
+    decisions = (int(rows["n_calls"].sum()) + int((plays >= 0).sum()) + int((rows["discard"] >= 0).sum())
+                 + int(made.sum()))               # the maker's alone question, once a hand is made
+    return hands / best, decisions / best
+
+
 def measure_advise(samples: int, repeat: int = 3) -> list:
     """Seconds for the advisor's three questions of docs/advise.md, kernels loaded, best of ``repeat``.
 
@@ -233,6 +256,7 @@ def measure_advise(samples: int, repeat: int = 3) -> list:
 def run_bench(hands, players, decks, policies, workers=None, compile_times=True, echo=None, repeat=3,
               dd_deals=0, pimc_decisions=0, advise_samples=0):
     """A list of measurements (dicts), echoing a table as it goes if asked."""
+    from euchresim.policies import parse
     allw = workers or runner.default_workers()
     worker_counts = sorted({1, allw})
     rows = []
@@ -275,6 +299,15 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
         if echo:
             echo(f"pimc play decisions, 4 players, 24 cards, 50 worlds: {rate:,.0f} a second "
                  f"({pimc_decisions:,} decisions with a choice, one core)")
+    if pimc_decisions:
+        n = max(4, pimc_decisions // 100)
+        hps, dps = measure_policy_hands("best", n, repeat)
+        rows.append({"measure": "best_hands", "players": 4, "deck": 24, "policy": parse("best").name,
+                     "workers": 1, "hands": n, "repeat": repeat, "hands_per_second": round(hps, 2),
+                     "decisions_per_second": round(dps, 1)})
+        if echo:
+            echo(f"best ({parse('best').name}) at every seat, 4 players, 24 cards: {hps:,.1f} hands a second, "
+                 f"{dps:,.0f} decisions a second ({n:,} hands, one core)")
     if advise_samples:
         for m in measure_advise(advise_samples, repeat):
             name = m["measure"]
