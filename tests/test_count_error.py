@@ -77,3 +77,21 @@ def test_the_cheats_own_call_is_named_for_what_it_is_and_only_for_a_cheat():
     assert chose_note(["heuristic", "pimc:bid_worlds=100"]) == []
     note = "".join(chose_note(["heuristic", "dd"]))
     assert "For dd (sees every hand) `policy_chose`" in note and "as heuristic would" in note
+
+
+def test_table_calls_by_hand():
+    from euchresim.analysis.calls import table_calls
+    rows = []
+    for p, cells in {"heuristic": [(0.5, 0.7), (-0.4, -0.2), (-0.1, 0.1), (0.2, 0.4)],
+                     "dd": [(-0.6, -0.3), (-0.5, -0.1), (0.3, 0.5), (0.1, 0.3)],
+                     "pimc": [(-0.2, -0.1), (0.1, 0.2), (0.1, 0.2), (0.1, 0.2)]}.items():
+        for k, (lo, hi) in enumerate(cells):
+            rows.append({"policy": p, "round": 1, "position": "dealer", "hand_class": f"c{k}",
+                         "n": 20 if (p, k) == ("pimc", 0) else 100, "gain": (lo + hi) / 2, "ci_low": lo,
+                         "ci_high": hi})
+    rows.append({"policy": "heuristic", "round": 2, "position": "dealer", "hand_class": "c0", "n": 100,
+                 "gain": 1.0, "ci_low": 0.9, "ci_high": 1.1})
+    t = table_calls(pd.DataFrame(rows), ["heuristic", "dd", "pimc"])
+    assert list(t["call"]) == ["order", "pass", "close", "order"]
+    # c0: dd says pass (pimc has too few hands); c1: pimc says order; c2: close, so no one differs; c3: all agree
+    assert list(t["differ"]) == ["dd", "pimc", "", ""]

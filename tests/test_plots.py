@@ -284,3 +284,17 @@ def test_every_number_in_a_heatmap_cell_is_readable_at_the_size_shown():
     assert interval_text("{:+.2f}", 0.5, 0.4, 0.6) == "±0.10"
     assert interval_text("{:+.1%}", 0.5, 0.41, 0.58) == "[+41.0%, +58.0%]"   # a Wilson interval keeps both ends
 
+
+
+def test_call_grid_words_colours_and_outlines():
+    df = pd.DataFrame(dict(seat=["dealer", "dealer", "left", "left"], hand=["2T R", "3T R", "2T R", "3T R"],
+                           call=["order", "close", "pass", "order"], differ=["dd", "", "", ""]))
+    fig = P.call_grid_figure(df, "seat", "hand", "call", marked="differ", title="t", caption=CAPTION)
+    ax = fig.axes[0]
+    assert _texts(ax, "value") == ["order", "close", "pass", "order"]
+    assert min(t.get_fontsize() for t in ax.texts if t.get_gid() == "value") >= P._base.NUMBER_PT
+    cells = [p for p in ax.patches if p.get_gid() == "call"]
+    from matplotlib.colors import to_hex
+    assert [to_hex(p.get_facecolor()) for p in cells] == ["#2166ac", "#e0e0e0", "#b2182b", "#2166ac"]
+    marked = [p for p in ax.patches if p.get_gid() == "marked"]
+    assert len(marked) == 1 and marked[0].get_x() == pytest.approx(-0.44)      # row 0, column 0 only

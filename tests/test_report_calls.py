@@ -87,6 +87,13 @@ def test_order_up_files_and_quoted_numbers(order_up):
         assert f"round 1, {rule}: agrees {r['mean']:.2%} held out ({r['min']:.2%} to {r['max']:.2%}" in readme
     assert set(sp.loc[sp["what"] == "threshold", "name"]) == {"dealer", "left", "partner", "right"}
     assert "For dd (sees every hand) `policy_chose`" in readme       # a cheat's own call says what it is
+    # the README opens with the call at the table, the cells another model answers the other way named
+    assert readme.split("\n\n")[2] == "![Round 1: the call](calls_round1.png)"
+    calls = pd.read_csv(os.path.join(order_up, "order_up_calls_round1.csv")).fillna("")
+    assert set(calls["call"]) <= {"order", "pass", "close"} and (calls["n"] >= 30).all()
+    n_differ = int((calls["differ"] != "").sum())
+    assert (f"{n_differ} of {len(calls)} cells are outlined" in readme if n_differ
+            else "No other model gives the opposite call" in readme)
     for png in meta["charts"]:
         assert f"({png})" in readme
 

@@ -215,3 +215,30 @@ def interval_sign(low, high) -> np.ndarray:
     """+1 where a 95% interval lies above 0, -1 below, 0 where it holds 0: the answer the interval gives."""
     low, high = np.asarray(low, float), np.asarray(high, float)
     return np.where(low > 0, 1, np.where(high < 0, -1, 0))
+
+
+def table_calls(by_class: pd.DataFrame, policies: list, rnd: int = 1, min_n: int = 30) -> pd.DataFrame:
+    """The call a player can take to the table: per seat and hand class, the main model's answer and who differs.
+
+    ``call`` is "order" where the main model's (``policies[0]``) interval
+    lies above 0, "pass" below, "close" where it holds 0 (either is within
+    the noise); cells under ``min_n`` hands are left out.  ``differ``
+    names the other models (``min_n``+ hands) whose interval gives the
+    opposite definite answer: a disagreement on the call, not on a digit.
+    """
+    t = by_class[by_class["round"] == rnd]
+    words = {1: "order", -1: "pass", 0: "close"}
+    main = t[(t["policy"] == policies[0]) & (t["n"] >= min_n)]
+    out = main[["position", "hand_class", "n", "gain", "ci_low", "ci_high"]].copy()
+    sign = interval_sign(out["ci_low"], out["ci_high"])
+    out["call"] = [words[int(s)] for s in sign]
+    differ = [[] for _ in range(len(out))]
+    for p in policies[1:]:
+        o = t[(t["policy"] == p) & (t["n"] >= min_n)].set_index(["position", "hand_class"])
+        for k, (key, s) in enumerate(zip(zip(out["position"], out["hand_class"]), sign)):
+            if s != 0 and key in o.index:
+                r = o.loc[key]
+                if interval_sign([r["ci_low"]], [r["ci_high"]])[0] == -s:
+                    differ[k].append(str(p))
+    out["differ"] = [", ".join(d) for d in differ]
+    return out.reset_index(drop=True)

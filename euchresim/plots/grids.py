@@ -230,3 +230,53 @@ def score_heatmap(df: pd.DataFrame, ours, theirs, value, path, title: str = "",
     fig = score_heatmap_figure(df, ours, theirs, value, title, caption, target, ours_label,
                                theirs_label, value_label, fmt, cmap, figsize)
     return B.save(fig, path, dpi)
+
+
+CALL_COLOURS = {"order": "#2166ac", "call": "#2166ac", "pass": "#b2182b", "close": "#e0e0e0"}
+
+
+def call_grid_figure(df: pd.DataFrame, row, col, call, marked=None, title: str = "", caption: str = "",
+                     row_label=None, col_label=None, figsize=B.FIGSIZE):
+    """The call as a word in each cell ("order" or "call", "pass", "close"), coloured; cells in df[marked] outlined.
+
+    A chart to read at the table: words, not numbers, large; a thick
+    outline (not a colour, so it reads in grey too) says where another
+    model gives the opposite answer (df[marked] non-empty).
+    """
+    B.need(df, row, col, call, marked)
+    rows = B.order(df[row])
+    cols = B.order(df[col])
+    cells = {(r, c): (w, bool(m) if marked else False)
+             for r, c, w, m in zip(df[row], df[col], df[call], df[marked] if marked else [""] * len(df))}
+    chars = max([len(str(w)) for w, _ in cells.values()] or [5])
+    fig, ax = B.new_figure(_fit_size(figsize, len(rows), len(cols), chars, 1))
+    B.titles(ax, title, col if col_label is None else col_label, row if row_label is None else row_label)
+    if not rows or not cols:
+        B.no_data(ax)
+        return B.finish(fig, caption)
+    _ticks(ax, rows, cols)
+    pt = max(B.NUMBER_PT + 1, _annotation_pt(fig, len(rows), len(cols), chars + 1, 1))   # bold: a glyph wider
+    for i, r in enumerate(rows):
+        for j, c in enumerate(cols):
+            if (r, c) not in cells:
+                continue
+            word, mark = cells[r, c]
+            colour = CALL_COLOURS.get(str(word), "#ffffff")
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor="white", linewidth=1.0,
+                                   gid="call"))
+            text_colour = "black" if word == "close" else "white"
+            ax.text(j, i, str(word), ha="center", va="center", fontsize=pt,
+                    color=text_colour, fontweight="normal" if word == "close" else "bold", gid="value")
+            if mark:
+                ax.add_patch(Rectangle((j - 0.44, i - 0.42), 0.88, 0.84, fill=False, edgecolor="#ffbf00",
+                                       linewidth=4.0, gid="marked"))
+    ax.set_xlim(-0.5, len(cols) - 0.5)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    return B.finish(fig, caption)
+
+
+def call_grid(df: pd.DataFrame, row, col, call, path, marked=None, title: str = "", caption: str = "",
+              row_label=None, col_label=None, figsize=B.FIGSIZE, dpi: int = B.DPI):
+    """Write call_grid_figure's chart as a PNG at path; returns path."""
+    return B.save(call_grid_figure(df, row, col, call, marked, title, caption, row_label, col_label, figsize),
+                  path, dpi)

@@ -18,7 +18,7 @@ from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table
 from euchresim.analysis.calls import (PUBLISHED_CALL, PUBLISHED_URL, best_suit, class_order, count_points, evaluate,
                                       fit_count, gain_table, hand_class, hand_features, interval_sign,
-                                      model_compare, published_points)
+                                      model_compare, published_points, table_calls)
 from euchresim.analysis.count_error import REFITS, refits, spread
 from euchresim.report.calls import chose_note, collect, fmt_gain
 
@@ -140,7 +140,7 @@ def build(ctx) -> Section:
               "order_up_count_refits": refit_t})
     charts = _charts(ctx, df, t, fits, policies)
     human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order)
-    text = (_method_text() + _by_seat_text(t, order) + _heatmap_text(ctx, df, policies)
+    text = (_at_the_table_text(ctx, t, charts, policies) + _method_text() + _by_seat_text(t, order) + _heatmap_text(ctx, df, policies)
             + (human[0] if human is not None else []) + _models_text(t["order_up_models"], policies)
             + _upcard_text(t["order_up_by_upcard"], policies[0])
             + _count_text(ctx, df, t, charts, policies) + _tables_text() + chose_note(policies))
@@ -187,6 +187,23 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
     by_class, by_pos, ev = t["order_up_by_class"], t["order_up_by_position"], t["order_up_count_eval"]
     n_of, n_r1 = _hands(df, policies)
     charts = {}
+    for rnd in (1, 2):
+        calls = table_calls(by_class, policies, rnd)
+        if rnd == 2:
+            calls["call"] = calls["call"].replace("order", "call")
+        t[f"order_up_calls_round{rnd}"] = calls
+        if len(calls):
+            calls = calls.assign(hand_class=pd.Categorical(
+                calls["hand_class"], [k for k in class_order() if k in set(calls["hand_class"])], ordered=True))
+            word = "order up" if rnd == 1 else "name a suit"
+            charts[f"calls_round{rnd}"] = plots.call_grid(
+                calls.sort_values(["position", "hand_class"]), "position", "hand_class", "call",
+                ctx.path(f"calls_round{rnd}.png"), marked="differ",
+                title=f"Round {rnd}: {word} or pass, by seat and hand ({policies[0]})",
+                caption=ctx.caption(policies[0], n_r1[policies[0]] if rnd == 1 else n_of[policies[0]] - n_r1[policies[0]],
+                                    "close: the 95% interval holds 0; outlined: another model says the "
+                                    "opposite; classes with 30+ hands"),
+                row_label="seat", col_label="trumps held, bowers")
     for policy in policies:
         c = by_class[(by_class["policy"] == policy) & (by_class["round"] == 1)].copy()
         c["hand_class"] = pd.Categorical(c["hand_class"], [k for k in class_order() if k in set(c["hand_class"])],
@@ -226,6 +243,28 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
                                 "fitted count judged on deals it was not fitted on"),
             ci_low="given_up_low", ci_high="given_up_high", group="rule", value_label="points a hand given up")
     return charts
+
+
+def _at_the_table_text(ctx, t: dict, charts: dict, policies: list) -> list[str]:
+    """The README's opening: the call by seat and hand class under the main model, where the models differ."""
+    from euchresim.policies import cheats
+    text = []
+    for rnd, word in ((1, "order up"), (2, "name your best suit")):
+        name = f"calls_round{rnd}"
+        if name not in charts:
+            continue
+        calls = t[f"order_up_calls_round{rnd}"]
+        differ = calls[calls["differ"] != ""]
+        text.append(f"![Round {rnd}: the call]({name}.png)\n")
+        text.append(f"Round {rnd}, at the table: **{word}** in the blue cells, pass in the red, either in the grey "
+                    f"(\"close\": the interval of {policies[0]}'s gain holds 0). "
+                    + (f"{len(differ)} of {len(calls)} cells are outlined in yellow: there "
+                       + ", ".join(p + (" (sees every hand)" if cheats(p) else "")
+                                   for p in sorted({p for d in differ["differ"] for p in d.split(', ')}))
+                       + " gives the opposite call. " if len(differ) else
+                       "No other model gives the opposite call in any cell. ")
+                    + f"`order_up_calls_round{rnd}.csv` has every cell's gain and interval.\n")
+    return text
 
 
 def _method_text() -> list[str]:
@@ -362,6 +401,8 @@ def _tables_text() -> list[str]:
             "calling scores more, Wilson interval), `ties`, `policy_chose` (share the policy called);\n"
             "- `order_up_models.csv`: the models side by side; `order_up_count_points.csv`, "
             "`order_up_count_thresholds.csv`, `order_up_count_eval.csv`: the point counts; "
+            "`order_up_calls_round1.csv`, `order_up_calls_round2.csv`: the opening charts' cells (the main "
+            "model's `call`: order, pass or close; `differ`: the models giving the opposite call); "
             "`order_up_count_refits.csv`: per round, each fitted quantity (`what`: points, threshold, agree, "
             "given_up; `name`: the card class, seat or rule) over refits on seeded halves: refits, mean, sd, "
             "min, max.\n"]
