@@ -62,6 +62,7 @@ def test_calls_the_bots_would_never_make_are_judged_without_inference(tmp_path, 
     assert all(("deals not narrowed" in r["text"]) is not inferred for r in rows)
 
 
+@pytest.mark.slow
 def test_the_advisor_works_beside_the_game_and_says_when_it_fails(played):
     record, mine = played
     adv = Advisor("heuristic", SAMPLES)
