@@ -3,7 +3,7 @@
 A search values every action by the makers' tricks it leads to; these
 turn tricks into the seat's objective: its side's points less the
 opponents' (``points_table``), or, with ``objective=game``, its side's
-P(win the game) from the score after the hand (``game_table``, from the
+P(win the game) from the score after the hand (``win_value``, from the
 win-probability table in ``win_table.py``). Either way ties go to the
 side's tricks.
 """
@@ -35,14 +35,16 @@ def makers_mask(st, players):
 
 
 @njit(cache=True, _nrt=False)
-def points_table(st, tab, seat, ws):
+def _tricks_table(st, tab, seat, ws, game):
     """``ws[WR_VAL][V_PTS + k]``: what ``seat`` gets when the makers end with k tricks (R11, by score_hand).
 
-    The value is the seat's points less its opponents' (the maker's, for a
+    In points: the seat's points less its opponents' (the maker's, for a
     defender; a defender's, for the makers): a defender gains nothing in
     its own points by stopping a march, but the makers score less.  Points
     first (times 16), then the side's tricks, to break ties between equal
-    scores (a defender still takes a trick that changes no score).
+    scores (a defender still takes a trick that changes no score).  With
+    ``game``, the side's P(win) from the score after the hand instead
+    (``win_value``), where the rules have a table.
     """
     players = tab[CFG_PLAYERS]
     s2 = ws[WR_ST2]
@@ -60,8 +62,25 @@ def points_table(st, tab, seat, ws):
         s2[U(TRICKS + maker)] = k
         score_hand(s2, tab)
         side = k if on_makers else 5 - k
-        val[U(V_PTS + k)] = 16 * (s2[U(POINTS + seat)] - s2[U(POINTS + opp)]) + side
+        v = np.int64(-1)
+        if game:
+            v = win_value(tab, st[DEALER], st[SCORE] + s2[POINTS], st[SCORE + 1] + s2[POINTS + 1], seat, side)
+        if v < 0:
+            v = 16 * (s2[U(POINTS + seat)] - s2[U(POINTS + opp)]) + side
+        val[U(V_PTS + k)] = v
     return players
+
+
+@njit(cache=True, _nrt=False)
+def points_table(st, tab, seat, ws):
+    """``_tricks_table`` in points."""
+    return _tricks_table(st, tab, seat, ws, False)
+
+
+@njit(cache=True, _nrt=False)
+def hand_values(st, tab, seat, ws, params):
+    """``_tricks_table`` by the policy's objective: points, or (``objective=game``) the game."""
+    return _tricks_table(st, tab, seat, ws, params[S_OBJECTIVE] != 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -89,39 +108,6 @@ def win_value(tab, dealer, scores0, scores1, seat, side_tricks):
     else:
         p = P_WIN[ti, scores0, scores1, (dealer + 1) & 3, side]
     return np.int64(np.round(p * WIN_SCALE)) * 8 + side_tricks
-
-
-@njit(cache=True, _nrt=False)
-def game_table(st, tab, seat, ws):
-    """``points_table`` in game values (``win_value``): what ``seat``'s side's P(win) becomes with k makers' tricks.
-
-    Leaves the points where the rules have no table. Called after
-    ``points_table``, whose scratch state holds the hand's maker and mode.
-    """
-    s2 = ws[WR_ST2]
-    val = ws[WR_VAL]
-    maker = st[MAKER]
-    on_makers = (makers_mask(st, tab[CFG_PLAYERS]) >> seat) & 1
-    for k in range(6):
-        for s in range(4):
-            s2[TRICKS + s] = 0
-        s2[U(TRICKS + maker)] = k
-        score_hand(s2, tab)
-        side = k if on_makers else 5 - k
-        v = win_value(tab, st[DEALER], st[SCORE] + s2[POINTS], st[SCORE + 1] + s2[POINTS + 1], seat, side)
-        if v < 0:
-            return 0
-        val[U(V_PTS + k)] = v
-    return 0
-
-
-@njit(cache=True, _nrt=False)
-def hand_values(st, tab, seat, ws, params):
-    """``ws[WR_VAL][V_PTS + k]`` by the policy's objective: points (``points_table``) or the game (``game_table``)."""
-    points_table(st, tab, seat, ws)
-    if params[S_OBJECTIVE] != 0:
-        game_table(st, tab, seat, ws)
-    return 0
 
 
 @njit(cache=True, _nrt=False)
