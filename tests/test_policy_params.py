@@ -18,7 +18,7 @@ as ``heuristic`` with the same setting gives its own, on deals where that
 setting changes heuristic's calls.  heuristic's card-play parameters reach
 pimc only through ``fair_bids``' rollouts; in ``dd``, which plays every card
 double-dummy and samples no worlds, ``lead_trump``, ``through`` and
-``max_worlds`` reach nothing (a strict xfail until they do, or go).
+``max_worlds`` would reach nothing, so dd does not declare them (refused by name).
 Parameters are named, never slots:
 ``heuristic:order_2=0`` is read by ``policies.parse`` as the command line
 reads it.
@@ -138,7 +138,6 @@ SEARCH_OWN = {
 }
 # heuristic's card-play parameters: reached in pimc by fair_bids' rollouts; dd plays every card double-dummy
 PLAY = ("lead_trump", "through")
-DEAD_IN_DD = ("lead_trump", "through", "max_worlds")
 DD_OBJECTIVE = "test_dd_objective_game_changes_play_in_games"
 
 
@@ -147,9 +146,7 @@ def cases():
     out.update({("baseline", k): v for k, v in BASELINE.items()})
     for bot in ("dd", "pimc"):
         for p in POLICIES[bot].params:
-            if bot == "dd" and p.name in DEAD_IN_DD:
-                out[(bot, p.name)] = "test_dd_heuristics_play_parameters_and_max_worlds"
-            elif p.name in SEARCH_OWN:
+            if p.name in SEARCH_OWN:
                 out[(bot, p.name)] = DD_OBJECTIVE if (bot, p.name) == ("dd", "objective") else SEARCH_OWN[p.name]
             elif p.name in PLAY:
                 out[(bot, p.name)] = "test_fair_bids_plays_calls_out_with_heuristic_so_its_play_parameters_reach_them"
@@ -306,10 +303,10 @@ def test_dd_objective_game_changes_play_in_games():
     assert games("dd:objective=game") != games("dd")
 
 
-@pytest.mark.xfail(strict=True, reason="dd plays every card double-dummy and samples no worlds: these reach nothing")
-@pytest.mark.parametrize("name", DEAD_IN_DD)
-def test_dd_heuristics_play_parameters_and_max_worlds(name):
-    info = POLICIES["dd"].param(name)
-    moved = info.lo if info.default != info.lo else info.hi
-    assert any(hands(f"dd:{name}={moved:g}", rules, n=300).tobytes() != hands("dd", rules, n=300).tobytes()
-               for rules in VARIANTS.values())
+@pytest.mark.parametrize("name", ("lead_trump", "through", "max_worlds"))
+def test_dd_refuses_what_would_reach_nothing(name):
+    """dd plays every card double-dummy and samples no worlds: heuristic's card play and max_worlds are not its."""
+    from euchresim.policies import PolicyError
+    assert POLICIES["dd"].param(name) is None and POLICIES["pimc"].param(name) is not None
+    with pytest.raises(PolicyError, match=f"dd has no parameter '{name}'"):
+        parse(f"dd:{name}=1")

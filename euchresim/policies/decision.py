@@ -98,9 +98,7 @@ def _fallback(spec: str):
     if p.pid >= SLOTTED:
         inlined = ", ".join(n for n, i in POLICIES.items() if i.pid < SLOTTED)
         raise PolicyError(f"fallback({spec!r}): a fallback is one of {inlined} (with settings), not a search bot")
-    row = p.row.copy()
-    row.flags.writeable = False
-    return np.int64(p.pid), row
+    return np.int64(p.pid), p.row.copy()       # writable, as every params row: a read-only one compiles anew
 
 
 class Decision:

@@ -41,7 +41,10 @@ S_MAX_WORLDS = slot_of(SEARCH_PARAMS, "max_worlds")
 S_PLAY_INFER = slot_of(SEARCH_PARAMS, "play_infer")
 S_INFER_EPS = slot_of(SEARCH_PARAMS, "infer_eps")
 PIMC_PARAMS = SEARCH_PARAMS[:2] + SEARCH_PARAMS[3:4] + SEARCH_PARAMS[2:3] + SEARCH_PARAMS[4:] + HEURISTIC_PARAMS
-DD_PARAMS = SEARCH_PARAMS[2:3] + SEARCH_PARAMS[5:7] + HEURISTIC_PARAMS      # dd samples no worlds
+# dd samples no worlds and plays every card double-dummy: of pimc's own, search_bids and objective; of
+# heuristic's, all but its card play (declared, they would be settings that change nothing)
+DD_PARAMS = SEARCH_PARAMS[2:3] + SEARCH_PARAMS[5:6] + tuple(p for p in HEURISTIC_PARAMS
+                                                          if p.name not in ("lead_trump", "through"))
 PIMC_DEFAULTS = defaults_row(PIMC_PARAMS)
 
 # rows of the workspace
