@@ -142,5 +142,24 @@ def test_actions_equal_their_names():
     a = Action("order", 1)
     assert a == "order" and a == " ORDER " and a != "pass" and str(a) == "order"
     assert {a, Action("order", 1)} == {a}
+    assert "order" in {a} and hash("order") == hash(a)          # equal things hash alike
+    assert "order" in {a: 1} and "pass" not in {a}
+
+
+def test_strength_while_bidding_is_the_rank_in_its_suit_and_a_fallback_is_a_builtin():
+    from euchresim.cards import parse_card
+    from euchresim.engine.layout import TRUMP
+    tab = build_tables(Rules(deck=25))
+    st = np.zeros(96, np.int64)
+    st[TRUMP] = -1
+    d = Decision(st, 0, 0, 0, 0b11, np.zeros(48), np.zeros(6, np.uint64), tab)
+    ranks = [d.strength(c) for c in ("9C", "TC", "JC", "QC", "KC", "AC")]
+    assert ranks == sorted(ranks) and len(set(ranks)) == 6 and d.strength("JS") == d.strength("JC")
+    assert d.strength("JK") > d.strength("AS")
+    st[TRUMP] = 3                                     # spades: the jack of clubs is the left bower
+    assert d.strength("JC") > d.strength("AS") > d.strength("AC")
+    with pytest.raises(PolicyError, match="a fallback is a built-in"):
+        d.fallback("tests.decision_bots:all_heuristic")
+    assert parse_card("JK") == 32
     with pytest.raises(PolicyError):
         parse("tests.decision_bots:ordering:order_at=99")

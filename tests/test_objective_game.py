@@ -80,3 +80,21 @@ def test_objective_is_a_choice_by_name():
     for bad in ("pimc:objective=win", "pimc:objective=0.5", "pimc:objective=2"):
         with pytest.raises(PolicyError):
             parse(bad)
+
+
+def test_a_game_value_is_only_given_under_the_tables_rules():
+    """The table is heuristic's hands under the standard rules: another pack or rule keeps points."""
+    for rules in (Rules(deck=32), Rules(deck=25), Rules(stick_the_dealer=True), Rules(defend_alone=True)):
+        assert win_value(build_tables(rules), 1, 7, 8, 3, 4) == -1, rules
+    assert win_value(build_tables(Rules()), 1, 7, 8, 3, 4) > 0
+
+
+def test_a_hand_nobody_calls_keeps_the_score_and_passes_the_deal():
+    from euchresim.engine.layout import DEALER, SCORE
+    from euchresim.policies.values import thrown_in_value
+    tab = build_tables(Rules())
+    st = np.zeros(96, np.int64)
+    st[DEALER], st[SCORE:SCORE + 4] = 2, (8, 9, 8, 9)
+    game, points = parse("pimc:objective=game").row, parse("pimc").row
+    want = int(round(win_table.P_WIN[10][8][9][3][0] * WIN_SCALE)) * 8          # seat 3 deals next
+    assert thrown_in_value(st, tab, np.int64(0), game) == want and thrown_in_value(st, tab, np.int64(0), points) == 0

@@ -80,3 +80,10 @@ def test_the_start_score_is_part_of_what_a_run_is():
     spec = runner.RunSpec(rules=Rules(), policies=("heuristic",) * 4, mode="games", count=10, start_score=(9, 8))
     assert spec.meta()["start_score"] == [9, 8]
     assert "start_score" not in runner.RunSpec(rules=Rules(), mode="games", count=10).meta()
+
+
+def test_zeros_are_checked_as_any_score_then_read_as_a_new_game():
+    assert runner.RunSpec(rules=Rules(), mode="games", count=5, start_score=(0, 0)).start_score == ()
+    for mode, start in (("hands", (0, 0)), ("games", (0, 0, 0)), ("games", (0,))):
+        with pytest.raises(runner.SimError):
+            runner.RunSpec(rules=Rules(), mode=mode, count=5, start_score=start)

@@ -17,7 +17,8 @@ policy, played as plain Python (``loops/slow.py``):
 uses (``pass``, ``order``, ``hearts``, ``alone``, ``9C``); the function
 returns one of them, or its name. Everything a seat may see is a field
 (``hand``, ``upcard``, ``trump``, ``maker``, ``trick``, ``played``,
-``voids``, ``partner``, ``score`` ...); nothing it may not see is.
+``voids``, ``partner``, ``score`` ...); no public field shows what it may
+not see (the arrays underneath are the engine's, private by convention).
 The view reads the engine's arrays through ``policies.view`` and the
 state layout, never an offset of its own.
 """
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from euchresim.cards import SUITS, card_str, parse_card
+from euchresim.cards import JOKER, SUITS, card_str, parse_card
 from euchresim.engine.bits import randbelow
 from euchresim.engine.layout import (ALONE, BID2_PASS, CFG_PLAYERS, DEALER, MAKER, NINTRICK, NPLAYS, PH_ALONE,
                                      PH_BID1, PH_BID2, PH_DEFEND, PH_DUMMY, PH_JOKER, PHASE,
@@ -61,7 +62,7 @@ class Action:
         return isinstance(other, Action) and (self.name, self.code) == (other.name, other.code)
 
     def __hash__(self):
-        return hash((self.name, self.code))
+        return hash(self.name.lower())         # as its name's: equal things hash alike ("order" in {action})
 
     def __str__(self):
         return self.name
@@ -95,10 +96,12 @@ def _fallback(spec: str):
     from euchresim.policies import POLICIES, parse
     from euchresim.policies.dispatch import SLOTTED
     p = parse(spec)
+    if p.fn is not None:
+        raise PolicyError(f"fallback({spec!r}): a fallback is a built-in; call your own function yourself")
     if p.pid >= SLOTTED:
         inlined = ", ".join(n for n, i in POLICIES.items() if i.pid < SLOTTED)
         raise PolicyError(f"fallback({spec!r}): a fallback is one of {inlined} (with settings), not a search bot")
-    return np.int64(p.pid), p.row.copy()       # writable, as every params row: a read-only one compiles anew
+    return np.int64(p.pid), p.row.copy()       # a writable row, as every params row (a read-only one compiles anew)
 
 
 class Decision:
@@ -206,9 +209,12 @@ class Decision:
         return self._actions
 
     def strength(self, card) -> int:
-        """A card's rank with the current trump, ignoring the suit led (higher wins; for ``min``/``max``)."""
+        """A card's rank, higher wins (for ``min``/``max``): under the trump, ignoring the suit led; while
+        bidding, with no trump yet, its rank in its own suit (9 lowest, ace highest, the joker above all)."""
         c = card.code if isinstance(card, Action) else parse_card(str(card))
-        t = max(int(self._st[TRUMP]), 0)
+        t = int(self._st[TRUMP])
+        if t < 0:
+            return 8 if c == JOKER else c & 7
         return int(self._tab[T_ORDER + 33 * t + c])
 
     def choice(self, actions=None) -> Action:

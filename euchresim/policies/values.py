@@ -12,7 +12,7 @@ from numba import njit
 
 from euchresim.engine.bits import U
 from euchresim.engine.hand import score_hand
-from euchresim.engine.layout import (CFG_GAME_TO, CFG_PLAYERS, DEALER, MAKER, POINTS, SCORE, ST_SIZE,
+from euchresim.engine.layout import (CFG_DECK, CFG_DEFEND, CFG_GAME_TO, CFG_STICK, CFG_PLAYERS, DEALER, MAKER, POINTS, SCORE, ST_SIZE,
                                      TRICKS)
 from euchresim.policies.search_layout import S_OBJECTIVE, V_PTS, WR_ST2, WR_VAL
 from euchresim.policies.win_table import P_WIN as _WIN_TABLES
@@ -88,15 +88,17 @@ def win_value(tab, dealer, scores0, scores1, seat, side_tricks):
     """``seat``'s game value at side scores (``scores0``, ``scores1``) with the next hand dealt after ``dealer``.
 
     A side at or past the target has won; else P(win) from the table of
-    the target (``P_WIN``). Returns -1 where there is no table (not 4
-    players, or a target without one): the caller keeps points.
+    the target (``P_WIN``). Returns -1 where there is no table (rules other
+    than the table's: 4 players, 24 cards, no stick-the-dealer, no lone
+    defender, a target of 5, 7 or 10): the caller keeps points.
     """
     target = tab[CFG_GAME_TO]
     ti = -1
     for i in range(len(WIN_TARGETS)):
         if WIN_TARGETS[i] == target:
             ti = i
-    if ti < 0 or tab[CFG_PLAYERS] != 4:
+    # the table is heuristic's hands under the standard rules (4 players, 24 cards, no stick, no lone defender)
+    if ti < 0 or tab[CFG_PLAYERS] != 4 or tab[CFG_DECK] != 24 or tab[CFG_STICK] != 0 or tab[CFG_DEFEND] != 0:
         return np.int64(-1)
     side = seat & 1
     mine = scores0 if side == 0 else scores1

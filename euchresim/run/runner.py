@@ -54,7 +54,6 @@ class RunSpec:
         if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
             raise SimError(f"seed must be a whole number >= 0, not {self.seed!r}")
         self._check_start_score()
-        self._check_start_score()
         if self.chunk_size == 0:
             object.__setattr__(self, "chunk_size", DEFAULT_CHUNK[self.mode])
         if not 1 <= self.chunk_size <= MAX_CHUNK[self.mode]:
@@ -70,10 +69,8 @@ class RunSpec:
 
     def _check_start_score(self):
         start = tuple(self.start_score)
-        if not any(start):
-            object.__setattr__(self, "start_score", ())
+        if not start:
             return
-        object.__setattr__(self, "start_score", start)
         sides = 2 if self.rules.players == 4 else self.rules.players
         shown = "-".join(map(str, start))
         if self.mode != "games":
@@ -83,6 +80,7 @@ class RunSpec:
         if not all(0 <= s < self.rules.game_to for s in start):
             raise SimError(f"start score {shown}: each side from 0 to {self.rules.game_to - 1} (the game is to "
                            f"{self.rules.game_to}, R12)")
+        object.__setattr__(self, "start_score", start if any(start) else ())     # 0-0: a new game
 
     def start_scores(self) -> np.ndarray:
         """Each seat's score when a game starts, as the kernels take it: a side's score at each of its seats."""
