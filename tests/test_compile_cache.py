@@ -161,7 +161,8 @@ def test_only_euchresim_s_own_kernels_are_cached_in_its_folder(cold, tmp_path, p
 def test_quiet_says_nothing_and_a_stop_while_compiling_is_one_line(tmp_path, package):
     """--quiet on a fresh cache: no notice; Ctrl-C once the compile is under way: the one-line stop, 130."""
     xdg = tmp_path / "xdg"
-    proc = subprocess.Popen(SIMULATE + ["--quiet", "--hands", "100000"], env=_env(package, xdg), cwd=tmp_path,
+    # hands enough that the run cannot end before the signal lands (it once did, between kernels, on a quiet machine)
+    proc = subprocess.Popen(SIMULATE + ["--quiet", "--hands", "100000000"], env=_env(package, xdg), cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # numba writes a kernel's index file as soon as that kernel is compiled: the compile is under way,
     # and any notice would have been said before it began

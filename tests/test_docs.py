@@ -29,7 +29,8 @@ these substitutions are made (``shrink``), and nothing else:
   ``min(N, 200)``, ``--rubbers N`` -> ``min(N, 100)``, ``--hands 20000``
   when no count is given (the default is a million), and ``--workers 1``
   (the numbers do not depend on it; a process pool costs seconds);
-* ``duel``, ``ladder``: ``--games N`` -> ``min(N, 200)`` and ``--workers 1``;
+* ``duel``, ``ladder``: ``--games N`` -> ``min(N, 200)`` (``min(N, 20)`` when a player searches:
+  pimc, best, dd or an OpenSpiel bot, some hundred times slower) and ``--workers 1``;
 * ``play``: ``--no-browser --port 0 --stop-after 0`` (the table is dealt and its URL printed, nothing served);
 * ``bench``: ``--hands 1000 --repeat 1 --no-compile --workers 1 --advise-samples 200`` and a single
   ``--players``/``--deck`` (the first the line gives, else 4 and 24);
@@ -67,6 +68,7 @@ NOT_RUN = {
         "runs this test suite itself (checked against .ci/run)",
 }
 
+SEARCH_GAMES = 20      # a duel or ladder with a search bot: a few games show the command works
 CAPS = {"--hands": 20_000, "--games": 200, "--rubbers": 100}
 
 
@@ -214,9 +216,12 @@ def shrink(argv):
             argv += ["--hands", str(CAPS["--hands"])]
         argv = _drop(argv, "--workers") + ["--workers", "1"]
     elif argv[:1] in (["duel"], ["ladder"]):
+        searching = any(a.split(":")[0].lower() in ("pimc", "best", "dd", "openspiel") for a in argv[1:]
+                        if not a.startswith("-"))
+        cap = SEARCH_GAMES if searching else CAPS["--games"]
         if "--games" in argv:
             j = argv.index("--games") + 1
-            argv[j] = str(min(int(argv[j]), CAPS["--games"]))
+            argv[j] = str(min(int(argv[j]), cap))
         argv = _drop(argv, "--workers") + ["--workers", "1"]
     elif argv[:1] == ["play"]:       # the table serves until stopped: bind a free port, deal, print the URL, stop
         argv += ["--no-browser", "--port", "0", "--stop-after", "0"]
