@@ -317,7 +317,9 @@ def test_the_substitutions():
     assert shrink(["replay", "a.jsonl", "-o", "b.jsonl"]) == ["replay", "a.jsonl", "-o", "b.jsonl"]
     assert shrink(["play", "--seed", "7"]) == ["play", "--seed", "7", "--no-browser", "--port", "0", "--stop-after", "0"]
     assert shrink(["duel", "pimc", "heuristic", "--games", "2000", "--seed", "1"]) == [
-        "duel", "pimc", "heuristic", "--games", "200", "--seed", "1", "--workers", "1"]
+        "duel", "pimc", "heuristic", "--games", "20", "--seed", "1", "--workers", "1"]
+    assert shrink(["duel", "heuristic", "baseline", "--games", "2000"]) == [
+        "duel", "heuristic", "baseline", "--games", "200", "--workers", "1"]
 
 
 @pytest.mark.parametrize("page,k", _python_blocks(), ids=lambda v: str(v))
