@@ -3,9 +3,11 @@
 - ``rows_of``: one chunk played through the runner; ``VARIANTS``: every (players, deck);
 - slow, obvious twins of the card tables (R1, R2, R10) and of the legal-action kernel;
 - ``run`` and ``one_error_line``: the command line through ``main()``, as a user sees it;
-- ``wait_for``: a subprocess watched until something happens, or it ends, or time is up.
+- ``wait_for``: a subprocess watched until something happens, or it ends, or time is up;
+- ``hears_ctrl_c``: for a subprocess the test stops with SIGINT.
 """
 import os
+import signal
 import time
 
 import pytest
@@ -198,3 +200,9 @@ def wait_for(pred, proc, what, timeout):
             proc.kill()
             pytest.fail(f"timed out waiting for {what}")
         time.sleep(0.02)
+
+
+def hears_ctrl_c():
+    """``preexec_fn`` for a child the test will stop with SIGINT: a shell that starts the suite in the
+    background ignores SIGINT, its children inherit that, and the stop under test would never land."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -25,7 +25,7 @@ import pytest
 from euchresim.cli.app import cli, main
 from euchresim.cli.options import COMPILING
 
-from tests.helpers import wait_for
+from tests.helpers import hears_ctrl_c, wait_for
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HANG = 1800
@@ -163,7 +163,7 @@ def test_quiet_says_nothing_and_a_stop_while_compiling_is_one_line(tmp_path, pac
     xdg = tmp_path / "xdg"
     # hands enough that the run cannot end before the signal lands (it once did, between kernels, on a quiet machine)
     proc = subprocess.Popen(SIMULATE + ["--quiet", "--hands", "100000000"], env=_env(package, xdg), cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=hears_ctrl_c)
     # numba writes a kernel's index file as soon as that kernel is compiled: the compile is under way,
     # and any notice would have been said before it began
     wait_for(lambda: any(n.endswith(".nbi") for _, _, names in os.walk(xdg) for n in names), proc,

@@ -1,6 +1,8 @@
 """The one runner (run/jobs.py): any job gets workers, a run folder, checksums, resume and a clean stop."""
 import json
 import os
+import signal
+import time
 
 import pytest
 
@@ -53,6 +55,52 @@ def test_a_stop_keeps_finished_chunks_and_resume_plays_only_the_rest(tmp_path):
     out = run_job(Counting(6), workers=1, folder=d, resume=True, collect=("result",))
     assert played == [4, 5]
     assert out.counts == {"sum": 15, "chunks": 6} and _results(out) == [i * i for i in range(6)]
+
+
+class Converts(Squares):
+    """A real SIGINT in chunk ``stop_at``, which a library under it turns into an error of its own
+    (``chained``: raised while handling the interrupt) or swallows and fails on later (not chained)."""
+
+    def __init__(self, n, stop_at, chained):
+        super().__init__(n, tag="conv")
+        self.stop_at, self.chained = stop_at, chained
+
+    def play(self, chunk):
+        if chunk != self.stop_at:
+            return super().play(chunk)
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)                      # the handler runs here, before the sleep ends
+        except KeyboardInterrupt:
+            if self.chained:
+                raise OSError("write failed") from None
+        raise ValueError("a library that lost the interrupt fails on its way out")
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """Python's own SIGINT handler for the test, even where the suite was started with SIGINT ignored."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.parametrize("chained", [True, False])
+def test_an_error_a_stop_caused_is_a_stop_that_keeps_the_finished_chunks(tmp_path, chained, ctrl_c_raises):
+    d = str(tmp_path / "run")
+    with pytest.raises(RunStopped) as e:
+        run_job(Converts(6, stop_at=3, chained=chained), workers=1, folder=d)
+    assert (e.value.done, e.value.partial) == (3, {"sum": 3, "chunks": 3})
+    assert sorted(parts.finished(d, 6)) == [0, 1, 2]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler      # the handler put back
+
+
+def test_an_error_with_no_stop_is_the_error(tmp_path):
+    class Fails(Squares):
+        def play(self, chunk):
+            raise ValueError("a bug")
+    with pytest.raises(ValueError, match="a bug"):
+        run_job(Fails(3), workers=1, folder=str(tmp_path / "run"))
 
 
 def test_a_damaged_chunk_is_found_by_its_checksum_and_played_again(tmp_path):

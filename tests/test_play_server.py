@@ -22,6 +22,7 @@ from euchresim.play import open_table
 from euchresim.play.table import Session, TableError
 from euchresim.records.format import parse_record
 from euchresim.rules import Rules
+from tests.helpers import hears_ctrl_c
 
 
 @pytest.fixture
@@ -275,7 +276,7 @@ def test_the_command_serves_the_table_on_a_free_port_and_stops_on_ctrl_c(tmp_pat
     folder = str(tmp_path / "s")
     p = subprocess.Popen([sys.executable, "-m", "euchresim.cli", "play", "--no-browser", "--port", "0",
                           "--session", folder, "--no-advice"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+                         text=True, preexec_fn=hears_ctrl_c)
     try:
         line = p.stdout.readline()
         assert line.startswith("the table is at http://127.0.0.1:"), (line, p.stderr.read() if p.poll() else "")

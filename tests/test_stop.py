@@ -25,7 +25,7 @@ import pytest
 from euchresim.run import runner
 from euchresim.rules import FOUR_HAND
 
-from tests.helpers import wait_for
+from tests.helpers import hears_ctrl_c, wait_for
 
 HANG = 120         # seconds after SIGINT before a run counts as hung
 START = 900        # seconds a run may take to reach a point the test waits for: a hang guard, not a wait
@@ -46,7 +46,7 @@ def _start(args, cwd):
     """The package under test, whatever copy of it pip last installed."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     return subprocess.Popen([sys.executable, "-m", "euchresim.cli", "simulate", *args], cwd=cwd, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=hears_ctrl_c)
 
 
 def _wait_for(pred, proc, what):

@@ -157,6 +157,7 @@ def run_job(job: Job, workers: int = 1, folder: str | None = None, resume: bool 
     writer = _InOrder(stdout or sys.stdout, todo())
     if before_play and n_done < job.n_chunks:
         before_play()
+    heard = _Heard()
     try:
         jobs = Pending(((job, i, folder) for i in todo()), job.n_chunks - len(done))
         for chunk, counts, text, entries, files in _map(jobs, workers, pool, backend, address):
@@ -173,15 +174,19 @@ def run_job(job: Job, workers: int = 1, folder: str | None = None, resume: bool 
                 writer.add(chunk, text)
             if on_chunk:
                 on_chunk(n_done, job.n_chunks)
-    except KeyboardInterrupt:
+    except BaseException as e:      # noqa: B036 - a stop, or an error the stop caused; the rest re-raised
+        if not (heard.stop or _from_interrupt(e)):
+            if isinstance(e, ChunkFailed):
+                kept_in = f"; the finished chunks are kept in {folder}: rerun with --resume" if folder else ""
+                raise SimError(f"{str(e).replace('chunk', job.stop_label, 1)}{kept_in}") from None
+            raise
         if folder:    # the log is the truth: a stop between its line and our bookkeeping must not miscount
             finished = parts.finished(folder, job.n_chunks)
             total, n_done = merged(finished), len(finished)
             kept = {k: parts.read_finished(folder, k, job.n_chunks) for k in collect}
         raise RunStopped(total, n_done, job.n_chunks, folder, kept) from None
-    except ChunkFailed as e:
-        kept_in = f"; the finished chunks are kept in {folder}: rerun with --resume" if folder else ""
-        raise SimError(f"{str(e).replace('chunk', job.stop_label, 1)}{kept_in}") from None
+    finally:
+        heard.close()
     out = {}
     if folder:
         out = {k: parts.read_kind(folder, k, job.n_chunks) for k in collect}
@@ -189,6 +194,50 @@ def run_job(job: Job, workers: int = 1, folder: str | None = None, resume: bool 
     else:
         out = {k: [kept[k][i] for i in range(job.n_chunks)] for k in collect}
     return Outcome(total, out)
+
+
+class _Heard:
+    """Whether SIGINT came while the chunks played.
+
+    An interrupt can land inside a library (pyarrow, numba, a pipe) that
+    turns it into an error of its own, or loses it and fails later: whatever
+    ends the run after a stop is the stop's, and the finished chunks are
+    counted and kept as for a plain Ctrl-C.  The handler that was there still
+    runs (it raises the KeyboardInterrupt); where SIGINT is ignored, or off
+    the main thread, nothing is changed.
+    """
+
+    def __init__(self):
+        import signal
+        import threading
+        self.stop, self._previous = False, None
+        if threading.current_thread() is not threading.main_thread():
+            return
+        previous = signal.getsignal(signal.SIGINT)
+        if callable(previous):
+            self._previous = previous
+            signal.signal(signal.SIGINT, self._on_sigint)
+
+    def _on_sigint(self, signum, frame):
+        self.stop = True
+        self._previous(signum, frame)
+
+    def close(self):
+        import signal
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+
+def _from_interrupt(e: BaseException | None) -> bool:
+    """A KeyboardInterrupt, or an error raised while one was being handled."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__context__ if e.__context__ is not None else e.__cause__
+    return False
 
 
 class _InOrder:
