@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from euchresim.engine.layout import (CFG_NPACK, CFG_PLAYERS, ERR_ILLEGAL, PH_DUMMY, POINTS, REDEAL, T_NEXT,
-                                     T_PACK)
+                                     T_PACK, THROWN_IN)
 from euchresim.engine.tables import build_tables
 from euchresim.loops.hands import new_workspace
 from euchresim.loops.slow import _draw
@@ -88,4 +88,5 @@ def test_every_listed_action_is_taken_and_every_other_refused(variant, seed, dat
             assert all(probe.hand_of(s) == h.hand_of(s) for s in range(players))
         assert not h.apply(data.draw(hs.sampled_from(legal)))
         assert h.error == 0
-    assert sum(int(p) for p in h.st[POINTS:POINTS + players]) != 0 or h.st[REDEAL]
+    scored = sum(int(p) for p in h.st[POINTS:POINTS + players]) != 0
+    assert scored == (not (h.st[REDEAL] or h.st[THROWN_IN]))     # a hand passed out or redealt scores nothing
