@@ -27,6 +27,14 @@ Output arrays (``run_forced``), one row per deal:
 * ``maker[i, k]``, ``tricks[i, k]``: the maker and the makers' tricks then
   (-1 when the hand is thrown in, or past ``F_NOPT``).
 
+Targeted deals (``want_classes``, a mask of ``engine.classes`` codes, 0
+for every deal): a deal whose seat at ``want_pos`` does not hold, as dealt
+and under the upcard's suit, a class of the mask (a joker upcard has none)
+is skipped before any policy acts: only the deal stream moves, the policy
+stream and the dealer stay as they were, so the next deal is dealt by the
+same dealer, as if the skipped one had never been dealt.  The chunk deals
+on until it keeps ``n``; ``counts`` gets the deals dealt and skipped.
+
 A deal whose hand never reaches such a decision (thrown in first, a call
 before the seat's turn, ...) has ``F_STATUS`` 0 and no options; its
 ordinary hand's points are still in ``info`` (``F_BASE``).
@@ -35,12 +43,14 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import U, lowbit, randbelow
+from euchresim.engine.classes import upcard_class
 from euchresim.engine.deal import deal
 from euchresim.engine.hand import apply_legal, legal_actions, start_hand
 from euchresim.engine.layout import (CFG_NPACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, KITTY, MAKER, MAKER_TRICKS, PH_DONE, PH_PLAY, PHASE, POINTS, PRIV_SIZE, REDEAL, ST_SIZE, T_NEXT, T_PACK, TO_ACT, UPCARD)
 from euchresim.loops.hands import _all_random, play_out
 from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 
+NO_KEPT_DEAL = -1       # returned as the error: ``max_misses`` deals in a row held no class asked for
 MAX_OPTIONS = 6         # the dealer's discard: five cards and the upcard
 
 # columns of ``info``
@@ -69,8 +79,8 @@ def _copy(dst, src, n):
 
 
 @njit(cache=True, _nrt=False)
-def _forced_hands(tab, n, drng, prng, pids, params, fns, kind, want_pos, info, options, points, maker,
-                  tricks, st, priv, ws, work, hands, st0, priv0, rng0, rng1, dealer):
+def _forced_hands(tab, n, drng, prng, pids, params, fns, kind, want_pos, want_classes, max_misses, counts, info,
+                  options, points, maker, tricks, st, priv, ws, work, hands, st0, priv0, rng0, rng1, dealer):
     """The loop of ``run_forced`` over preallocated state (nothing allocated here).
 
     Per deal: the policies act until the decision is found (or play starts,
@@ -81,7 +91,22 @@ def _forced_hands(tab, n, drng, prng, pids, params, fns, kind, want_pos, info, o
     players = tab[CFG_PLAYERS]
     all_random = _all_random(pids, players)
     for i in range(n):
-        dummy, upcard, kitty = deal(tab, work, drng, hands)
+        misses = np.int64(0)
+        while True:
+            dummy, upcard, kitty = deal(tab, work, drng, hands)
+            counts[0] += 1
+            if want_classes == 0:
+                break
+            seat = dealer
+            for _ in range(want_pos):
+                seat = tab[U(T_NEXT + seat)]
+            c = upcard_class(tab, hands[U(seat)], upcard)
+            if c >= 0 and (want_classes >> c) & 1:
+                break
+            counts[1] += 1
+            misses += 1
+            if misses >= max_misses:
+                return np.int64(NO_KEPT_DEAL), i
         start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
         row = info[U(i)]
         for j in range(NINFO):
@@ -168,11 +193,17 @@ def _forced_hands(tab, n, drng, prng, pids, params, fns, kind, want_pos, info, o
 
 
 @njit(cache=True)
-def run_forced(tab, n, drng, prng, pids, params, fns, kind, want_pos, info, options, points, maker, tricks):
+def run_forced(tab, n, drng, prng, pids, params, fns, kind, want_pos, want_classes, max_misses, counts, info,
+               options, points, maker, tricks):
     """Counterfactuals of ``n`` deals of one chunk at the first ``kind`` decision (module docstring).
 
     ``kind`` is a phase (PH_*); ``want_pos`` a seat position relative to
     the dealer (0 the dealer, 1 on its left, ...), or -1 for any seat.
+    ``want_classes`` (0: every deal; else it needs ``want_pos`` >= 0)
+    keeps only the deals whose seat there holds one of those classes
+    (module docstring), giving up with ``NO_KEPT_DEAL`` after
+    ``max_misses`` skipped deals in a row; ``counts`` (int64[2]) receives
+    the deals dealt and skipped.
     ``drng``/``prng`` are the chunk's two streams (runner.chunk_states), used
     as ``loops.hands.run_hands`` uses them.  Returns (0, n), or (error code,
     index of the deal whose hand a policy broke).
@@ -188,5 +219,5 @@ def run_forced(tab, n, drng, prng, pids, params, fns, kind, want_pos, info, opti
     hands = np.zeros(4, dtype=np.int64)
     dealer = randbelow(drng, tab[CFG_PLAYERS])
     return _forced_hands(tab, np.int64(n), drng, prng, pids, params, fns, np.int64(kind), np.int64(want_pos),
-                         info, options, points, maker, tricks, st, priv, ws, work, hands, st0, priv0,
-                         rng0, rng1, np.int64(dealer))
+                         np.int64(want_classes), np.int64(max_misses), counts, info, options, points, maker,
+                         tricks, st, priv, ws, work, hands, st0, priv0, rng0, rng1, np.int64(dealer))

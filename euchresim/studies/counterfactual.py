@@ -12,6 +12,14 @@ the hands that led to it.
 Chunks use the seeds of ``runner.play_chunk`` (``runner.chunk_states``), so the
 deals, and the choices the policies make, are those of the ordinary run
 with the same seed and chunk size.
+
+``classes=("2T R", "3T L")`` targets the deals: only those whose seat at
+``position`` holds, as dealt, one of those hand classes under the upcard's
+suit are played, each chunk dealing until it keeps its count (a hand-class
+cell that is 1% of deals costs 1% of the playing).  The deals dealt and
+skipped are kept per chunk, so a class's share of all deals is known
+(``Counterfactuals.share``).  A targeted run is not the ordinary run's
+deals filtered: skipping changes which deals follow (loops.forced).
 """
 from __future__ import annotations
 
@@ -20,10 +28,11 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from euchresim.engine.classes import CLASS_NAMES
 from euchresim.engine.layout import PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_JOKER, PHASE_NAMES
 from euchresim.run.jobs import Job, Played, run_job
 from euchresim.run.runner import RunSpec, SimError, chunk_states
-from euchresim.stats import Z95, mean_interval
+from euchresim.stats import Z95, mean_interval, wilson
 
 # the decisions that can be forced, by name (PHASE_NAMES), with a few plain aliases
 DECISIONS = {
@@ -34,6 +43,34 @@ DECISIONS = {
     "discard": PH_DISCARD,
     "joker_suit": PH_JOKER,
 }
+
+
+# skipped deals in a row after which a chunk gives up: a class held by one deal in 10,000 misses that many
+# with odds e**-100, and a million deals take well under a second
+MAX_MISSES = 1_000_000
+# fields with one entry a chunk, not a deal: ``take`` leaves them whole
+PER_CHUNK = ("chunk_ids", "dealt", "skipped")
+
+
+def class_mask(classes) -> int:
+    """The mask of ``engine.classes`` codes for hand-class names ("3T R", as analysis.calls.hand_class), 0 for None."""
+    if classes is None:
+        return 0
+    if isinstance(classes, str):
+        classes = [c for c in classes.split(",")]
+    names = [" ".join(str(c).split()) for c in classes]
+    if not names:
+        raise ValueError("classes: give at least one hand class, or None for every deal")
+    mask = 0
+    for c in names:
+        if c not in CLASS_NAMES:
+            raise ValueError(f"unknown hand class {c!r}: one of {', '.join(CLASS_NAMES)}")
+        mask |= 1 << CLASS_NAMES.index(c)
+    return mask
+
+
+def class_names(mask: int) -> tuple[str, ...]:
+    return tuple(c for k, c in enumerate(CLASS_NAMES) if (mask >> k) & 1)
 
 
 def decision_phase(decision) -> int:
@@ -57,7 +94,9 @@ class Counterfactuals:
     ``points[i, k, s]`` every seat's.  ``chosen`` is the option the seat's
     own policy took, ``chosen_k`` its column: that continuation is the
     ordinary hand, whose points are ``base_points`` (for every deal, reached
-    or not).
+    or not).  A targeted run (``class_mask`` not 0) keeps only deals of
+    those classes; ``dealt`` and ``skipped`` count, per chunk
+    (``chunk_ids``), every deal dealt and those skipped.
     """
     phase: int
     position: int                 # -1: the first such decision of any seat
@@ -83,6 +122,10 @@ class Counterfactuals:
     maker: np.ndarray             # int64[n, 6]: -1 thrown in
     maker_tricks: np.ndarray      # int64[n, 6]: -1 thrown in
     base_points: np.ndarray       # int64[n, 4]: the ordinary hand
+    class_mask: int = 0           # engine.classes codes kept; 0: every deal
+    chunk_ids: np.ndarray = None  # int64[chunks]: the chunks, in order
+    dealt: np.ndarray = None      # int64[chunks]: deals dealt (kept and skipped)
+    skipped: np.ndarray = None    # int64[chunks]: deals skipped (not of a class asked for)
 
     def __len__(self) -> int:
         return len(self.chunk)
@@ -118,11 +161,23 @@ class Counterfactuals:
         got = self.value[r, self.chosen_k[r]]
         return summarize((v.max(axis=1) - got).astype(float), z)
 
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """The hand classes kept (analysis.calls.hand_class labels); empty: every deal."""
+        return class_names(self.class_mask)
+
+    def share(self, z: float = Z95) -> dict:
+        """The kept deals' share of all deals dealt, with its Wilson interval: how common the classes are."""
+        dealt, skipped = int(self.dealt.sum()), int(self.skipped.sum())
+        low, high = wilson(dealt - skipped, dealt, z)
+        return {"dealt": dealt, "skipped": skipped, "kept": dealt - skipped,
+                "share": (dealt - skipped) / dealt if dealt else float("nan"), "low": low, "high": high}
+
     def take(self, mask) -> "Counterfactuals":
-        """The deals where ``mask`` holds (a filter of the rows, fields and all)."""
+        """The deals where ``mask`` holds (a filter of the rows, fields and all; the per-chunk counts stay whole)."""
         kw = {f.name: getattr(self, f.name) for f in fields(self)}
         for k, v in kw.items():
-            if isinstance(v, np.ndarray):
+            if isinstance(v, np.ndarray) and k not in PER_CHUNK:
                 kw[k] = v[mask]
         return Counterfactuals(**kw)
 
@@ -132,9 +187,9 @@ def summarize(d: np.ndarray, z: float = Z95) -> dict:
     return mean_interval(d, z)
 
 
-def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None) -> Counterfactuals:
-    """The counterfactuals of one chunk of ``spec`` (a run of hands)."""
-    from euchresim.loops.forced import MAX_OPTIONS, NINFO, run_forced
+def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None, classes=None) -> Counterfactuals:
+    """The counterfactuals of one chunk of ``spec`` (a run of hands), of the deals of ``classes`` only if given."""
+    from euchresim.loops.forced import MAX_OPTIONS, NINFO, NO_KEPT_DEAL, run_forced
     from euchresim.loops.forced import (F_BASE, F_CHOSEN, F_CHOSEN_K, F_DEALER, F_DUMMY, F_HAND, F_KITTY, F_LEGAL, F_NOPT, F_POS, F_REDEAL, F_SEAT, F_STATUS, F_UPCARD)
     from euchresim.policies import seats
     from euchresim.engine.tables import build_tables
@@ -146,6 +201,9 @@ def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None)
     pos = -1 if position is None else int(position)
     if not -1 <= pos < players:
         raise ValueError(f"position must be 0..{players - 1} (seats left of the dealer) or None, not {position}")
+    mask = class_mask(classes)
+    if mask and pos < 0:
+        raise ValueError("classes: targeted deals need a position (the seat whose hand is classed)")
     tab = build_tables(spec.rules)
     table = seats(spec.policies, players)
     pids, params, fns = table.pids, table.params, table.functions()
@@ -156,7 +214,12 @@ def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None)
     points = np.zeros((n, MAX_OPTIONS, 4), np.int64)
     maker = np.zeros((n, MAX_OPTIONS), np.int64)
     tricks = np.zeros((n, MAX_OPTIONS), np.int64)
-    err, at = run_forced(tab, n, drng, prng, pids, params, fns, phase, pos, info, options, points, maker, tricks)
+    counts = np.zeros(2, np.int64)
+    err, at = run_forced(tab, n, drng, prng, pids, params, fns, phase, pos, mask, MAX_MISSES, counts, info, options,
+                         points, maker, tricks)
+    if err == NO_KEPT_DEAL:
+        raise SimError(f"chunk {chunk}, deal {int(at)}: {MAX_MISSES:,} deals in a row and none had a hand of "
+                       f"{', '.join(class_names(mask))} at position {pos}: can a hand hold it?")
     if err:
         raise SimError(f"chunk {chunk}, deal {int(at)}: a policy made an illegal move (error {int(err)})")
     reached = info[:, F_STATUS] == 1
@@ -170,7 +233,8 @@ def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None)
         redeal=info[:, F_REDEAL] == 1, reached=reached, seat=seat.copy(), pos=info[:, F_POS].copy(),
         legal=info[:, F_LEGAL].copy(), n_options=info[:, F_NOPT].copy(), options=options,
         chosen=info[:, F_CHOSEN].copy(), chosen_k=info[:, F_CHOSEN_K].copy(), points=points, value=value,
-        maker=maker, maker_tricks=tricks, base_points=info[:, F_BASE:F_BASE + 4].copy())
+        maker=maker, maker_tricks=tricks, base_points=info[:, F_BASE:F_BASE + 4].copy(), class_mask=mask,
+        chunk_ids=np.array([chunk], np.int64), dealt=counts[:1].copy(), skipped=counts[1:].copy())
 
 
 def concat(parts: list[Counterfactuals]) -> Counterfactuals:
@@ -191,35 +255,51 @@ def to_bytes(c: Counterfactuals) -> bytes:
 
 
 def from_bytes(data: bytes) -> Counterfactuals:
+    """``to_bytes`` undone; a chunk kept before targeting existed has every deal kept (dealt = its rows)."""
     with np.load(io.BytesIO(data)) as z:
-        kw = {f.name: z[f.name] if z[f.name].ndim else z[f.name].item() for f in fields(Counterfactuals)}
+        kw = {f.name: z[f.name] if z[f.name].ndim else z[f.name].item() for f in fields(Counterfactuals)
+              if f.name in z.files}
+    if "dealt" not in kw:
+        chunk = kw["chunk"]
+        kw.update(class_mask=0, chunk_ids=np.unique(chunk).astype(np.int64), dealt=np.array([len(chunk)], np.int64),
+                  skipped=np.zeros(1, np.int64))
     return Counterfactuals(**kw)
 
 
 class CounterfactualJob(Job):
     """Paired counterfactuals of one decision as a job of the one runner: a chunk's arrays as .npz bytes."""
 
-    def __init__(self, spec: RunSpec, decision, position: int | None = None):
+    def __init__(self, spec: RunSpec, decision, position: int | None = None, classes=None):
         decision_phase(decision)          # a bad name fails here, not in a worker
+        self.mask = class_mask(classes)
+        if self.mask and position is None:
+            raise ValueError("classes: targeted deals need a position (the seat whose hand is classed)")
         self.spec, self.decision, self.position = spec, decision, position
         self.n_chunks = spec.n_chunks
 
     def header(self) -> dict:
-        return dict(self.spec.meta(), counterfactual=str(self.decision), position=self.position)
+        """What a resume must match; the classes only when targeted, so untargeted folders resume as before."""
+        h = dict(self.spec.meta(), counterfactual=str(self.decision), position=self.position)
+        if self.mask:
+            h["classes"] = list(class_names(self.mask))
+        return h
 
     def play(self, chunk: int) -> Played:
-        return Played({}, {"result": to_bytes(play_chunk(self.spec, chunk, self.decision, self.position))})
+        res = play_chunk(self.spec, chunk, self.decision, self.position, class_names(self.mask) or None)
+        return Played({}, {"result": to_bytes(res)})
 
 
 def run(spec: RunSpec, decision, position: int | None = None, workers: int = 1, folder: str | None = None,
         resume: bool = False, force: bool = False, backend: str = "local", address: str | None = None,
-        on_chunk=None) -> Counterfactuals:
+        on_chunk=None, classes=None) -> Counterfactuals:
     """Every chunk of ``spec``, in chunk order, on the one runner (run/jobs.py).
 
     The result does not depend on ``workers`` or the backend: each chunk's
     deals and streams depend only on the seed and the chunk's index.  With a
     ``folder``, finished chunks are kept there and ``resume`` plays the rest.
+    ``classes`` targets the deals (module docstring): ``count`` is then the
+    deals kept, and a resume with other classes is refused.
     """
-    out = run_job(CounterfactualJob(spec, decision, position), workers=workers, folder=folder, resume=resume,
+    out = run_job(CounterfactualJob(spec, decision, position, classes), workers=workers, folder=folder, resume=resume,
                   force=force, backend=backend, address=address, on_chunk=on_chunk, collect=("result",))
     return concat([from_bytes(b) for b in out.files["result"]])

@@ -1,0 +1,51 @@
+"""A hand's class (trumps and bowers, as dealt) in numba, for the deals a targeted study keeps.
+
+The class is ``analysis.calls.hand_class`` of ``hand_features``: the
+trumps counted in the trump suit as the rules make it (``T_EFF``: the left
+bower and the joker included), bucketed 0-1, 2, 3, 4+, and which bowers
+the hand holds (none, left, right, both).  A targeted run deals until the
+deciding seat holds a class asked for, so the test must cost next to
+nothing beside a deal: two table reads and a popcount.
+
+Codes follow ``analysis.calls.class_order()``: ``4 * bucket + bowers``,
+bucket 0 = "0-1", 1 = "2", 2 = "3", 3 = "4+"; bowers 0 = "-", 1 = "L",
+2 = "R", 3 = "RL".  A set of classes is a 16-bit mask of codes.
+"""
+import numpy as np
+from numba import njit
+
+from euchresim.engine.bits import U, popcount
+from euchresim.engine.layout import T_EFF
+
+# the labels of analysis.calls.hand_class, by code
+CLASS_NAMES = tuple(f"{t}T {b}" for t in ("0-1", "2", "3", "4+") for b in ("-", "L", "R", "RL"))
+NCLASSES = 16
+NO_CLASS = -1           # a joker upcard: no suit, so no class (the dealer names trump, R7)
+_JOKER = 32
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def class_code(tab, hand, trump):
+    """The class code (module docstring) of ``hand`` (a board) under ``trump`` (a suit 0-3)."""
+    n = popcount(hand & tab[U(T_EFF + 4 * trump + trump)])
+    bucket = np.int64(0) if n <= 1 else (np.int64(3) if n >= 4 else n - 1)
+    right = (hand >> (8 * trump + 4)) & 1
+    left = (hand >> (8 * (3 - trump) + 4)) & 1
+    return 4 * bucket + 2 * right + left
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def upcard_class(tab, hand, upcard):
+    """The class of ``hand`` under the upcard's suit, ``NO_CLASS`` for a joker upcard."""
+    if upcard == _JOKER:
+        return np.int64(NO_CLASS)
+    return class_code(tab, hand, upcard >> 3)
+
+
+@njit(cache=True)
+def class_codes(tab, hands, trumps):
+    """Per hand, ``class_code`` (the kernel a test holds against ``analysis.calls.hand_class``)."""
+    out = np.empty(hands.shape[0], np.int64)
+    for i in range(hands.shape[0]):
+        out[i] = class_code(tab, hands[i], trumps[i])
+    return out
