@@ -28,6 +28,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from euchresim.cards import JOKER
 from euchresim.engine.classes import CLASS_NAMES
 from euchresim.engine.layout import PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_JOKER, PHASE_NAMES
 from euchresim.run.jobs import Job, Played, run_job
@@ -165,6 +166,22 @@ class Counterfactuals:
     def classes(self) -> tuple[str, ...]:
         """The hand classes kept (analysis.calls.hand_class labels); empty: every deal."""
         return class_names(self.class_mask)
+
+    def hand_classes(self) -> np.ndarray:
+        """Per deal, the class (analysis.calls.hand_class) of the hand dealt to the seat at ``position``,
+        under the upcard's suit; "" for a joker upcard, or every deal when no position was asked."""
+        from euchresim.engine.classes import class_codes
+        from euchresim.engine.tables import build_tables
+        from euchresim.rules import Rules
+        out = np.full(len(self), "", dtype=object)
+        ok = self.upcard != JOKER
+        if self.position < 0 or not ok.any():
+            return out
+        tab = build_tables(Rules(players=self.players))      # the trump suits (T_EFF) are every pack's
+        seat = (self.dealer + self.position) % self.players
+        hand = self.hands[np.arange(len(self)), seat]
+        out[ok] = np.array(CLASS_NAMES, dtype=object)[class_codes(tab, hand[ok], self.upcard[ok] >> 3)]
+        return out
 
     def share(self, z: float = Z95) -> dict:
         """The kept deals' share of all deals dealt, with its Wilson interval: how common the classes are."""
