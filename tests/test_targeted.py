@@ -171,9 +171,9 @@ def test_a_resume_with_other_classes_is_refused(tmp_path):
     first = cf.run(spec, "bid1", position=0, classes=WANT, folder=folder)
     again = cf.run(spec, "bid1", position=0, classes=WANT, folder=folder, resume=True)
     assert (first.hands == again.hands).all() and (first.dealt == again.dealt).all()
-    with pytest.raises(Exception, match="classes"):
+    with pytest.raises(SimError, match="differs in classes; cannot resume"):
         cf.run(spec, "bid1", position=0, classes=("2T R",), folder=folder, resume=True)
-    with pytest.raises(Exception, match="classes"):
+    with pytest.raises(SimError, match="differs in classes; cannot resume"):
         cf.run(spec, "bid1", position=0, folder=folder, resume=True)
 
 
