@@ -91,6 +91,13 @@ def test_kept_deals_hold_a_class_asked_for(players, deck):
     assert res.classes == WANT and res.class_mask == cf.class_mask("3T R, 2T R,3T L")
 
 
+def test_a_rare_class_is_kept_too():
+    """Four trumps with both bowers, 2 players, 24 cards: rare (about one deal in 600) but a hand can hold it."""
+    spec = spec_of(2, 24, 20, policies=("baseline",))
+    res = cf.play_chunk(spec, 0, "bid1", 1, ["4+T RL"])
+    assert set(res.hand_classes()) == {"4+T RL"} and res.share()["share"] < 0.01
+
+
 def test_targeted_deals_are_the_untargeted_stream_filtered():
     """The stated rule, replayed in Python on the untargeted run's deals, gives the targeted rows exactly."""
     players, pos, n = 4, 0, 300
