@@ -55,6 +55,21 @@ def _check_out(out, resume, force):
                          f"--force makes the report afresh")
 
 
+def _check_classes(kind, classes, class_deals) -> tuple:
+    """--classes as the engine's class names (in their order), or () when not given; one line when wrong."""
+    if classes is None and class_deals is None:
+        return ()
+    if kind != "order-up":
+        raise InputError(f"--classes, --class-deals: only order-up plays targeted deals, not {kind}")
+    if classes is None or class_deals is None:
+        raise InputError("--classes and --class-deals go together: the classes and the deals kept per seat")
+    from euchresim.studies.counterfactual import class_mask, class_names
+    try:
+        return class_names(class_mask(classes))
+    except ValueError as e:
+        raise InputError(f"--classes {classes!r}: {e}") from None
+
+
 @click.command()
 @click.argument("kind", type=click.Choice(list(KINDS) + ["all"], case_sensitive=False))
 @rules_options
@@ -67,13 +82,19 @@ def _check_out(out, resume, force):
 @click.option("--model-hands", type=click.IntRange(min=100), multiple=True,
               help="Hands for each further play model, in --policy order [default: hands/100 for pimc, "
                    "hands/10 for others].")
+@click.option("--classes", metavar="CLASSES",
+              help='order-up: hand classes whose round-one cells the main model plays on targeted deals, '
+                   'e.g. "2T R,3T L,3T R" (with --class-deals).')
+@click.option("--class-deals", type=click.IntRange(min=1), metavar="N",
+              help="order-up: deals kept per seat for --classes, each holding one of them as dealt.")
 @click.option("--out", required=True, help="The report's folder (its parent must exist).")
 @click.option("--workers", type=click.IntRange(min=1, max=256), help="Processes [default: all cores].")
 @click.option("--resume", is_flag=True, help="Go on with the work kept in --out.")
 @click.option("--force", is_flag=True, help="Make the report afresh where --out holds another.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @backend_options
-def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume, force, quiet, backend, address):
+def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals, out, workers, resume, force, quiet,
+           backend, address):
     """A strategy report: findings in words, CSV tables, PNG charts and meta.json in --out.
 
     \b
@@ -90,6 +111,7 @@ def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume
     from euchresim.report import ReportContext, ReportError, claim, write_atomic, write_section
     kind = kind.lower()
     backend = check_backend(backend, address)
+    classes = _check_classes(kind, classes, class_deals)
     _check_out(out, resume, force)
     kinds = list(KINDS) if kind == "all" else [kind]
     bars = _Bars(quiet)
@@ -111,7 +133,8 @@ def report(kind, rules, hands, seed, policies, model_hands, out, workers, resume
                                 seed=seed, rules=rules, policies=pols, model_hands=mh,
                                 workers=workers or runner.default_workers(), resume=resume, force=force,
                                 progress=bars, command=command, backend=backend,
-                                address=address)
+                                address=address, classes=classes if k == "order-up" else (),
+                                class_deals=class_deals or 0 if k == "order-up" else 0)
             os.makedirs(ctx.out, exist_ok=True)
             claim(ctx)
             started = time.time()

@@ -55,6 +55,8 @@ class ReportContext:
     command: str = ""
     backend: str = "local"                  # where the chunks run (run/backends): the numbers do not depend on it
     address: str | None = None              # --backend ray: the cluster
+    classes: tuple = ()                     # order-up: the hand classes of the main model's targeted deals
+    class_deals: int = 0                    # order-up: targeted deals kept per seat (with ``classes``)
 
     def hands_for(self, k: int) -> int:
         """Hands the k-th play model plays (the first plays ``hands``; slow ones fewer)."""
@@ -134,6 +136,8 @@ def claim(ctx: ReportContext) -> None:
     """
     want = {"kind": ctx.kind, "seed": ctx.seed, "hands": ctx.hands, "policies": list(ctx.policies),
             "model_hands": list(ctx.model_hands), "rules": ctx.rules.to_dict(), "chunk_size": ctx.chunk_size}
+    if ctx.classes:             # only when targeted, so untargeted kept work resumes as before
+        want.update(classes=list(ctx.classes), class_deals=ctx.class_deals)
     path = ctx.path("_work", "report.json")
     if ctx.resume and not ctx.force and os.path.exists(path):
         try:
@@ -211,11 +215,15 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
         "tables": sorted(f"{n}.csv" for n in section.tables),
         "charts": sorted(os.path.relpath(p, ctx.out) for p in section.charts.values()),
     }
+    if ctx.classes:
+        meta.update(classes=list(ctx.classes), class_deals=ctx.class_deals)
     write_atomic(ctx.path("meta.json"), (json.dumps(meta, indent=2) + "\n").encode())
     head = (f"# {section.title}\n\n"
             f"Made by `{ctx.command}` (euchresim {__version__}, engine {ENGINE_VERSION}; seed {ctx.seed}; "
             f"{ctx.hands:,} hands for {ctx.policies[0]}"
             + "".join(f", {ctx.hands_for(k):,} for {p}" for k, p in enumerate(ctx.policies) if k)
+            + (f"; {ctx.class_deals:,} targeted deals per seat for {ctx.policies[0]}, round one, hands "
+               f"{', '.join(ctx.classes)}" if ctx.classes else "")
             + f"; {meta['run_seconds']} s). Every figure names the policy that played its hands and "
               "carries a 95% interval.\n\n")
     write_atomic(ctx.path("README.md"), (head + section.text.rstrip() + "\n").encode())

@@ -25,12 +25,18 @@ def plan(n: int, chunk_size: int, slow: bool) -> tuple[int, int]:
 
 
 def decision_job(rules, policy: str, seed: int, count: int, chunk_size: int, decision: str,
-                 position, with_trump: bool, i: int) -> dict:
-    """One chunk of counterfactuals as plain arrays (reached deals only), for ``report.chunked``."""
+                 position, with_trump: bool, i: int, classes=None) -> dict:
+    """One chunk of counterfactuals as plain arrays (reached deals only), for ``report.chunked``.
+
+    Targeted (``classes``), the chunk also gives the deals it dealt and
+    skipped and its kept deals by class (``class_kept``, in
+    ``engine.classes.CLASS_NAMES`` order, reached or not), from which each
+    class's share of all deals is known.
+    """
     from euchresim.studies.counterfactual import play_chunk
     from euchresim.run.runner import RunSpec
     spec = RunSpec(rules=rules, policies=(policy,), seed=seed, count=count, chunk_size=chunk_size)
-    res = play_chunk(spec, i, decision, position)
+    res = play_chunk(spec, i, decision, position, classes)
     r = res.reached
     players = rules.players
     seat = np.maximum(res.seat, 0)
@@ -52,20 +58,35 @@ def decision_job(rules, policy: str, seed: int, count: int, chunk_size: int, dec
         out["trump"] = rows["trump"].astype(np.int64)[r]
         out["make_round"] = rows["make_round"].astype(np.int64)[r]
         out["maker"] = rows["maker"].astype(np.int64)[r]
+    if classes:
+        from euchresim.engine.classes import CLASS_NAMES
+        held = res.hand_classes()
+        out.update(dealt=res.dealt, skipped=res.skipped,
+                   class_kept=np.array([(held == c).sum() for c in CLASS_NAMES], np.int64))
     return out
 
 
-def collect(ctx, k: int, decision: str, position, label: str, rules=None, with_trump: bool = False) -> dict:
-    """The k-th play model's counterfactuals of one decision, every chunk joined (kept, resumable)."""
+def collect(ctx, k: int, decision: str, position, label: str, rules=None, with_trump: bool = False,
+            classes=None, count: int | None = None) -> dict:
+    """The k-th play model's counterfactuals of one decision, every chunk joined (kept, resumable).
+
+    ``classes`` targets the deals (``studies.counterfactual``): ``count`` deals
+    kept whose seat at ``position`` holds one of them; the classes are in the
+    work's key, so targeted and untargeted work never share a folder.
+    """
     rules = rules or ctx.rules
     policy = ctx.policies[k]
-    n = ctx.hands_for(k)
+    n = ctx.hands_for(k) if count is None else count
     slow = policy.split(":")[0].lower() != "heuristic"
     size, n_chunks = plan(n, ctx.chunk_size, slow)
     spec = {"rules": rules.to_dict(), "policy": policy, "seed": ctx.seed, "count": n, "chunk_size": size,
             "decision": decision, "position": position, "with_trump": with_trump}
+    if classes:
+        spec["classes"] = list(classes)
     key = f"{decision}-{'any' if position is None else position}-{spec_key(spec)}"
     job = partial(decision_job, rules, policy, ctx.seed, n, size, decision, position, with_trump)
+    if classes:
+        job = partial(job, classes=tuple(classes))
     parts = chunked(ctx, key, spec, n_chunks, job, label=f"{label} · {policy}")
     return {f: np.concatenate([p[f] for p in parts]) for f in parts[0]}
 

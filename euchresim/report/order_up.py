@@ -140,7 +140,14 @@ def build(ctx) -> Section:
               "order_up_count_refits": refit_t})
     charts = _charts(ctx, df, t, fits, policies)
     human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order)
-    text = (_at_the_table_text(ctx, t, charts, policies) + _method_text() + _by_seat_text(t, order) + _heatmap_text(ctx, df, policies)
+    strong = None
+    if ctx.classes:             # the headline cells from targeted deals (report/order_up_targeted.py)
+        from euchresim.report import order_up_targeted as targeted
+        tdf, shares = targeted.simulate(ctx, build_tables(ctx.rules), speaking_order(players))
+        t["order_up_headline"] = targeted.headline_table(tdf, shares, t["order_up_by_class"], policies[0], order)
+        strong = targeted.headline_text(t["order_up_headline"], t["order_up_by_class"], policies, ctx.class_deals)
+    text = (_at_the_table_text(ctx, t, charts, policies) + _method_text() + _by_seat_text(t, order, strong)
+            + _heatmap_text(ctx, df, policies)
             + (human[0] if human is not None else []) + _models_text(t["order_up_models"], policies)
             + _upcard_text(t["order_up_by_upcard"], policies[0])
             + _count_text(ctx, df, t, charts, policies) + _tables_text() + chose_note(policies))
@@ -276,8 +283,9 @@ def _method_text() -> list[str]:
             "(bowers counted) with the right bower, `L` the left, `RL` both, `-` neither.\n"]
 
 
-def _by_seat_text(t: dict, order: list) -> list[str]:
-    """The gain of calling by seat and round, then round one's classes with a bower and two or three trumps."""
+def _by_seat_text(t: dict, order: list, strong_text: list | None = None) -> list[str]:
+    """The gain of calling by seat and round, then round one's classes with a bower and two or three trumps
+    (``strong_text`` in their place when the main model's come from targeted deals)."""
     by_pos, by_class = t["order_up_by_position"], t["order_up_by_class"]
     text = ["## Calling over passing, by seat\n"]
     for pos in order:
@@ -289,6 +297,8 @@ def _by_seat_text(t: dict, order: list) -> list[str]:
                 text.append(f"- **{pos}**, round {rnd}: calling gains {parts}; calling is right on "
                             f"{r0['right']:.1%} of hands ({r0['right_low']:.1%}-{r0['right_high']:.1%}, {r0['policy']}).")
     text.append("")
+    if strong_text is not None:
+        return text + strong_text
     strong = by_class[(by_class["round"] == 1) & by_class["hand_class"].isin(["3T R", "3T L", "2T R"])]
     if len(strong):
         text.append("With a bower and two or three trumps in round one:\n")

@@ -1,0 +1,106 @@
+"""The order-up report's headline cells from targeted deals (``report order-up --classes ... --class-deals N``).
+
+The round-one cells a player asks about first ("the dealer with two trumps
+and the right") are a few percent of deals each, so an untargeted run
+spends most of a slow bot's time on hands nobody asks about.  Here the
+main model plays, at every seat, only deals whose seat holds one of the
+classes as dealt (``studies.counterfactual``, targeted deals): N kept
+deals per seat, of which those that reach the seat's call give the cells.
+
+A targeted cell estimates the same quantity as the untargeted cell of its
+class (the gain of ordering up, given the hand and that the call reached
+the seat), on more deals.  The targeted deals are not a natural mix, so
+they go into the headline cells only: never into the by-seat, upcard or
+feature tables or the fitted count.  Their seed is derived from the
+report's (``targeted_seed``), so they are not the untargeted run's deals
+and the two cells side by side are independent estimates.  Each class's
+share of all deals comes from the deals dealt and skipped.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+
+from euchresim.analysis import position_names
+from euchresim.analysis.calls import gain_table
+from euchresim.engine.classes import CLASS_NAMES
+from euchresim.report.calls import collect, fmt_gain
+from euchresim.stats import wilson
+
+GAIN = ["n", "gain", "ci_low", "ci_high"]
+
+
+def targeted_seed(seed: int) -> int:
+    """The targeted runs' seed: the first 32-bit word of numpy's SeedSequence([seed, 0x7A26]).
+
+    Derived, so a report stays one seed; another stream, so the targeted
+    deals are not the untargeted run's deals of the same classes.
+    """
+    return int(np.random.SeedSequence([int(seed), 0x7A26]).generate_state(1)[0])
+
+
+def simulate(ctx, tab, order_positions: list[int]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The main model's targeted round-one deals at every seat (deal_frame rows), and each class's share by seat."""
+    from euchresim.report.order_up import deal_frame
+    tctx = dataclasses.replace(ctx, seed=targeted_seed(ctx.seed))
+    players = ctx.rules.players
+    names = position_names(players)
+    frames, shares = [], []
+    for p in order_positions:
+        d = collect(tctx, 0, "bid1", p, f"round 1, position {p}, targeted", classes=ctx.classes,
+                    count=ctx.class_deals)
+        if len(d["seat"]):
+            frames.append(deal_frame(d, 1, players, tab, ctx.policies[0]))
+        dealt = int(d["dealt"].sum())
+        kept = d["class_kept"].reshape(-1, len(CLASS_NAMES)).sum(axis=0)
+        for c in ctx.classes:
+            k = int(kept[CLASS_NAMES.index(c)])
+            low, high = wilson(k, dealt)
+            shares.append({"position": names[p], "hand_class": c, "deals_kept": k, "deals_dealt": dealt,
+                           "share": k / dealt, "share_low": low, "share_high": high})
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["policy", "round", "position",
+                                                                                  "hand_class", "gain", "took"])
+    return df, pd.DataFrame(shares)
+
+
+def headline_table(targeted: pd.DataFrame, shares: pd.DataFrame, by_class: pd.DataFrame, main: str,
+                   order: list) -> pd.DataFrame:
+    """One row per seat and class: the targeted cell, the class's share of all deals, the untargeted cell beside."""
+    cells = gain_table(targeted, ["position", "hand_class"]) if len(targeted) else pd.DataFrame(
+        columns=["position", "hand_class"] + GAIN)
+    out = shares.merge(cells[["position", "hand_class"] + GAIN], on=["position", "hand_class"], how="left")
+    out = out.rename(columns={"n": "reached"})
+    out["reached"] = out["reached"].fillna(0).astype(int)
+    out.insert(2, "policy", main)
+    plain = by_class[(by_class["policy"] == main) & (by_class["round"] == 1)][["position", "hand_class"] + GAIN]
+    plain = plain.assign(position=plain["position"].astype(str)).rename(
+        columns={c: f"untargeted_{c}" for c in GAIN})
+    out = out.merge(plain, on=["position", "hand_class"], how="left")
+    out["untargeted_n"] = out["untargeted_n"].fillna(0).astype(int)
+    rank = {p: i for i, p in enumerate(order)}
+    out = out.sort_values(["position", "hand_class"], key=lambda s: s.map(rank) if s.name == "position" else s)
+    return out.reset_index(drop=True)
+
+
+def headline_text(head: pd.DataFrame, by_class: pd.DataFrame, policies: list, class_deals: int) -> list[str]:
+    """The "With a bower and two or three trumps" lines: the main model's targeted cells, the others' untargeted."""
+    main = policies[0]
+    classes = list(dict.fromkeys(head["hand_class"]))
+    text = [f"With a bower and two or three trumps in round one ({main}'s figures from {class_deals:,} targeted "
+            f"deals per seat: deals dealt until the seat held {', '.join(f'`{c}`' for c in classes)}, the rest "
+            "skipped, and only those reaching the seat's call counted; the same gain as the untargeted cell of "
+            "the class, on more hands, from deals of their own. The other models' figures are from their "
+            "untargeted deals; `order_up_headline.csv` has the main model's untargeted cell beside and each "
+            "class's share of all deals):\n"]
+    r1 = by_class[(by_class["round"] == 1) & (by_class["policy"] != main)]
+    for _, h in head.iterrows():
+        share = f"{h['share']:.1%} of deals, {h['share_low']:.1%}-{h['share_high']:.1%}"
+        parts = [fmt_gain({"gain": h["gain"], "ci_low": h["ci_low"], "ci_high": h["ci_high"], "n": h["reached"]},
+                          f"{main}, targeted")]
+        others = r1[(r1["position"].astype(str) == h["position"]) & (r1["hand_class"] == h["hand_class"])]
+        parts += [fmt_gain(r, r["policy"]) for _, r in others.iterrows()]
+        text.append(f"- {h['position']}, `{h['hand_class']}` ({share}): " + "; ".join(parts) + ".")
+    text.append("")
+    return text
