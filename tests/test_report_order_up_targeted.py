@@ -1,0 +1,154 @@
+"""The order-up report's headline cells from targeted deals (--classes, --class-deals): a small heuristic run."""
+import dataclasses
+import json
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from euchresim.engine.tables import build_tables
+from euchresim.report import ReportContext
+from euchresim.report import order_up_targeted as targeted
+from euchresim.report.order_up import speaking_order
+from euchresim.rules import Rules
+from tests.helpers import one_error_line, run
+
+CLASSES = ["2T R", "3T L", "3T R"]
+N = 300
+ARGS = ["report", "order-up", "--hands", "1000", "--seed", "7", "--policy", "heuristic", "--policy",
+        "heuristic:human", "--model-hands", "1000", "--classes", "3T R, 2T R,3T L", "--class-deals", str(N),
+        "--workers", "1", "--quiet"]
+POSITIONS = ["left", "partner", "right", "dealer"]
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    cwd = tmp_path_factory.mktemp("t")
+    r = run(ARGS + ["--out", "ou"], cwd=cwd)
+    assert r.exit_code == 0, r.output
+    return cwd
+
+
+def _tables(folder):
+    return {f: (folder / f).read_text() for f in sorted(os.listdir(folder)) if f.endswith(".csv")}
+
+
+def _deals(seed=7):
+    """The targeted deals as the report plays them, in a folder of their own (resume would share it)."""
+    import tempfile
+    ctx = ReportContext(kind="order-up", out=tempfile.mkdtemp(), hands=1000, seed=seed, rules=Rules(),
+                        policies=("heuristic",), classes=tuple(CLASSES), class_deals=N)
+    return targeted.simulate(ctx, build_tables(ctx.rules), speaking_order(4))
+
+
+def test_the_headline_table_has_every_seat_and_class_from_the_targeted_deals(made):
+    head = pd.read_csv(made / "ou" / "order_up_headline.csv")
+    assert sorted(zip(head["position"], head["hand_class"])) == sorted((p, c) for p in POSITIONS for c in CLASSES)
+    assert (head["policy"] == "heuristic").all()
+    assert (head.groupby("position")["deals_kept"].sum() == N).all()       # N kept deals a seat, split by class
+    assert ((head["reached"] <= head["deals_kept"]) & (head["reached"] > 0)).all()
+    assert np.allclose(head["share"], head["deals_kept"] / head["deals_dealt"])
+    assert ((head["share_low"] < head["share"]) & (head["share"] < head["share_high"])).all()
+    # the untargeted cell beside is the main model's round-one cell of the same seat and class
+    by_class = pd.read_csv(made / "ou" / "order_up_by_class.csv")
+    cell = by_class[(by_class["policy"] == "heuristic") & (by_class["round"] == 1)]
+    both = head.merge(cell, on=["position", "hand_class"])
+    assert len(both) == len(head)
+    assert np.allclose(both["untargeted_gain"], both["gain_y"]) and (both["untargeted_n"] == both["n"]).all()
+
+
+def test_the_targeted_deals_are_in_no_other_table(made):
+    plain = [a for a in ARGS[:ARGS.index("--classes")]] + ["--workers", "1", "--quiet"]
+    r = run(plain + ["--out", "plain"], cwd=made)
+    assert r.exit_code == 0, r.output
+    mine = _tables(made / "ou")
+    assert mine.pop("order_up_headline.csv")
+    assert mine == _tables(made / "plain")
+
+
+def test_every_reached_deal_holds_a_class_asked_for_and_gives_the_cells(made):
+    df, shares = _deals()
+    # deal_frame classes each reached hand from its cards with analysis.calls (not the kernel that kept it)
+    assert len(df) and set(df["hand_class"]) == set(CLASSES)
+    assert sorted(set(df["position"])) == sorted(POSITIONS) and (df["round"] == 1).all()
+    head = pd.read_csv(made / "ou" / "order_up_headline.csv")
+    for _, h in head.iterrows():
+        g = df[(df["position"] == h["position"]) & (df["hand_class"] == h["hand_class"])]["gain"]
+        assert len(g) == h["reached"] and g.mean() == pytest.approx(h["gain"])
+    # a share is the kept deals of the class over all dealt at that seat, on the report's own numbers
+    assert shares.set_index(["position", "hand_class"])["deals_kept"].to_dict() == \
+        head.set_index(["position", "hand_class"])["deals_kept"].to_dict()
+
+
+
+def test_a_resume_gives_identical_tables_and_other_classes_are_refused(made, tmp_path):
+    import shutil
+    out = tmp_path / "ou"
+    shutil.copytree(made / "ou", out)
+    removed = 0
+    for root, _, files in os.walk(out / "_work"):
+        if "_manifest.json" in files and "classes" in json.load(open(os.path.join(root, "_manifest.json")))[
+                "report_work"]:
+            for f in os.listdir(os.path.join(root, "_results")):
+                if f.endswith("1.bin"):
+                    os.remove(os.path.join(root, "_results", f))
+                    removed += 1
+    assert removed                                          # targeted chunks were kept, and some are gone
+    before = _tables(out)
+    r = run(ARGS + ["--out", "ou", "--resume"], cwd=tmp_path)
+    assert r.exit_code == 0, r.output
+    assert _tables(out) == before
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["classes"] == CLASSES and meta["class_deals"] == N
+    readme = (out / "README.md").read_text()
+    assert f"{N:,} targeted deals per seat for heuristic, round one, hands 2T R, 3T L, 3T R" in readme
+    line = one_error_line(run([a if a != str(N) else str(N + 1) for a in ARGS] + ["--out", "ou", "--resume"],
+                              cwd=tmp_path))
+    assert "other class_deals (class_deals 300)" in line and "--force" in line
+    plain = [a for a in ARGS[:ARGS.index("--classes")]] + ["--workers", "1", "--quiet"]
+    line = one_error_line(run(plain + ["--out", "ou", "--resume"], cwd=tmp_path))
+    assert "other class_deals, classes" in line
+
+
+def test_the_readme_takes_the_main_models_headline_from_the_targeted_cells(made):
+    readme = (made / "ou" / "README.md").read_text()
+    head = pd.read_csv(made / "ou" / "order_up_headline.csv")
+    assert f"heuristic's figures from {N:,} targeted deals per seat" in readme
+    for _, h in head.iterrows():
+        line = next(ln for ln in readme.splitlines() if ln.startswith(f"- {h['position']}, `{h['hand_class']}` ("))
+        half = (h["ci_high"] - h["ci_low"]) / 2
+        assert f"{h['gain']:+.2f} points a hand (±{half:.2f}, {h['reached']:,} hands, heuristic, targeted)" in line
+        assert "heuristic:human)" in line                    # the other model's untargeted cell beside
+        assert f"{h['share']:.1%} of deals" in line
+
+
+@pytest.mark.parametrize("extra,needle", [
+    (["--classes", "2T R,2T X", "--class-deals", "10"], "--classes '2T R,2T X': unknown hand class '2T X'"),
+    (["--classes", "2T R"], "--classes and --class-deals go together"),
+    (["--class-deals", "10"], "--classes and --class-deals go together"),
+])
+def test_bad_classes_are_one_line(tmp_path, extra, needle):
+    line = one_error_line(run(["report", "order-up", "--out", "r", "--workers", "1", "--quiet", *extra],
+                              cwd=tmp_path))
+    assert needle in line
+    assert not (tmp_path / "r").exists()
+
+
+def test_only_order_up_takes_classes(tmp_path):
+    line = one_error_line(run(["report", "loner", "--out", "r", "--classes", "2T R", "--class-deals", "10"],
+                              cwd=tmp_path))
+    assert "only order-up plays targeted deals, not loner" in line
+
+
+def test_make_reports_order_up_entry_targets_the_headline_classes():
+    import importlib.util
+    from euchresim.cli.report import _check_classes
+    spec = importlib.util.spec_from_file_location("make_reports", os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "make_reports.py"))
+    mr = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mr)
+    args = dict(mr.REPORTS)["order-up"]
+    assert args[args.index("--policy") + 1] == "best"
+    classes = args[args.index("--classes") + 1]
+    assert _check_classes("order-up", classes, int(args[args.index("--class-deals") + 1])) == tuple(CLASSES)
