@@ -10,7 +10,7 @@ import pytest
 from euchresim.engine.tables import build_tables
 from euchresim.report import ReportContext
 from euchresim.report import order_up_targeted as targeted
-from euchresim.report.order_up import speaking_order
+from euchresim.report.order_up import deal_frame, speaking_order
 from euchresim.rules import Rules
 from tests.helpers import one_error_line, run
 
@@ -39,7 +39,7 @@ def _deals(seed=7):
     import tempfile
     ctx = ReportContext(kind="order-up", out=tempfile.mkdtemp(), hands=1000, seed=seed, rules=Rules(),
                         policies=("heuristic",), classes=tuple(CLASSES), class_deals=N)
-    return targeted.simulate(ctx, build_tables(ctx.rules), speaking_order(4))
+    return targeted.simulate(ctx, build_tables(ctx.rules), speaking_order(4), deal_frame)
 
 
 def test_the_headline_table_has_every_seat_and_class_from_the_targeted_deals(made):

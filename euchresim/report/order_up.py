@@ -143,7 +143,7 @@ def build(ctx) -> Section:
     strong = None
     if ctx.classes:             # the headline cells from targeted deals (report/order_up_targeted.py)
         from euchresim.report import order_up_targeted as targeted
-        tdf, shares = targeted.simulate(ctx, build_tables(ctx.rules), speaking_order(players))
+        tdf, shares = targeted.simulate(ctx, build_tables(ctx.rules), speaking_order(players), deal_frame)
         t["order_up_headline"] = targeted.headline_table(tdf, shares, t["order_up_by_class"], policies[0], order)
         strong = targeted.headline_text(t["order_up_headline"], t["order_up_by_class"], policies, ctx.class_deals)
     text = (_at_the_table_text(ctx, t, charts, policies) + _method_text() + _by_seat_text(t, order, strong)

@@ -41,9 +41,9 @@ def targeted_seed(seed: int) -> int:
     return int(np.random.SeedSequence([int(seed), 0x7A26]).generate_state(1)[0])
 
 
-def simulate(ctx, tab, order_positions: list[int]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The main model's targeted round-one deals at every seat (deal_frame rows), and each class's share by seat."""
-    from euchresim.report.order_up import deal_frame
+def simulate(ctx, tab, order_positions: list[int], deal_frame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The main model's targeted round-one deals at every seat (rows of order_up's ``deal_frame``, passed in so
+    the two modules do not import each other), and each class's share of all deals by seat."""
     tctx = dataclasses.replace(ctx, seed=targeted_seed(ctx.seed))
     players = ctx.rules.players
     names = position_names(players)
