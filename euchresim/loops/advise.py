@@ -35,7 +35,7 @@ from numba import njit
 from euchresim.engine.bits import U, popcount, random_bit
 from euchresim.engine.hand import apply_legal, legal_actions, start_hand
 from euchresim.engine.layout import (BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, CFG_PACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, HAND, NO_CARD, KITTY, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, POINTS, PRIV_SIZE, SCORE, ST_SIZE, TO_ACT, NO_KEEP)
-from euchresim.loops.hands import _all_random, play_out
+from euchresim.loops.hands import _all_random, random_tricks
 from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 from euchresim.policies.sampler import deal_unseen
 
@@ -84,6 +84,23 @@ def _deal_unseen(tab, fixed, fixed_dummy, upcard, rng, hands):
             dummy |= np.int64(1) << c
             pool &= ~(np.int64(1) << c)
     return dummy, pool
+
+
+@njit(cache=True, _nrt=False)
+def _ask(pid, st, priv, seat, legal, params, rng, tab, ws, fns):
+    """``act``, compiled once: ``act`` is inlined wherever it is called, and the advisor asks it in six places.
+
+    Each inlined copy is the whole dispatch over every policy, for numba
+    to copy, type and lower again on a fresh install; one function keeps
+    it one copy, and a call costs nanoseconds beside a decision.
+    """
+    return act(pid, st, priv, seat, legal, params, rng, tab, ws, fns)
+
+
+@njit(cache=True, _nrt=False)
+def _apply(st, priv, tab, a, legal):
+    """``apply_legal`` (inlined wherever it is called), compiled once for the advisor's four steps, as ``_ask``."""
+    return apply_legal(st, priv, tab, a, legal)
 
 
 @njit(cache=True, _nrt=False)
@@ -147,7 +164,7 @@ def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit
                 a = discard
                 ask = False
             elif infer != 0:
-                a = act(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
+                a = _ask(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
                 ask = False
                 modelled = True
             else:
@@ -159,7 +176,7 @@ def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit
             if s == seat or keep != NO_KEEP:
                 a = keep
             else:
-                a = act(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
+                a = _ask(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
                 modelled = True
             ask = False
         else:
@@ -172,10 +189,10 @@ def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit
             if not (priv[U(HAND + s)] >> a) & 1:
                 return REJECTED if s != seat else SCRIPT_ERROR
         if ask:
-            b = act(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
+            b = _ask(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
             if b != a:
                 return REJECTED
-        if apply_legal(st, priv, tab, a, legal):
+        if _apply(st, priv, tab, a, legal):
             if modelled:
                 return POLICY_ERROR
             # a card another seat could not play here breaks a void: this deal is not the one; any other
@@ -223,21 +240,23 @@ def probe(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, call
 
 
 @njit(cache=True, _nrt=False)
-def _ask(pid, st, priv, seat, legal, params, rng, tab, ws, fns):
-    """``act``, compiled once: ``act`` is inlined wherever it is called, and play_options asks it in three places.
-
-    Each inlined copy is the whole dispatch over every policy, compiled
-    again on a fresh install; one function keeps it one copy (a sixth
-    less of play_options' first compile), and a call costs nanoseconds
-    beside a decision.
-    """
-    return act(pid, st, priv, seat, legal, params, rng, tab, ws, fns)
-
-
-@njit(cache=True, _nrt=False)
 def _play_rest(st, priv, tab, pids, params, fns, rng, ws, all_random):
-    """``play_out`` (which inlines ``act``), compiled once for the same reason as ``_ask``."""
-    return play_out(st, priv, tab, pids, params, fns, rng, ws, all_random)
+    """``loops.hands.play_out`` through ``_ask`` and ``_apply``: its loop, without a fourth copy of the dispatch.
+
+    The same steps in the same order (asking, applying, and ``random_tricks``
+    when every seat plays ``random``), so the same draws and the same hands;
+    tests/test_advise_compile.py holds the two to identical states.
+    """
+    while st[PHASE] != PH_DONE:
+        if all_random and st[PHASE] == PH_PLAY:
+            random_tricks(st, priv, tab, rng)
+            return 0
+        seat = st[TO_ACT]
+        legal = legal_actions(st, priv, tab)
+        a = _ask(pids[U(seat)], st, priv, seat, legal, params[U(seat)], rng, tab, ws, fns)
+        if _apply(st, priv, tab, a, legal):
+            return st[ERR]
+    return 0
 
 
 @njit(cache=True)
@@ -292,20 +311,20 @@ def play_options(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_sui
         _copy(st0, st, ST_SIZE)
         _copy(priv0, priv, PRIV_SIZE)
         _copy(rng0, prng, 6)
-        if apply_legal(st, priv, tab, a, legal) == 0 and st[PHASE] == PH_ALONE and st[TO_ACT] == seat:
+        if _apply(st, priv, tab, a, legal) == 0 and st[PHASE] == PH_ALONE and st[TO_ACT] == seat:
             chosen[i, 1] = _ask(pids[U(seat)], st, priv, seat, legal_actions(st, priv, tab), params[U(seat)],
                                 prng, tab, ws, fns)
         for k in range(options.shape[0]):
             _copy(st, st0, ST_SIZE)
             _copy(priv, priv0, PRIV_SIZE)
             _copy(prng, rng0, 6)
-            if apply_legal(st, priv, tab, options[k, OPT_ACTION], legal):
+            if _apply(st, priv, tab, options[k, OPT_ACTION], legal):
                 return kept, t, st[ERR]
             if options[k, OPT_ALONE] >= 0 and st[PHASE] == PH_ALONE and st[TO_ACT] == seat:
                 # asked all the same, so that the option the policy takes draws what its own hand draws
                 m = legal_actions(st, priv, tab)
                 _ask(pids[U(seat)], st, priv, seat, m, params[U(seat)], prng, tab, ws, fns)
-                if apply_legal(st, priv, tab, options[k, OPT_ALONE], m):
+                if _apply(st, priv, tab, options[k, OPT_ALONE], m):
                     return kept, t, st[ERR]
             err = _play_rest(st, priv, tab, pids, params, fns, prng, ws, all_random)
             if err:
