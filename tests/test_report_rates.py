@@ -141,6 +141,7 @@ def test_decks_report(tmp_path):
     hpg = s[s["statistic"] == "hands per game"]
     assert (hpg["of"] == 200).all() and (hpg["value"] > 3).all()
     assert "decks_order_up_gain_4p.png" in meta["charts"]
+    assert "decks_models.csv" not in meta["tables"] and "## The play models side by side" not in readme
     by = pd.read_csv(out / "decks_order_up_by_trumps.csv")
     assert (by.groupby(["players", "deck"])["deals"].sum() <= 2000).all()
     th = pd.read_csv(out / "decks_order_up_threshold.csv")

@@ -22,6 +22,7 @@ from euchresim.analysis import summary_frame
 from euchresim.stats import mean_ci, wilson
 from euchresim.cards import JOKER, has_joker
 from euchresim.report import Section, chunked, md_table, spec_key
+from euchresim.report import decks_models as M
 from euchresim.report.appendix import appendix, deal_rows
 from euchresim.report.euchre_rates import pct, pts, run_spec, tally_chunks
 
@@ -126,7 +127,7 @@ def _stat_rows(players, deck, hand_counts, game_counts) -> list[dict]:
 def build(ctx) -> Section:
     pol = ctx.policies[0]
     games = max(100, ctx.hands // 10)
-    stats, gains, deals = _variants(ctx, pol, games)
+    stats, gains, deals, heads, variants = _variants(ctx, pol, games)
     summary = pd.DataFrame(stats)
     summary["count"] = summary["count"].astype(object)
     by_trumps = pd.concat(gains, ignore_index=True)
@@ -140,15 +141,32 @@ def build(ctx) -> Section:
     charts, titles = _charts(ctx, summary, by_trumps, cap)
     text = (_findings_text(summary, pol, ctx.hands) + _threshold_text(thresh) + _tables_text(tables)
             + _charts_text(charts, titles, cap, ctx.rules.players))
+    if len(ctx.policies) > 1:
+        more, refused = M.play_models(ctx, variants)
+        models = M.models_table(heads, more, ctx.policies)
+        tables["decks_models"] = models
+        hands = [ctx.hands_for(k) for k in range(len(ctx.policies))]
+
+        def mcap(extra=""):
+            return (" · ".join(f"policy {p}, {n:,} hands per variant" for p, n in zip(ctx.policies, hands))
+                    + f" · seed {ctx.seed} · 95% intervals" + (f" · {extra}" if extra else ""))
+
+        mcharts, mtitles = M.models_charts(ctx, models, mcap)
+        charts.update(mcharts)
+        text += M.models_text(models, ctx.policies, hands, refused)
+        text += ["", "### the headline rates by model (`decks_models.csv`)", "", md_table(models), ""]
+        for name in mcharts:
+            text += [f"![{mtitles[name]}]({name}.png)", "", f"*{mtitles[name]}: {mcap()}.*", ""]
     md, app = appendix(ctx, deals, decks=PACKS)
     tables.update(app)
     return Section(title="Packs and players side by side", text="\n".join(text) + "\n\n" + md, tables=tables,
                    charts=charts)
 
 
-def _variants(ctx, pol: str, games: int) -> tuple[list, list, dict]:
-    """Every pack and table size: its summary rows, its order-up gains by trumps, and the appendix's deals."""
-    stats, gains, deals = [], [], {}
+def _variants(ctx, pol: str, games: int) -> tuple[list, list, dict, list, list]:
+    """Every pack and table size: its summary rows, its order-up gains by trumps, the appendix's deals,
+    the main model's headline rows and the variants' rules (for the further models)."""
+    stats, gains, deals, heads, variants = [], [], {}, [], []
     for players in PLAYERS:
         for deck in PACKS:
             rules = variant_rules(ctx.rules, players, deck)
@@ -160,7 +178,9 @@ def _variants(ctx, pol: str, games: int) -> tuple[list, list, dict]:
                 deals[deck] = deal_rows(ctx, rules)
             stats += _stat_rows(players, deck, hc, gc)
             gains.append(_order_gains(ctx, rules, pol))
-    return stats, gains, deals
+            heads += M.headline_rows(players, deck, pol, hc)
+            variants.append((players, deck, rules))
+    return stats, gains, deals, heads, variants
 
 
 def _charts(ctx, summary: pd.DataFrame, by_trumps: pd.DataFrame, cap) -> tuple[dict, dict]:

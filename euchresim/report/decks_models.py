@@ -1,0 +1,130 @@
+"""The decks report's headline rates under every play model, side by side.
+
+The main model's tables and charts answer "how does the game change with
+the pack and the table"; a rule of thumb learned by one bot need not hold
+for another, so each further ``--policy`` plays every variant too (its
+``--model-hands`` hands, the same seed and chunking as the main model's
+run, so a model's numbers are those of a direct run of it) for the rates a
+reader quotes: making trump in round one and two, the makers taking 3+
+tricks, being euchred, marching.  Models "differ" where their 95%
+intervals do not overlap.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from euchresim.analysis import summary_frame
+from euchresim.policies import PolicyError
+from euchresim.report import md_table
+from euchresim.report.euchre_rates import pct, run_spec, tally_chunks
+from euchresim.stats import wilson
+
+# statistic: (words, summary_frame's row or None for round one)
+HEADLINE = {
+    "made in round one": ("trump made in round one (share of hands)", None),
+    "made in round two": ("trump made in round two (share of hands)", "made round 2"),
+    "makers took 3+": ("makers took 3+ tricks (share of made hands)", "makers took 3+ tricks"),
+    "euchred": ("makers euchred (share of made hands)", "makers euchred"),
+    "march": ("makers marched (share of made hands)", "march"),
+}
+COLUMNS = ["players", "deck", "statistic", "policy", "hands", "count", "of", "value", "ci_low", "ci_high"]
+
+
+def headline_rows(players: int, deck: int, policy: str, counts: dict) -> list[dict]:
+    """The headline rates of one variant's hand tallies under one policy."""
+    s = summary_frame(counts, players)
+    n = counts["hands"]
+    out = []
+    for stat, (_, row) in HEADLINE.items():
+        if row is None:
+            k, of = sum(counts.get(f"made_r1_pos{p}", 0) for p in range(players)), n
+        else:
+            hit = s[s["statistic"] == row]
+            if hit.empty:
+                continue
+            k, of = int(hit.iloc[0]["count"]), int(hit.iloc[0]["of"])
+        lo, hi = wilson(k, of)
+        out.append({"players": players, "deck": deck, "statistic": stat, "policy": policy, "hands": n,
+                    "count": int(k), "of": int(of), "value": k / of if of else float("nan"),
+                    "ci_low": lo, "ci_high": hi})
+    return out
+
+
+def play_models(ctx, variants) -> tuple[list[dict], list[str]]:
+    """Every further model's headline rows over ``variants`` ((players, deck, rules)), and the variants it refused."""
+    rows, refused = [], []
+    for k, pol in enumerate(ctx.policies):
+        if k == 0:
+            continue
+        for players, deck, rules in variants:
+            spec = run_spec(ctx, rules, pol, ctx.hands_for(k))
+            try:
+                hc, _ = tally_chunks(ctx, "decks-hands", spec, label=f"{pol} {players}p {deck}")
+            except PolicyError as e:
+                refused.append(f"{pol} at {players} players, {deck} cards: {e}")
+                continue
+            rows += headline_rows(players, deck, pol, hc)
+    return rows, refused
+
+
+def models_table(main_rows: list[dict], further: list[dict], policies) -> pd.DataFrame:
+    """One row per variant x statistic x policy, the policies in --policy order."""
+    df = pd.DataFrame(main_rows + further, columns=COLUMNS)
+    df["order"] = df["policy"].map({p: i for i, p in enumerate(policies)})
+    df["stat_order"] = df["statistic"].map({s: i for i, s in enumerate(HEADLINE)})
+    df = df.sort_values(["stat_order", "players", "deck", "order"], kind="stable")
+    return df.drop(columns=["order", "stat_order"]).reset_index(drop=True)
+
+
+def verdicts(table: pd.DataFrame) -> pd.DataFrame:
+    """Per variant x statistic: "agree" where every model's interval meets every other's, else "differ"."""
+    rows = []
+    for (stat, players, deck), g in table.groupby(["statistic", "players", "deck"], sort=False):
+        ok = g[g["of"] > 0]
+        if len(ok) < 2:
+            v = "too few models"
+        else:
+            v = "agree" if ok["ci_low"].max() <= ok["ci_high"].min() else "differ"
+        rows.append({"statistic": stat, "players": players, "deck": deck, "models": v})
+    return pd.DataFrame(rows)
+
+
+def models_text(table: pd.DataFrame, policies, hands: list[int], refused: list[str]) -> list[str]:
+    who = ", ".join(f"{p} ({n:,} hands per variant)" for p, n in zip(policies, hands))
+    text = ["", "## The play models side by side", "",
+            f"Every variant played by each model: {who}; the same seed. Each line gives the models' rates "
+            "with 95% intervals; \"differ\" where two intervals do not overlap (`decks_models.csv`)."]
+    if refused:
+        text += ["", "Not played (the model refused the variant): " + "; ".join(refused) + "."]
+    ver = verdicts(table).set_index(["statistic", "players", "deck"])["models"]
+    for stat, (words, _) in HEADLINE.items():
+        df = table[table["statistic"] == stat]
+        if df.empty:
+            continue
+        n_diff = int((ver.xs(stat, level="statistic") == "differ").sum()) if stat in ver.index.get_level_values(0) else 0
+        text += ["", f"**{words[0].upper()}{words[1:]}** (models differ in {n_diff} of "
+                     f"{df.groupby(['players', 'deck']).ngroups} variants)", ""]
+        for (players, deck), g in df.groupby(["players", "deck"], sort=False):
+            say = "; ".join(f"{r.policy} {pct(r.value, r.ci_low, r.ci_high)}" for r in g.itertuples(index=False))
+            mark = " — differ" if ver.get((stat, players, deck)) == "differ" else ""
+            text.append(f"- {players} players, {deck} cards: {say}{mark}.")
+    return text
+
+
+def models_charts(ctx, table: pd.DataFrame, cap) -> tuple[dict, dict]:
+    """One figure per headline rate: a panel per table size, bars by pack, one bar per model."""
+    from euchresim import plots
+    charts, titles = {}, {}
+    df = table.assign(variant=[f"{p}p · {d}" for p, d in zip(table["players"], table["deck"])])
+    for stat, (words, _) in HEADLINE.items():
+        part = df[df["statistic"] == stat]
+        if part.empty:
+            continue
+        name = "decks_models_" + "".join(c if c.isalnum() else "_" for c in stat).strip("_").replace("__", "_")
+        titles[name] = f"{words[0].upper()}{words[1:]}, by model (players · cards)"
+        charts[name] = plots.bars(part, "variant", "value", ctx.path(f"{name}.png"), title=titles[name],
+                                  caption=cap("one bar per play model"), ci_low="ci_low", ci_high="ci_high",
+                                  group="policy", value_label=words, percent=True,
+                                  category_label="players · cards in the pack", annotate=False,
+                                  figsize=(13, 5.5))
+    return charts, titles
