@@ -209,7 +209,6 @@ def _copy(dst, src, n):
         dst[j] = src[j]
 
 
-@njit(cache=True)
 def probe(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone, discard, keep, plays,
           steps, pids, params, fns, drng, prng, tries):
     """Where ``steps`` actions of the hand so far lead, from one kept deal (whoever is to act then).
@@ -219,14 +218,17 @@ def probe(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, call
 
     The phase and the legal set depend only on what the seat sees, so one
     deal tells them; inference is off here (it narrows deals, not options).
+    A loop in Python over the compiled ``sample_deal``, not a kernel of its
+    own: a kernel would be one more compile of everything ``sample_deal``
+    reaches on a fresh install (some seconds), and a try is microseconds.
     """
     st = np.zeros(ST_SIZE, dtype=np.int64)
     priv = np.zeros(PRIV_SIZE, dtype=np.int64)
     ws = np.zeros((WS_ROWS, WS_COLS), dtype=np.int64)
     hands = np.zeros(4, dtype=np.int64)
     at = np.zeros(2, dtype=np.int64)
-    status = np.int64(REJECTED)
-    t = np.int64(0)
+    status = REJECTED
+    t = 0
     while t < tries:
         t += 1
         status = sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone,
@@ -235,8 +237,9 @@ def probe(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, call
         if status != REJECTED:
             break
     if status != KEPT:
-        return status, np.int64(-1), np.int64(-1), np.int64(0), at[0], at[1], t
-    return status, st[PHASE], st[TO_ACT], legal_actions(st, priv, tab), at[0], at[1], t
+        return int(status), -1, -1, 0, int(at[0]), int(at[1]), t
+    legal = legal_actions(st, priv, tab)
+    return int(status), int(st[PHASE]), int(st[TO_ACT]), int(legal), int(at[0]), int(at[1]), t
 
 
 @njit(cache=True, _nrt=False)
