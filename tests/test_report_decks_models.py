@@ -79,10 +79,15 @@ def test_two_models_every_variant_as_a_direct_run_and_resumable(tmp_path):
 
 @pytest.mark.slow
 def test_a_search_bot_plays_every_variant(tmp_path):
-    """pimc (the base of `best`) plays 2 and 3 players, 32 and 33 cards and the joker, at a tiny count."""
-    out = _report(tmp_path / "p", "--policy", "heuristic", "--policy", "pimc:worlds=2", "--model-hands", "100")
+    """pimc (the base of `best`) plays 2 and 3 players, 32 and 33 cards and the joker, in chunks of 250 hands."""
+    out = _report(tmp_path / "p", "--policy", "heuristic", "--policy", "pimc:worlds=2", "--model-hands", "300")
     t = pd.read_csv(out / "decks_models.csv")
     mine = t[t["policy"] == "pimc:worlds=2"]
     assert set(zip(mine["players"], mine["deck"])) == VARIANTS
-    assert (mine["hands"] == 100).all()
+    assert (mine["hands"] == 300).all()
+    kept = [json.loads((d / "_manifest.json").read_text()) for d in (out / "_work").glob("decks-hands-*")]
+    searched = [m for m in kept if m["report_work"]["policies"][0] == "pimc:worlds=2"]
+    assert len(searched) == 12
+    assert all(m["report_work"]["chunk_size"] == 250 and len(m["chunks"]) == 2 for m in searched)
+    assert all(m["report_work"]["chunk_size"] == 1000 for m in kept if m not in searched)
     assert "refused" not in (out / "README.md").read_text()
