@@ -26,7 +26,7 @@ REPORTS = [
     ("loner", ["loner", "--defend-alone", "--hands", "400000", "--policy", "heuristic",
                "--policy", "pimc:worlds=20", "--policy", "dd", "--model-hands", "8000", "--model-hands", "40000"]),
     ("euchre-rates", ["euchre-rates", "--hands", "2000000"]),
-    ("decks", ["decks", "--hands", "400000"]),
+    ("decks", ["decks", "--hands", "400000", "--policy", "heuristic", "--policy", "best", "--model-hands", "3600"]),
     ("win-probability", ["win-probability", "--hands", "1000000"]),
 ]
 
