@@ -242,9 +242,12 @@ def probe(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, call
     return int(status), int(st[PHASE]), int(st[TO_ACT]), int(legal), int(at[0]), int(at[1]), t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _play_rest(st, priv, tab, pids, params, fns, rng, ws, all_random):
     """``loops.hands.play_out`` through ``_ask`` and ``_apply``: its loop, without a fourth copy of the dispatch.
+
+    Inlined (a few calls): as a kernel of its own it would be one more
+    compile and link of everything ``_ask`` reaches.
 
     The same steps in the same order (asking, applying, and ``random_tricks``
     when every seat plays ``random``), so the same draws and the same hands;
