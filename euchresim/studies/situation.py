@@ -6,8 +6,8 @@ and how many of its steps lead to the decision.  ``from_hand`` builds one
 from what a player says ("left of the dealer, holding ..., ten of hearts
 turned"), ``from_record`` from a hand record cut at a decision, each time
 with only what that seat saw.  ``decision_of`` reads the decision and its
-options off one probe of the kernels (loops/advise.py); studies/advise.py
-samples and plays them.
+options off one probe (loops/advise.py: a Python loop over the compiled
+sample_deal); studies/advise.py samples and plays them.
 """
 from __future__ import annotations
 
