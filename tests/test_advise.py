@@ -401,3 +401,24 @@ def test_the_win_model_is_kept_on_disk_and_read_back(tmp_path, monkeypatch):
     assert np.array_equal(advice.win_model.__wrapped__(rules, "baseline", 500, 3), V)
     with pytest.raises(AssertionError):
         advice.win_model.__wrapped__(rules, "baseline", 501, 3)     # another model: played, not read
+
+
+@pytest.mark.slow
+def test_a_cold_first_run_says_it_is_compiling_and_then_that_it_makes_the_win_model(tmp_path, monkeypatch):
+    """What a fresh install prints while it works, in order: the compile notice before the hand is read (it
+    runs the kernels), the P(win) model when one has to be played; never a silent wait with no word."""
+    import euchresim.cli.advise as cli_advise
+    import euchresim.engine as engine
+    from euchresim.cli.options import COMPILING
+    monkeypatch.setattr(cli_advise, "_advisor_compiled", lambda: False)      # as on a fresh install
+    monkeypatch.setattr(engine, "cache_dir", lambda: str(tmp_path))          # no P(win) model kept yet
+    r = run(["advise", "--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left", "--policy", "baseline",
+             "--model-hands", "100", "--samples", "200", "--game-to", "5"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    making = [i for i, ln in enumerate(lines) if ln.startswith("making the P(win) model: 100 hands of baseline")]
+    assert lines[0] == COMPILING and making and making[0] < next(i for i, ln in enumerate(lines) if "best" in ln)
+    monkeypatch.setattr(cli_advise, "_advisor_compiled", lambda: True)       # the second run: nothing of either
+    again = run(["advise", "--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left", "--policy", "baseline",
+                 "--model-hands", "100", "--samples", "200", "--game-to", "5"])
+    assert again.exit_code == 0 and COMPILING not in again.output and "making the P(win)" not in again.output
