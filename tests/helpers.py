@@ -206,3 +206,16 @@ def hears_ctrl_c():
     """``preexec_fn`` for a child the test will stop with SIGINT: a shell that starts the suite in the
     background ignores SIGINT, its children inherit that, and the stop under test would never land."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def started_hand(tab, row):
+    """Fresh engine state (st, priv) for a chunk's hand row, as dealt: where two loops play the same hand."""
+    import numpy as np
+    from euchresim.engine.hand import start_hand
+    from euchresim.engine.layout import PRIV_SIZE, ST_SIZE
+    st = np.zeros(ST_SIZE, np.int64)
+    priv = np.zeros(PRIV_SIZE, np.int64)
+    hands = np.array([row[f"hand{s}"] for s in range(4)], np.int64)
+    start_hand(st, priv, tab, np.int64(row["dealer"]), hands, np.int64(row["dummy"]), np.int64(row["upcard"]),
+               np.int64(row["kitty"]))
+    return st, priv

@@ -10,13 +10,12 @@ import numpy as np
 import pytest
 
 from euchresim.engine.bits import seed_state
-from euchresim.engine.hand import start_hand
-from euchresim.engine.layout import NPLAYS, PRIV_SIZE, PRIV_STATE, ST_SIZE
+from euchresim.engine.layout import NPLAYS, PRIV_STATE
 from euchresim.engine.tables import build_tables
 from euchresim.loops.advise import _play_rest
 from euchresim.loops.hands import _all_random, new_workspace, play_out
 from euchresim.policies import functions, resolve
-from tests.helpers import rows_of
+from tests.helpers import rows_of, started_hand
 
 CASES = [(4, 24, "random"), (4, 24, "heuristic"), (4, 24, ("heuristic", "baseline", "random", "heuristic")),
          (3, 25, "baseline"), (2, 32, ("random", "heuristic"))]
@@ -34,12 +33,8 @@ def test_play_rest_equals_play_out(players, deck, policy):
     for row in res.hands:
         out = []
         for loop in (play_out, _play_rest):
-            st = np.zeros(ST_SIZE, np.int64)
-            priv = np.zeros(PRIV_SIZE, np.int64)
+            st, priv = started_hand(tab, row)
             rng = base.copy()
-            hands = np.array([row[f"hand{s}"] for s in range(4)], np.int64)
-            start_hand(st, priv, tab, np.int64(row["dealer"]), hands, np.int64(row["dummy"]),
-                       np.int64(row["upcard"]), np.int64(row["kitty"]))
             assert loop(st, priv, tab, pids, params, fns, rng, ws, fast) == 0
             out.append((st, priv, rng))
         (a, pa, ra), (b, pb, rb) = out

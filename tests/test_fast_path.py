@@ -9,11 +9,10 @@ import pytest
 
 from euchresim.loops.hands import new_workspace, play_out
 from euchresim.engine.bits import seed_state
-from euchresim.engine.hand import start_hand
-from euchresim.engine.layout import PRIV_SIZE, PRIV_STATE, ST_SIZE
+from euchresim.engine.layout import PRIV_STATE
 from euchresim.policies import functions, resolve
 from euchresim.engine.tables import build_tables
-from tests.helpers import VARIANTS, rows_of
+from tests.helpers import VARIANTS, rows_of, started_hand
 
 
 @pytest.mark.parametrize("players,deck", VARIANTS)
@@ -27,12 +26,8 @@ def test_random_tricks_equals_the_generic_loop(players, deck):
     for row in res.hands:
         out = []
         for fast in (True, False):
-            st = np.zeros(ST_SIZE, np.int64)
-            priv = np.zeros(PRIV_SIZE, np.int64)
+            st, priv = started_hand(tab, row)
             rng = base.copy()
-            hands = np.array([row[f"hand{s}"] for s in range(4)], np.int64)
-            start_hand(st, priv, tab, np.int64(row["dealer"]), hands, np.int64(row["dummy"]),
-                       np.int64(row["upcard"]), np.int64(row["kitty"]))
             assert play_out(st, priv, tab, pids, params, fns, rng, ws, fast) == 0
             out.append((st, priv, rng))
         (a, pa, ra), (b, pb, rb) = out
