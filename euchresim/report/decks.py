@@ -193,7 +193,7 @@ def _charts(ctx, summary: pd.DataFrame, by_trumps: pd.DataFrame, cap) -> tuple[d
         df = plot[plot["statistic"] == stat]
         if df.empty:
             continue
-        name = "decks_" + "".join(c if c.isalnum() else "_" for c in stat).strip("_").replace("__", "_")
+        name = M.chart_name("decks_", stat)
         titles[name] = f"{words[0].upper()}{words[1:]}, by pack and players"
         charts[name] = plots.bars(df, "pack", "value", ctx.path(f"{name}.png"), title=titles[name], caption=cap(),
                                   ci_low="ci_low", ci_high="ci_high", group="table", value_label=words,

@@ -118,6 +118,11 @@ def models_text(table: pd.DataFrame, policies, hands: list[int], refused: list[s
     return text
 
 
+def chart_name(prefix: str, stat: str) -> str:
+    """A chart's file name: the prefix and the statistic's words, letters and digits only."""
+    return prefix + "".join(c if c.isalnum() else "_" for c in stat).strip("_").replace("__", "_")
+
+
 def models_charts(ctx, table: pd.DataFrame, cap) -> tuple[dict, dict]:
     """One figure per headline rate: a panel per table size, bars by pack, one bar per model."""
     from euchresim import plots
@@ -127,7 +132,7 @@ def models_charts(ctx, table: pd.DataFrame, cap) -> tuple[dict, dict]:
         part = df[df["statistic"] == stat]
         if part.empty:
             continue
-        name = "decks_models_" + "".join(c if c.isalnum() else "_" for c in stat).strip("_").replace("__", "_")
+        name = chart_name("decks_models_", stat)
         titles[name] = f"{words[0].upper()}{words[1:]}, by model (players · cards)"
         charts[name] = plots.bars(part, "variant", "value", ctx.path(f"{name}.png"), title=titles[name],
                                   caption=cap("one bar per play model"), ci_low="ci_low", ci_high="ci_high",
