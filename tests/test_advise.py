@@ -419,6 +419,7 @@ def test_a_cold_first_run_says_it_is_compiling_and_then_that_it_makes_the_win_mo
     making = [i for i, ln in enumerate(lines) if ln.startswith("making the P(win) model: 100 hands of baseline")]
     assert lines[0] == COMPILING and making and making[0] < next(i for i, ln in enumerate(lines) if "best" in ln)
     monkeypatch.setattr(cli_advise, "_advisor_compiled", lambda: True)       # the second run: nothing of either
+    monkeypatch.setattr(engine, "kernels_cached", lambda: True)   # the hot loop too (cache_dir above is empty)
     again = run(["advise", "--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left", "--policy", "baseline",
                  "--model-hands", "100", "--samples", "200", "--game-to", "5"])
     assert again.exit_code == 0 and COMPILING not in again.output and "making the P(win)" not in again.output
