@@ -71,6 +71,11 @@ def _machine(folder) -> str:
         return "a machine not recorded"
 
 
+def _over(sittings) -> str:
+    """A report resumed over several sittings: its run time is their sum (meta.json's sittings)."""
+    return f" over {sittings} sittings" if sittings and sittings > 1 else ""
+
+
 def write_index(out):
     """reports/README.md: each report's title, the command that made it, its hands and run time."""
     import json
@@ -87,7 +92,8 @@ def write_index(out):
             meta = json.load(fh)
         with open(os.path.join(out, name, "README.md"), encoding="utf-8") as fh:
             title = fh.readline().lstrip("# ").strip()
-        lines.append(f"| [{title}]({name}/README.md) | `{meta['command']}` | {meta['run_seconds']:.0f} s "
+        lines.append(f"| [{title}]({name}/README.md) | `{meta['command']}` | {meta['run_seconds']:.0f} s"
+                     f"{_over(meta.get('sittings', 1))} "
                      f"| {meta.get('machine', 'not recorded')} | engine {meta.get('engine_version', '?')} |")
     with open(os.path.join(out, "README.md"), "w", encoding="utf-8") as fh:
         fh.write("\n".join(lines) + "\n")

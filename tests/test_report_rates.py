@@ -183,3 +183,28 @@ def test_resume_gives_identical_tables(tmp_path, monkeypatch):
     assert names == sorted(f for f in os.listdir(part) if f.endswith(".csv"))
     for f in names:
         assert (whole / f).read_bytes() == (part / f).read_bytes(), f
+
+
+def test_a_resumed_report_states_the_time_of_every_sitting(tmp_path, monkeypatch):
+    """A report remade over several sittings (stopped, resumed the next day) says what all of them took, not
+    only the last: each finished chunk brings its sitting's time up to date, so a kill loses at most one chunk's."""
+    import time as time_mod
+    from euchresim import report as R
+    clock = [1000.0]
+    monkeypatch.setattr(time_mod, "time", lambda: clock[0])
+
+    def ctx(resume):
+        return ReportContext(kind="euchre-rates", out=str(tmp_path), hands=4000, seed=3, rules=Rules(players=3),
+                             chunk_size=1000, resume=resume, command="test")
+    R.claim(ctx(False))
+    clock[0] += 30.0
+    R.sitting_seconds(ctx(False))       # a finished chunk; then the process is killed
+    clock[0] += 5000.0                  # a night between the sittings, not counted
+    R.claim(ctx(True))
+    clock[0] += 12.5
+    meta = write_section(ctx(True), euchre_rates.build(ctx(True)), 0.0)
+    assert (meta["run_seconds"], meta["sittings"]) == (42.5, 2)
+    assert "42.5 s over 2 sittings, resumed from the kept work" in (tmp_path / "README.md").read_text()
+    R.claim(ctx(False))                 # --force and the like: afresh, one sitting
+    clock[0] += 3.0
+    assert R.sitting_seconds(ctx(False)) == (3.0, 1)

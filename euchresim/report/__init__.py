@@ -95,12 +95,16 @@ def chunked(ctx: ReportContext, key: str, spec: dict, n_chunks: int, job: Callab
     """
     from euchresim.run.jobs import run_job
     folder = ctx.path("_work", key)
-    progress = (lambda done, total: ctx.progress(label or key, done, total)) if ctx.progress else None
-    if progress:
-        progress(0, n_chunks)
+    if ctx.progress:
+        ctx.progress(label or key, 0, n_chunks)
+
+    def on_chunk(done, total):
+        sitting_seconds(ctx)                # a kill after this chunk loses none of this sitting's time
+        if ctx.progress:
+            ctx.progress(label or key, done, total)
     try:
         out = run_job(_ArraysJob(job, spec, n_chunks), workers=ctx.workers, folder=folder,
-                      resume=ctx.resume and os.path.isdir(folder), force=ctx.force, on_chunk=progress,
+                      resume=ctx.resume and os.path.isdir(folder), force=ctx.force, on_chunk=on_chunk,
                       collect=("result",), backend=ctx.backend, address=ctx.address)
     except SimError as e:
         raise ReportError(str(e)) from None
@@ -151,6 +155,36 @@ def claim(ctx: ReportContext) -> None:
                               f"({', '.join(f'{k} {have.get(k)}' for k in diff)}); --resume needs the same, "
                               "--force makes the report afresh")
     write_atomic(path, json.dumps(want, indent=1).encode())
+    kept = _sittings(ctx) if ctx.resume and not ctx.force else []
+    _write_sittings(ctx, kept + [{"started": time.time(), "seconds": 0.0}])
+
+
+def _sittings(ctx: ReportContext) -> list:
+    """The sittings of the kept work (``OUT/_work/sittings.json``): when each began and its seconds so far."""
+    try:
+        with open(ctx.path("_work", "sittings.json"), encoding="utf-8") as fh:
+            return list(json.load(fh)["sittings"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
+def _write_sittings(ctx: ReportContext, sittings: list) -> None:
+    write_atomic(ctx.path("_work", "sittings.json"), json.dumps({"sittings": sittings}, indent=1).encode())
+
+
+def sitting_seconds(ctx: ReportContext) -> tuple[float, int]:
+    """The report's run time over every sitting, and how many: a report resumed over days says all it took.
+
+    The current sitting's time is brought up to now and kept, so a stop or a
+    kill loses at most the time since the last finished chunk.  (0, 0) when
+    the report was not claimed (its work not kept).
+    """
+    sittings = _sittings(ctx)
+    if not sittings:
+        return 0.0, 0
+    sittings[-1]["seconds"] = round(time.time() - float(sittings[-1]["started"]), 1)
+    _write_sittings(ctx, sittings)
+    return round(sum(float(s["seconds"]) for s in sittings), 1), len(sittings)
 
 
 def write_atomic(path: str, data: bytes) -> None:
@@ -204,6 +238,9 @@ def _cpu_model() -> str:
 def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
     """README.md, the CSV tables and meta.json in ``ctx.out``; the charts are already there."""
     os.makedirs(ctx.out, exist_ok=True)
+    seconds, sittings = sitting_seconds(ctx)
+    if not sittings:                         # not claimed: this call's own time
+        seconds, sittings = round(time.time() - started, 1), 1
     for name, df in section.tables.items():
         write_atomic(ctx.path(f"{name}.csv"), df.to_csv(index=False).encode())
     meta = {
@@ -211,7 +248,7 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
         "model_hands": list(ctx.model_hands), "policies": list(ctx.policies), "rules": ctx.rules.to_dict(),
         "euchresim": __version__, "engine_version": ENGINE_VERSION,
         "python": platform.python_version(), "numpy": np.__version__,
-        "run_seconds": round(time.time() - started, 1), "machine": machine(ctx),
+        "run_seconds": seconds, "sittings": sittings, "machine": machine(ctx),
         "tables": sorted(f"{n}.csv" for n in section.tables),
         "charts": sorted(os.path.relpath(p, ctx.out) for p in section.charts.values()),
     }
@@ -224,7 +261,8 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
             + "".join(f", {ctx.hands_for(k):,} for {p}" for k, p in enumerate(ctx.policies) if k)
             + (f"; {ctx.class_deals:,} targeted deals per seat for {ctx.policies[0]}, round one, hands "
                f"{', '.join(ctx.classes)}" if ctx.classes else "")
-            + f"; {meta['run_seconds']} s). Every figure names the policy that played its hands and "
+            + f"; {seconds} s" + (f" over {sittings} sittings, resumed from the kept work" if sittings > 1 else "")
+            + "). Every figure names the policy that played its hands and "
               "carries a 95% interval.\n\n")
     write_atomic(ctx.path("README.md"), (head + section.text.rstrip() + "\n").encode())
     return meta
