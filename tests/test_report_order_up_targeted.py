@@ -135,10 +135,10 @@ def test_bad_classes_are_one_line(tmp_path, extra, needle):
     assert not (tmp_path / "r").exists()
 
 
-def test_only_order_up_takes_classes(tmp_path):
-    line = one_error_line(run(["report", "loner", "--out", "r", "--classes", "2T R", "--class-deals", "10"],
+def test_only_order_up_and_loner_take_classes(tmp_path):
+    line = one_error_line(run(["report", "decks", "--out", "r", "--classes", "2T R", "--class-deals", "10"],
                               cwd=tmp_path))
-    assert "only order-up plays targeted deals, not loner" in line
+    assert "only order-up and loner play targeted deals, not decks" in line
 
 
 def test_make_reports_order_up_entry_targets_the_headline_classes():

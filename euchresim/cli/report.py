@@ -18,6 +18,7 @@ KINDS = {
     "decks": "decks",
     "win-probability": "win_probability",
 }
+TARGETED = ("order-up", "loner")          # the kinds whose headline cells --classes plays on targeted deals
 
 
 class _Bars:
@@ -59,8 +60,8 @@ def _check_classes(kind, classes, class_deals) -> tuple:
     """--classes as the engine's class names (in their order), or () when not given; one line when wrong."""
     if classes is None and class_deals is None:
         return ()
-    if kind != "order-up":
-        raise InputError(f"--classes, --class-deals: only order-up plays targeted deals, not {kind}")
+    if kind not in TARGETED:
+        raise InputError(f"--classes, --class-deals: only order-up and loner play targeted deals, not {kind}")
     if classes is None or class_deals is None:
         raise InputError("--classes and --class-deals go together: the classes and the deals kept per seat")
     from euchresim.studies.counterfactual import class_mask, class_names
@@ -83,10 +84,11 @@ def _check_classes(kind, classes, class_deals) -> tuple:
               help="Hands for each further play model, in --policy order [default: hands/100 for pimc, "
                    "hands/10 for others].")
 @click.option("--classes", metavar="CLASSES",
-              help='order-up: hand classes whose round-one cells the main model plays on targeted deals, '
-                   'e.g. "2T R,3T L,3T R" (with --class-deals).')
+              help='order-up and loner: hand classes whose round-one cells the main model plays on targeted '
+                   'deals (with --class-deals): the caller\'s in order-up, e.g. "2T R,3T L,3T R"; the maker\'s '
+                   'in loner, e.g. "4+T RL,4+T R,3T RL".')
 @click.option("--class-deals", type=click.IntRange(min=1), metavar="N",
-              help="order-up: deals kept per seat for --classes, each holding one of them as dealt.")
+              help="order-up and loner: deals kept per seat for --classes, each holding one of them as dealt.")
 @click.option("--out", required=True, help="The report's folder (its parent must exist).")
 @click.option("--workers", type=click.IntRange(min=1, max=256), help="Processes [default: all cores].")
 @click.option("--resume", is_flag=True, help="Go on with the work kept in --out.")
@@ -133,8 +135,8 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
                                 seed=seed, rules=rules, policies=pols, model_hands=mh,
                                 workers=workers or runner.default_workers(), resume=resume, force=force,
                                 progress=bars, command=command, backend=backend,
-                                address=address, classes=classes if k == "order-up" else (),
-                                class_deals=class_deals or 0 if k == "order-up" else 0)
+                                address=address, classes=classes if k in TARGETED else (),
+                                class_deals=class_deals or 0 if k in TARGETED else 0)
             os.makedirs(ctx.out, exist_ok=True)
             claim(ctx)
             started = time.time()

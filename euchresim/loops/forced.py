@@ -46,7 +46,7 @@ from euchresim.engine.bits import U, lowbit, randbelow
 from euchresim.engine.classes import upcard_class
 from euchresim.engine.deal import deal
 from euchresim.engine.hand import apply_legal, legal_actions, start_hand
-from euchresim.engine.layout import (CFG_NPACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, KITTY, MAKER, MAKER_TRICKS, PH_DONE, PH_PLAY, PHASE, POINTS, PRIV_SIZE, REDEAL, ST_SIZE, T_NEXT, T_PACK, TO_ACT, UPCARD)
+from euchresim.engine.layout import (CFG_NPACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, KITTY, MAKER, MAKER_TRICKS, PH_DONE, PH_PLAY, PHASE, POINTS, PRIV_SIZE, REDEAL, ROUND, ST_SIZE, T_NEXT, T_PACK, TO_ACT, TRUMP, UPCARD)
 from euchresim.loops.hands import _all_random, play_out
 from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 
@@ -69,6 +69,8 @@ F_CHOSEN = 14           # the option the seat's own policy took (action code or 
 F_CHOSEN_K = 15         # its place among the options
 F_BASE = 16             # 4 columns: each seat's points in the ordinary hand
 F_REDEAL = 20           # 1: a redeal (the deal does not pass, R7)
+F_TRUMP = 21            # trump at the decision (a suit once called: alone, defend, discard), else -1
+F_ROUND = 22            # the round it was called in (1, 2; 0 before a call), -1 if not reached
 NINFO = 24
 
 
@@ -122,6 +124,8 @@ def _forced_hands(tab, n, drng, prng, pids, params, fns, kind, want_pos, want_cl
         row[F_PHASE] = -1
         row[F_CHOSEN] = -1
         row[F_CHOSEN_K] = -1
+        row[F_TRUMP] = -1
+        row[F_ROUND] = -1
         for k in range(MAX_OPTIONS):
             options[U(i), k] = -1
             maker[U(i), k] = -1
@@ -146,6 +150,8 @@ def _forced_hands(tab, n, drng, prng, pids, params, fns, kind, want_pos, want_cl
                 row[F_PHASE] = kind
                 row[F_LEGAL] = legal
                 row[F_CHOSEN] = a
+                row[F_TRUMP] = st[TRUMP]
+                row[F_ROUND] = st[ROUND]
                 break
             if apply_legal(st, priv, tab, a, legal):
                 return st[ERR], i

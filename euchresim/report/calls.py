@@ -50,14 +50,10 @@ def decision_job(rules, policy: str, seed: int, count: int, chunk_size: int, dec
            "upcard": res.upcard[r], "seat": res.seat[r], "pos": res.pos[r], "n_options": res.n_options[r],
            "options": res.options[r], "chosen": res.chosen[r], "chosen_k": res.chosen_k[r],
            "net": (own - other)[r], "value": res.value[r], "maker_tricks": res.maker_tricks[r]}
-    if with_trump:          # the ordinary hand passes the decision, so its trump is the trump decided on
-        from euchresim.run.runner import play_chunk as sim_chunk
-        rows = sim_chunk(spec, i).hands
-        if not np.array_equal(rows["dealer"].astype(np.int64), res.dealer):
-            raise RuntimeError("counterfactual and ordinary deals differ")
-        out["trump"] = rows["trump"].astype(np.int64)[r]
-        out["make_round"] = rows["make_round"].astype(np.int64)[r]
-        out["maker"] = rows["maker"].astype(np.int64)[r]
+    if with_trump:          # as the kernel saw it at the decision: a targeted run's deals are not the ordinary run's
+        out["trump"] = res.trump[r]
+        out["make_round"] = res.make_round[r]
+        out["maker"] = res.maker[np.arange(len(r)), np.maximum(res.chosen_k, 0)][r]
     if classes:
         from euchresim.engine.classes import CLASS_NAMES
         held = res.hand_classes()

@@ -61,7 +61,13 @@ def build(ctx) -> Section:
     t = _tables(df, policies)
     t.update(_fitted_count(df, policies, maker_word))
     charts = _charts(ctx, df, t, policies)
-    text = (_method_text(players, maker_word, note_def) + _gain_text(t, players)
+    strong = None
+    if ctx.classes:             # the makers' headline cells from targeted deals (report/loner_targeted.py)
+        from euchresim.report import loner_targeted as targeted
+        tdf, shares = targeted.simulate(ctx, build_tables(ctx.rules), deal_frame)
+        t["loner_headline"] = targeted.headline_table(tdf, shares, df, policies[0], players)
+        strong = targeted.headline_text(t["loner_headline"], df, policies, ctx.class_deals)
+    text = (_method_text(players, maker_word, note_def) + _gain_text(t, players, strong)
             + _where_it_pays_text(t["loner_fit"]) + _chart_text(ctx, charts, df, policies)
             + _threshold_text(t) + _count_text(t, policies[0]) + _models_text(t["loner_models"], policies)
             + chose_note(policies))
@@ -196,8 +202,9 @@ def _method_text(players: int, maker_word: str, note_def: str) -> list[str]:
     return text
 
 
-def _gain_text(t: dict, players: int) -> list[str]:
-    """The gain of going and of defending alone by round made, and for the strongest makers' classes."""
+def _gain_text(t: dict, players: int, strong: tuple | None = None) -> list[str]:
+    """The gain of going and of defending alone by round made, and for the strongest makers' classes
+    (``strong``: the words and the lines of the classes whose main-model cells come from targeted deals)."""
     by_who, by_class = t["loner_by_round"], t["loner_by_class"]
     alone = _alone_word(players)
     text = [f"## {alone}\n"]
@@ -209,7 +216,13 @@ def _gain_text(t: dict, players: int) -> list[str]:
                             + "; ".join(fmt_gain(r, r["policy"]) for _, r in rows.iterrows())
                             + f"; right on {rows.iloc[0]['right']:.1%} of hands ({rows.iloc[0]['policy']}).")
     text.append("")
-    for cls in ("4+T RL", "4+T R", "3T RL"):
+    targeted = strong[1] if strong else {}
+    if strong:
+        text.append(strong[0])
+    for cls in [c for c in class_order()[::-1] if c in {"4+T RL", "4+T R", "3T RL", *targeted}]:
+        if cls in targeted:
+            text.append(targeted[cls])
+            continue
         rows = by_class[(by_class["who"] == "maker") & (by_class["hand_class"] == cls)]
         if len(rows):
             text.append(f"- maker with `{cls}`: " + "; ".join(fmt_gain(r, r["policy"]) for _, r in rows.iterrows()) + ".")

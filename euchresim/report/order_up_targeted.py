@@ -12,57 +12,30 @@ class (the gain of ordering up, given the hand and that the call reached
 the seat), on more deals.  The targeted deals are not a natural mix, so
 they go into the headline cells only: never into the by-seat, upcard or
 feature tables or the fitted count.  Their seed is derived from the
-report's (``targeted_seed``), so they are not the untargeted run's deals
-and the two cells side by side are independent estimates.  Each class's
-share of all deals comes from the deals dealt and skipped.
+report's (``report.targeted.targeted_seed``), so they are not the
+untargeted run's deals and the two cells side by side are independent
+estimates.  Each class's share of all deals comes from the deals dealt
+and skipped (``analysis.targeted``).
 """
 from __future__ import annotations
 
-import dataclasses
-
-import numpy as np
 import pandas as pd
 
-from euchresim.analysis import position_names
 from euchresim.analysis.calls import gain_table
-from euchresim.engine.classes import CLASS_NAMES
-from euchresim.report.calls import collect, fmt_gain
-from euchresim.stats import wilson
+from euchresim.report.calls import fmt_gain
+from euchresim.report.targeted import targeted_deals
 
 GAIN = ["n", "gain", "ci_low", "ci_high"]
-
-
-def targeted_seed(seed: int) -> int:
-    """The targeted runs' seed: the first 32-bit word of numpy's SeedSequence([seed, 0x7A26]).
-
-    Derived, so a report stays one seed; another stream, so the targeted
-    deals are not the untargeted run's deals of the same classes.
-    """
-    return int(np.random.SeedSequence([int(seed), 0x7A26]).generate_state(1)[0])
 
 
 def simulate(ctx, tab, order_positions: list[int], deal_frame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The main model's targeted round-one deals at every seat (rows of order_up's ``deal_frame``, passed in so
     the two modules do not import each other), and each class's share of all deals by seat."""
-    tctx = dataclasses.replace(ctx, seed=targeted_seed(ctx.seed))
-    players = ctx.rules.players
-    names = position_names(players)
-    frames, shares = [], []
-    for p in order_positions:
-        d = collect(tctx, 0, "bid1", p, f"round 1, position {p}, targeted", classes=ctx.classes,
-                    count=ctx.class_deals)
-        if len(d["seat"]):
-            frames.append(deal_frame(d, 1, players, tab, ctx.policies[0]))
-        dealt = int(d["dealt"].sum())
-        kept = d["class_kept"].reshape(-1, len(CLASS_NAMES)).sum(axis=0)
-        for c in ctx.classes:
-            k = int(kept[CLASS_NAMES.index(c)])
-            low, high = wilson(k, dealt)
-            shares.append({"position": names[p], "hand_class": c, "deals_kept": k, "deals_dealt": dealt,
-                           "share": k / dealt, "share_low": low, "share_high": high})
+    played, shares = targeted_deals(ctx, "bid1", order_positions, "round 1")
+    frames = [deal_frame(d, 1, ctx.rules.players, tab, ctx.policies[0]) for _, d in played if len(d["seat"])]
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["policy", "round", "position",
                                                                                   "hand_class", "gain", "took"])
-    return df, pd.DataFrame(shares)
+    return df, shares
 
 
 def headline_table(targeted: pd.DataFrame, shares: pd.DataFrame, by_class: pd.DataFrame, main: str,

@@ -97,7 +97,10 @@ class Counterfactuals:
     ordinary hand, whose points are ``base_points`` (for every deal, reached
     or not).  A targeted run (``class_mask`` not 0) keeps only deals of
     those classes; ``dealt`` and ``skipped`` count, per chunk
-    (``chunk_ids``), every deal dealt and those skipped.
+    (``chunk_ids``), every deal dealt and those skipped.  ``trump`` and
+    ``make_round`` are the state's at the decision: a targeted run's deals
+    are not the ordinary run's, so only the kernel can say which trump a
+    kept deal's maker made, and in which round.
     """
     phase: int
     position: int                 # -1: the first such decision of any seat
@@ -127,6 +130,8 @@ class Counterfactuals:
     chunk_ids: np.ndarray = None  # int64[chunks]: the chunks, in order
     dealt: np.ndarray = None      # int64[chunks]: deals dealt (kept and skipped)
     skipped: np.ndarray = None    # int64[chunks]: deals skipped (not of a class asked for)
+    trump: np.ndarray = None      # int64[n]: trump at the decision once called, else -1 (loops.forced F_TRUMP)
+    make_round: np.ndarray = None  # int64[n]: the round it was called in, 0 before a call, -1 if not reached
 
     def __len__(self) -> int:
         return len(self.chunk)
@@ -207,7 +212,7 @@ def summarize(d: np.ndarray, z: float = Z95) -> dict:
 def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None, classes=None) -> Counterfactuals:
     """The counterfactuals of one chunk of ``spec`` (a run of hands), of the deals of ``classes`` only if given."""
     from euchresim.loops.forced import MAX_OPTIONS, NINFO, NO_KEPT_DEAL, run_forced
-    from euchresim.loops.forced import (F_BASE, F_CHOSEN, F_CHOSEN_K, F_DEALER, F_DUMMY, F_HAND, F_KITTY, F_LEGAL, F_NOPT, F_POS, F_REDEAL, F_SEAT, F_STATUS, F_UPCARD)
+    from euchresim.loops.forced import (F_BASE, F_CHOSEN, F_CHOSEN_K, F_DEALER, F_DUMMY, F_HAND, F_KITTY, F_LEGAL, F_NOPT, F_POS, F_REDEAL, F_ROUND, F_SEAT, F_STATUS, F_TRUMP, F_UPCARD)
     from euchresim.policies import seats
     from euchresim.engine.tables import build_tables
 
@@ -251,7 +256,8 @@ def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None,
         legal=info[:, F_LEGAL].copy(), n_options=info[:, F_NOPT].copy(), options=options,
         chosen=info[:, F_CHOSEN].copy(), chosen_k=info[:, F_CHOSEN_K].copy(), points=points, value=value,
         maker=maker, maker_tricks=tricks, base_points=info[:, F_BASE:F_BASE + 4].copy(), class_mask=mask,
-        chunk_ids=np.array([chunk], np.int64), dealt=counts[:1].copy(), skipped=counts[1:].copy())
+        chunk_ids=np.array([chunk], np.int64), dealt=counts[:1].copy(), skipped=counts[1:].copy(),
+        trump=info[:, F_TRUMP].copy(), make_round=info[:, F_ROUND].copy())
 
 
 def concat(parts: list[Counterfactuals]) -> Counterfactuals:
@@ -280,6 +286,8 @@ def from_bytes(data: bytes) -> Counterfactuals:
         chunk = kw["chunk"]
         kw.update(class_mask=0, chunk_ids=np.unique(chunk).astype(np.int64), dealt=np.array([len(chunk)], np.int64),
                   skipped=np.zeros(1, np.int64))
+    if "trump" not in kw:          # kept before the kernel recorded them: not known, as for a deal not reached
+        kw.update(trump=np.full(len(kw["chunk"]), -1, np.int64), make_round=np.full(len(kw["chunk"]), -1, np.int64))
     return Counterfactuals(**kw)
 
 

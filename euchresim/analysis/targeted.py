@@ -1,0 +1,72 @@
+"""The statistics of targeted deals (``studies.counterfactual``, ``classes=``): how common a class is, seats pooled.
+
+A targeted run keeps only the deals whose seat holds a class asked for,
+so its cells are the gain given the class, as the untargeted cells are,
+but its deals say nothing by themselves of how often a deal is of the
+class: the deals dealt and skipped at each seat do (``class_shares``).
+
+Pooling the seats of a targeted cell needs the same care.  Every seat
+keeps the same number of deals, so a plain mean of the kept deals would
+weigh the seats equally, where an untargeted cell of all seats weighs
+each by how often a deal reaches the cell there.  ``pooled_by_reach``
+weighs each seat by that natural frequency, the class's share at the
+seat times the share of those deals that reach the cell, which is the
+deals reaching the cell over the deals dealt at that seat: the pooled
+targeted cell then estimates what the untargeted cell of all seats
+estimates.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from euchresim.engine.classes import CLASS_NAMES
+from euchresim.stats import Z95, wilson
+
+
+def class_shares(dealt, class_kept, classes, position: str) -> list[dict]:
+    """One row per class: its deals kept at ``position`` over all dealt there, with the Wilson interval.
+
+    ``dealt`` is the chunks' deals dealt (kept and skipped), ``class_kept``
+    their kept deals by class, ``len(CLASS_NAMES)`` a chunk, as
+    ``report.calls.decision_job`` gives them.
+    """
+    dealt = int(np.sum(dealt))
+    kept = np.asarray(class_kept).reshape(-1, len(CLASS_NAMES)).sum(axis=0)
+    rows = []
+    for c in classes:
+        k = int(kept[CLASS_NAMES.index(c)])
+        low, high = wilson(k, dealt)
+        rows.append({"position": position, "hand_class": c, "deals_kept": k, "deals_dealt": dealt,
+                     "share": k / dealt if dealt else math.nan, "share_low": low, "share_high": high})
+    return rows
+
+
+def pooled_by_reach(deals: pd.DataFrame, dealt: pd.Series, z: float = Z95) -> dict:
+    """One cell of all seats from the targeted deals of one cell, each seat weighted by how often it reaches it.
+
+    ``deals`` has a row per deal of the cell (``position``, ``gain``);
+    ``dealt`` the deals dealt at each position (kept or skipped), indexed
+    by position.  A seat's weight, deals reaching the cell over deals
+    dealt, is itself estimated, so the interval's variance (delta method)
+    has two parts: the seats' means, each weighted, and the weights, each
+    by how far its seat's mean is from the pooled one (a weight's variance
+    as a binomial share of the deals dealt).
+    """
+    g = deals.groupby("position", observed=True)["gain"]
+    seats = pd.DataFrame({"reached": g.size(), "gain": g.mean(), "sd": g.std(ddof=1)})
+    reached = seats["reached"].to_numpy(float)
+    n = int(reached.sum())
+    if n == 0:
+        return {"n": 0, "gain": math.nan, "ci_low": math.nan, "ci_high": math.nan}
+    d = dealt.reindex(seats.index).to_numpy(float)
+    w = reached / d
+    total = w.sum()
+    mean = seats["gain"].to_numpy(float)
+    pooled = float((w * mean).sum() / total)
+    sd = np.nan_to_num(seats["sd"].to_numpy(float))
+    var = ((w / total) ** 2 * sd ** 2 / reached).sum() + (((mean - pooled) / total) ** 2 * w * (1 - w) / d).sum()
+    half = z * math.sqrt(var) if n > 1 else math.nan
+    return {"n": n, "gain": pooled, "ci_low": pooled - half, "ci_high": pooled + half}

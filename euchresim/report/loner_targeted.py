@@ -1,0 +1,126 @@
+"""The loner report's headline cells from targeted deals (``report loner --classes ... --class-deals N``).
+
+"Go alone with four trumps and both bowers?" is asked of a hand one deal
+in a few hundred holds, so a slow main model would spend nearly all its
+time on makers nobody asks about.  Here it plays, at every seat position,
+N deals whose seat holds one of the classes as dealt under the upcard's
+suit (``studies.counterfactual``, targeted deals), each played out alone
+and with partner at the maker's choice; a deal counts only where that
+seat made trump in round one.
+
+Round one only, because only there is it exact: trump is then the
+upcard's suit, so the class the deal was kept for (of the hand as dealt,
+the dealer's before the pick-up) is the class ``loner.deal_frame`` gives
+the maker's hand under the trump made.  In round two trump is another
+suit and the kept hand's class under it is not the one asked for, so
+those deals are dropped; a joker upcard has no suit and is never kept.
+
+The cell of all seats weighs each seat by how often a deal reaches the
+cell there (``analysis.targeted.pooled_by_reach``), as the untargeted cell
+of all seats does by its nature.  The targeted deals have a seed of their
+own (``report.targeted``) and go into ``loner_headline.csv`` and the
+headline lines only: never into the other tables or the fitted count.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from euchresim.analysis import position_names
+from euchresim.analysis.calls import class_order, gain_table
+from euchresim.analysis.targeted import pooled_by_reach
+from euchresim.report.calls import fmt_gain
+from euchresim.report.targeted import targeted_deals
+from euchresim.stats import wilson
+
+ALL_SEATS = "all seats"
+GAIN = ["n", "gain", "ci_low", "ci_high"]
+
+
+def seat_order(players: int) -> list[int]:
+    """Positions in the order they speak: the dealer's left first, the dealer last."""
+    return [(k % players) for k in range(1, players + 1)]
+
+
+def simulate(ctx, tab, deal_frame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The main model's targeted makers who made trump in round one, every seat (rows of loner's ``deal_frame``,
+    passed in so the two modules do not import each other), and each class's share of all deals by seat."""
+    players = ctx.rules.players
+    played, shares = targeted_deals(ctx, "alone", seat_order(players), "maker alone", with_trump=True)
+    frames = [deal_frame(d, "maker", players, tab, ctx.policies[0]) for _, d in played if len(d["seat"])]
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["policy", "who", "round", "position", "hand_class", "gain", "took"])
+    return df[df["round"] == 1].reset_index(drop=True), shares
+
+
+def round_one(df: pd.DataFrame, policy: str) -> pd.DataFrame:
+    """An untargeted model's makers in round one, upcard not the joker: the deals a targeted cell stands for."""
+    return df[(df["policy"] == policy) & (df["who"] == "maker") & (df["round"] == 1) & (df["up_rank"] != "joker")]
+
+
+def headline_table(targeted: pd.DataFrame, shares: pd.DataFrame, df: pd.DataFrame, main: str,
+                   players: int) -> pd.DataFrame:
+    """One row per seat and class, then one of all seats per class: the targeted cell, the class's share of
+    all deals and the share reaching the cell (``cell_share``), the main model's untargeted cell beside."""
+    cells = gain_table(targeted, ["position", "hand_class"]) if len(targeted) else pd.DataFrame(
+        columns=["position", "hand_class"] + GAIN)
+    out = shares.merge(cells[["position", "hand_class"] + GAIN], on=["position", "hand_class"], how="left")
+    out = out.rename(columns={"n": "reached"})
+    out["reached"] = out["reached"].fillna(0).astype(int)
+    rows = []
+    for c in dict.fromkeys(shares["hand_class"]):
+        seats = out[out["hand_class"] == c]
+        kept, dealt = int(seats["deals_kept"].sum()), int(seats["deals_dealt"].sum())
+        low, high = wilson(kept, dealt)
+        pooled = pooled_by_reach(targeted[targeted["hand_class"] == c],
+                                 seats.set_index("position")["deals_dealt"])
+        rows.append({"position": ALL_SEATS, "hand_class": c, "deals_kept": kept, "deals_dealt": dealt,
+                     "share": kept / dealt, "share_low": low, "share_high": high,
+                     "reached": pooled["n"], **{k: pooled[k] for k in GAIN[1:]}})
+    out = pd.concat([out, pd.DataFrame(rows)], ignore_index=True)
+    out.insert(2, "policy", main)
+    seat = out["position"] != ALL_SEATS
+    out.insert(out.columns.get_loc("reached") + 1, "reach_rate", out["reached"] / out["deals_kept"])
+    cell = (out["reached"] / out["deals_dealt"]).where(seat)
+    out.insert(out.columns.get_loc("reach_rate") + 1, "cell_share",
+               cell.fillna(out["hand_class"].map(cell.groupby(out["hand_class"]).sum())))
+    plain = round_one(df, main)
+    untargeted = pd.concat([gain_table(plain, ["position", "hand_class"]),
+                            gain_table(plain, ["hand_class"]).assign(position=ALL_SEATS)], ignore_index=True) \
+        if len(plain) else pd.DataFrame(columns=["position", "hand_class"] + GAIN)
+    untargeted = untargeted.assign(position=untargeted["position"].astype(str))[["position", "hand_class"] + GAIN]
+    out = out.merge(untargeted.rename(columns={c: f"untargeted_{c}" for c in GAIN}), on=["position", "hand_class"],
+                    how="left")
+    out["untargeted_n"] = out["untargeted_n"].fillna(0).astype(int)
+    rank = {p: i for i, p in enumerate([position_names(players)[p] for p in seat_order(players)] + [ALL_SEATS])}
+    classes = {c: -i for i, c in enumerate(class_order())}           # the strongest first, as the lines
+    out = out.sort_values(["hand_class", "position"], key=lambda s: s.map(rank if s.name == "position" else classes))
+    return out.reset_index(drop=True)
+
+
+def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, class_deals: int) -> tuple[str, dict]:
+    """The words before the makers' class lines, and a line for each targeted class: the main model's pooled
+    targeted cell, the other models' untargeted round-one cells beside."""
+    main = policies[0]
+    classes = list(dict.fromkeys(head["hand_class"]))
+    intro = (f"The makers' classes {', '.join(f'`{c}`' for c in classes)} are of round one only, where trump is the "
+             f"upcard's suit ({main}'s figures from {class_deals:,} targeted deals per seat: deals dealt until the "
+             "seat held one of those classes as dealt under the upcard's suit, the rest skipped, and only those "
+             "where that seat made trump in round one counted; the seats pooled, each weighted by how often a "
+             "deal reaches the cell there, the class's share at the seat times the share of those deals where "
+             "the seat makes trump in round one. The other models' figures are from their untargeted round-one "
+             "makers; `loner_headline.csv` has each seat's targeted cell, the class's share and the main "
+             "model's untargeted cell beside):\n")
+    lines = {}
+    for _, h in head[head["position"] == ALL_SEATS].iterrows():
+        parts = [fmt_gain({"gain": h["gain"], "ci_low": h["ci_low"], "ci_high": h["ci_high"], "n": h["reached"]},
+                          f"{main}, targeted, seats weighted by how often each reaches the cell")]
+        for policy in policies[1:]:
+            mine = round_one(df, policy)
+            cell = gain_table(mine[mine["hand_class"] == h["hand_class"]], ["hand_class"])
+            if len(cell):
+                parts.append(fmt_gain(cell.iloc[0], f"{policy}, untargeted"))
+        lines[h["hand_class"]] = (
+            f"- maker with `{h['hand_class']}`, trump made in round one (the hand {h['share']:.2%} of a seat's "
+            f"deals, {h['share_low']:.2%}-{h['share_high']:.2%}; the cell {h['cell_share']:.2%} of deals): "
+            + "; ".join(parts) + ".")
+    return intro, lines
