@@ -68,6 +68,23 @@ def test_round_two_makers_are_left_out_because_their_class_is_not_the_one_kept()
     assert (f.loc[f["round"] == 2, "hand_class"] != "3T RL").any()     # under another trump, another class
 
 
+def test_each_seat_deals_from_a_stream_of_its_own():
+    """One seed for every seat deals the same stream at each, so the seats keep many of the same deals and
+    their sums are not of independent counts; the loner's seats each have a stream of their own."""
+    from euchresim.report.targeted import targeted_deals
+    ctx = ReportContext(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
+                        policies=("heuristic",), classes=("3T RL",), class_deals=200)
+
+    def shared(own):
+        played, _ = targeted_deals(ctx, "alone", [0, 1], "maker alone", own_streams=own)
+        deals = [{tuple(sorted(h)) for h in d["hands"].tolist()} for _, d in played]
+        return len(deals[0] & deals[1])
+    assert shared(False) > 10 and shared(True) == 0
+    mine = os.listdir(os.path.join(ctx.out, "_work"))
+    assert len({json.load(open(os.path.join(ctx.out, "_work", k, "_manifest.json")))["report_work"]["seed"]
+                for k in mine}) == 3                     # one seed shared by two seats, one seat apiece
+
+
 @pytest.mark.parametrize("decision", ["alone", "defend_alone"])
 def test_the_kernels_trump_and_round_are_the_ordinary_hands(decision):
     from euchresim.run.runner import RunSpec, play_chunk as ordinary
@@ -122,10 +139,11 @@ def test_shares_match_an_untargeted_runs_frequencies(made):
     spec = RunSpec(rules=Rules(), policies=("random",), seed=2, count=n, chunk_size=n)
     held = play_chunk(spec, 0, "bid1", 1).hand_classes()
     for c in CLASSES:
-        h = head[(head["position"] == "left") & (head["hand_class"] == c)].iloc[0]
         freq = float((held == c).mean())
-        se = math.sqrt(freq * (1 - freq) / n + h["share"] * (1 - h["share"]) / h["deals_dealt"])
-        assert abs(h["share"] - freq) < 3 * se, (c, h["share"], freq)
+        for where in ("left", "all seats"):        # the seats' streams independent, all seats' interval honest
+            h = head[(head["position"] == where) & (head["hand_class"] == c)].iloc[0]
+            se = math.sqrt(freq * (1 - freq) / n + h["share"] * (1 - h["share"]) / h["deals_dealt"])
+            assert abs(h["share"] - freq) < 3 * se, (c, where, h["share"], freq)
         a = head[(head["position"] == "all seats") & (head["hand_class"] == c)].iloc[0]
         p = a["untargeted_n"] / HANDS
         s = head[(head["position"] != "all seats") & (head["hand_class"] == c)]

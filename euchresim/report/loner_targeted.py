@@ -17,9 +17,11 @@ those deals are dropped; a joker upcard has no suit and is never kept.
 
 The cell of all seats weighs each seat by how often a deal reaches the
 cell there (``analysis.targeted.pooled_by_reach``), as the untargeted cell
-of all seats does by its nature.  The targeted deals have a seed of their
-own (``report.targeted``) and go into ``loner_headline.csv`` and the
-headline lines only: never into the other tables or the fitted count.
+of all seats does by its nature; each seat's deals come from a stream of
+its own (``report.targeted.targeted_seed``), so the seats are independent
+and their sums and the pooled interval honest.  The targeted deals go
+into ``loner_headline.csv`` and the headline lines only: never into the
+other tables or the fitted count.
 """
 from __future__ import annotations
 
@@ -45,7 +47,8 @@ def simulate(ctx, tab, deal_frame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The main model's targeted makers who made trump in round one, every seat (rows of loner's ``deal_frame``,
     passed in so the two modules do not import each other), and each class's share of all deals by seat."""
     players = ctx.rules.players
-    played, shares = targeted_deals(ctx, "alone", seat_order(players), "maker alone", with_trump=True)
+    played, shares = targeted_deals(ctx, "alone", seat_order(players), "maker alone", with_trump=True,
+                                    own_streams=True)
     frames = [deal_frame(d, "maker", players, tab, ctx.policies[0]) for _, d in played if len(d["seat"])]
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
         columns=["policy", "who", "round", "position", "hand_class", "gain", "took"])
