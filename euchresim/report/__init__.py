@@ -55,8 +55,8 @@ class ReportContext:
     command: str = ""
     backend: str = "local"                  # where the chunks run (run/backends): the numbers do not depend on it
     address: str | None = None              # --backend ray: the cluster
-    classes: tuple = ()                     # order-up: the hand classes of the main model's targeted deals
-    class_deals: int = 0                    # order-up: targeted deals kept per seat (with ``classes``)
+    classes: tuple = ()                     # order-up, loner: the hand classes of the main model's targeted deals
+    class_deals: int = 0                    # order-up, loner: targeted deals kept per seat (with ``classes``)
 
     def hands_for(self, k: int) -> int:
         """Hands the k-th play model plays (the first plays ``hands``; slow ones fewer)."""
