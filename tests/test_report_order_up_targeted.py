@@ -62,9 +62,12 @@ def test_the_targeted_deals_are_in_no_other_table(made):
     plain = [a for a in ARGS[:ARGS.index("--classes")]] + ["--workers", "1", "--quiet"]
     r = run(plain + ["--out", "plain"], cwd=made)
     assert r.exit_code == 0, r.output
-    mine = _tables(made / "ou")
+    mine, theirs = _tables(made / "ou"), _tables(made / "plain")
     assert mine.pop("order_up_headline.csv")
-    assert mine == _tables(made / "plain")
+    mine.pop("order_up_calls_round1.csv")            # the opening chart's cells: the next test
+    theirs.pop("order_up_calls_round1.csv")
+    assert "targeted" not in pd.read_csv(made / "plain" / "order_up_calls_round1.csv")
+    assert mine == theirs
 
 
 def test_every_reached_deal_holds_a_class_asked_for_and_gives_the_cells(made):
@@ -152,3 +155,23 @@ def test_make_reports_order_up_entry_targets_the_headline_classes():
     assert args[args.index("--policy") + 1] == "best"
     classes = args[args.index("--classes") + 1]
     assert _check_classes("order-up", classes, int(args[args.index("--class-deals") + 1])) == tuple(CLASSES)
+
+
+def test_the_opening_chart_takes_the_targeted_classes_cells_from_their_targeted_deals(made):
+    """The call a player reads off the chart is the better-measured one: for the targeted classes the main
+    model's cell (n, gain, interval, call) is the targeted cell; for every other class the untargeted one."""
+    calls = pd.read_csv(made / "ou" / "order_up_calls_round1.csv")
+    head = pd.read_csv(made / "ou" / "order_up_headline.csv")
+    by_class = pd.read_csv(made / "ou" / "order_up_by_class.csv")
+    mine = calls[calls["targeted"]].merge(head, on=["position", "hand_class"], suffixes=("", "_head"))
+    assert len(mine) == len(head) and set(mine["hand_class"]) == set(CLASSES)
+    assert (mine["n"] == mine["reached"]).all() and np.allclose(mine["gain"], mine["gain_head"])
+    assert np.allclose(mine["ci_low"], mine["ci_low_head"]) and np.allclose(mine["ci_high"], mine["ci_high_head"])
+    words = np.where(mine["ci_low"] > 0, "order", np.where(mine["ci_high"] < 0, "pass", "close"))
+    assert (mine["call"] == words).all()
+    rest = calls[~calls["targeted"]].merge(
+        by_class[(by_class["policy"] == "heuristic") & (by_class["round"] == 1)], on=["position", "hand_class"])
+    assert len(rest) == (~calls["targeted"]).sum() and not set(rest["hand_class"]) & set(CLASSES)
+    assert np.allclose(rest["gain_x"], rest["gain_y"]) and (rest["n_x"] == rest["n_y"]).all()
+    readme = (made / "ou" / "README.md").read_text()
+    assert "the cells of `2T R`, `3T L`, `3T R` from its targeted deals" in readme

@@ -138,14 +138,14 @@ def build(ctx) -> Section:
     pts, thr, ev, fits, refit_t = count_tables(df, policies)
     t.update({"order_up_count_points": pts, "order_up_count_thresholds": thr, "order_up_count_eval": ev,
               "order_up_count_refits": refit_t})
-    charts = _charts(ctx, df, t, fits, policies)
-    human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order)
     strong = None
     if ctx.classes:             # the headline cells from targeted deals (report/order_up_targeted.py)
         from euchresim.report import order_up_targeted as targeted
         tdf, shares = targeted.simulate(ctx, build_tables(ctx.rules), speaking_order(players), deal_frame)
         t["order_up_headline"] = targeted.headline_table(tdf, shares, t["order_up_by_class"], policies[0], order)
         strong = targeted.headline_text(t["order_up_headline"], t["order_up_by_class"], policies, ctx.class_deals)
+    charts = _charts(ctx, df, t, fits, policies)
+    human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order)
     text = (_at_the_table_text(ctx, t, charts, policies) + _method_text() + _by_seat_text(t, order, strong)
             + _heatmap_text(ctx, df, policies)
             + (human[0] if human is not None else []) + _models_text(t["order_up_models"], policies)
@@ -195,7 +195,13 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
     n_of, n_r1 = _hands(df, policies)
     charts = {}
     for rnd in (1, 2):
-        calls = table_calls(by_class, policies, rnd)
+        targeted = rnd == 1 and "order_up_headline" in t
+        if targeted:
+            from euchresim.report.order_up_targeted import with_targeted
+        calls = table_calls(with_targeted(by_class, t["order_up_headline"], policies[0]) if targeted else by_class,
+                            policies, rnd)
+        if targeted:            # only then: an untargeted report's tables stay as they were
+            calls["targeted"] = calls["hand_class"].isin(ctx.classes)
         if rnd == 2:
             calls["call"] = calls["call"].replace("order", "call")
         t[f"order_up_calls_round{rnd}"] = calls
@@ -209,7 +215,8 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
                 title=f"Round {rnd}: {word} or pass, by seat and hand ({policies[0]})",
                 caption=ctx.caption(policies[0], n_r1[policies[0]] if rnd == 1 else n_of[policies[0]] - n_r1[policies[0]],
                                     "close: the 95% interval holds 0; outlined: another model says the "
-                                    "opposite; classes with 30+ hands"),
+                                    "opposite; classes with 30+ hands"
+                                    + (f"; {', '.join(ctx.classes)} from targeted deals" if targeted else "")),
                 row_label="seat", col_label="trumps held, bowers")
     for policy in policies:
         c = by_class[(by_class["policy"] == policy) & (by_class["round"] == 1)].copy()
@@ -264,7 +271,9 @@ def _at_the_table_text(ctx, t: dict, charts: dict, policies: list) -> list[str]:
         differ = calls[calls["differ"] != ""]
         text.append(f"![Round {rnd}: the call]({name}.png)\n")
         text.append(f"Round {rnd}, at the table: **{word}** in the blue cells, pass in the red, either in the grey "
-                    f"(\"close\": the interval of {policies[0]}'s gain holds 0). "
+                    f"(\"close\": the interval of {policies[0]}'s gain holds 0"
+                    + (f"; the cells of {', '.join(f'`{c}`' for c in ctx.classes)} from its targeted deals"
+                       if "targeted" in calls and calls["targeted"].any() else "") + "). "
                     + (f"{len(differ)} of {len(calls)} cells are outlined in yellow: there "
                        + ", ".join(p + (" (sees every hand)" if cheats(p) else "")
                                    for p in sorted({p for d in differ["differ"] for p in d.split(', ')}))

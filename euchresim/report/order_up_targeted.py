@@ -77,3 +77,22 @@ def headline_text(head: pd.DataFrame, by_class: pd.DataFrame, policies: list, cl
         text.append(f"- {h['position']}, `{h['hand_class']}` ({share}): " + "; ".join(parts) + ".")
     text.append("")
     return text
+
+
+def with_targeted(by_class: pd.DataFrame, head, main: str) -> pd.DataFrame:
+    """``by_class`` with the main model's round-one cells of the targeted classes taken from their targeted deals.
+
+    The targeted cell estimates the same gain on many more hands (this module), so the call a
+    player reads off the opening chart is the better-measured one; the other models' cells are untouched.
+    """
+    if head is None or not len(head):
+        return by_class
+    out = by_class.copy()
+    cells = head[head["reached"] > 0].set_index(["position", "hand_class"])
+    rows = (out["policy"] == main) & (out["round"] == 1)
+    for i in out.index[rows]:
+        key = (str(out.at[i, "position"]), out.at[i, "hand_class"])
+        if key in cells.index:
+            c = cells.loc[key]
+            out.loc[i, ["n", "gain", "ci_low", "ci_high"]] = [int(c["reached"]), c["gain"], c["ci_low"], c["ci_high"]]
+    return out
