@@ -219,3 +219,8 @@ def started_hand(tab, row):
     start_hand(st, priv, tab, np.int64(row["dealer"]), hands, np.int64(row["dummy"]), np.int64(row["upcard"]),
                np.int64(row["kitty"]))
     return st, priv
+
+
+def csv_texts(folder):
+    """Every CSV table a report wrote, by name: two reports' tables compare equal only byte for byte."""
+    return {f: (folder / f).read_text() for f in sorted(os.listdir(folder)) if f.endswith(".csv")}

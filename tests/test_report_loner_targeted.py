@@ -16,7 +16,7 @@ from euchresim.report import loner_targeted as targeted
 from euchresim.report.loner import deal_frame
 from euchresim.rules import Rules
 from euchresim.stats import Z95
-from tests.helpers import one_error_line, run
+from tests.helpers import csv_texts, one_error_line, run
 
 CLASSES = ["3T RL", "4+T R", "4+T RL"]         # the engine's order (CLASS_NAMES)
 N = 1500
@@ -34,10 +34,6 @@ def made(tmp_path_factory):
     r = run(ARGS + ["--out", "lo"], cwd=cwd)
     assert r.exit_code == 0, r.output
     return cwd
-
-
-def _tables(folder):
-    return {f: (folder / f).read_text() for f in sorted(os.listdir(folder)) if f.endswith(".csv")}
 
 
 def _se(row, prefix=""):
@@ -155,10 +151,10 @@ def test_shares_match_an_untargeted_runs_frequencies(made):
 def test_the_targeted_deals_are_in_no_other_table_nor_the_fitted_count(made):
     r = run(PLAIN + ["--out", "plain"], cwd=made)
     assert r.exit_code == 0, r.output
-    mine = _tables(made / "lo")
+    mine = csv_texts(made / "lo")
     assert mine.pop("loner_headline.csv")
     assert "loner_count_points.csv" in mine
-    assert mine == _tables(made / "plain")
+    assert mine == csv_texts(made / "plain")
     assert "loner_headline.csv" not in os.listdir(made / "plain")
 
 
@@ -189,10 +185,10 @@ def test_a_resume_gives_identical_tables_and_other_classes_are_refused(made, tmp
                     os.remove(os.path.join(root, "_results", f))
                     removed += 1
     assert removed
-    before = _tables(out)
+    before = csv_texts(out)
     r = run(ARGS + ["--out", "lo", "--resume"], cwd=tmp_path)
     assert r.exit_code == 0, r.output
-    assert _tables(out) == before
+    assert csv_texts(out) == before
     meta = json.loads((out / "meta.json").read_text())
     assert meta["classes"] == CLASSES and meta["class_deals"] == N
     other = [a if a != "4+T RL,4+T R, 3T RL" else "4+T RL" for a in ARGS]

@@ -1,5 +1,4 @@
 """The order-up report's headline cells from targeted deals (--classes, --class-deals): a small heuristic run."""
-import dataclasses
 import json
 import os
 
@@ -12,7 +11,7 @@ from euchresim.report import ReportContext
 from euchresim.report import order_up_targeted as targeted
 from euchresim.report.order_up import deal_frame, speaking_order
 from euchresim.rules import Rules
-from tests.helpers import one_error_line, run
+from tests.helpers import csv_texts, one_error_line, run
 
 CLASSES = ["2T R", "3T L", "3T R"]
 N = 300
@@ -28,10 +27,6 @@ def made(tmp_path_factory):
     r = run(ARGS + ["--out", "ou"], cwd=cwd)
     assert r.exit_code == 0, r.output
     return cwd
-
-
-def _tables(folder):
-    return {f: (folder / f).read_text() for f in sorted(os.listdir(folder)) if f.endswith(".csv")}
 
 
 def _deals(seed=7):
@@ -62,7 +57,7 @@ def test_the_targeted_deals_are_in_no_other_table(made):
     plain = [a for a in ARGS[:ARGS.index("--classes")]] + ["--workers", "1", "--quiet"]
     r = run(plain + ["--out", "plain"], cwd=made)
     assert r.exit_code == 0, r.output
-    mine, theirs = _tables(made / "ou"), _tables(made / "plain")
+    mine, theirs = csv_texts(made / "ou"), csv_texts(made / "plain")
     assert mine.pop("order_up_headline.csv")
     mine.pop("order_up_calls_round1.csv")            # the opening chart's cells: the next test
     theirs.pop("order_up_calls_round1.csv")
@@ -98,10 +93,10 @@ def test_a_resume_gives_identical_tables_and_other_classes_are_refused(made, tmp
                     os.remove(os.path.join(root, "_results", f))
                     removed += 1
     assert removed                                          # targeted chunks were kept, and some are gone
-    before = _tables(out)
+    before = csv_texts(out)
     r = run(ARGS + ["--out", "ou", "--resume"], cwd=tmp_path)
     assert r.exit_code == 0, r.output
-    assert _tables(out) == before
+    assert csv_texts(out) == before
     meta = json.loads((out / "meta.json").read_text())
     assert meta["classes"] == CLASSES and meta["class_deals"] == N
     readme = (out / "README.md").read_text()
