@@ -24,10 +24,12 @@ REPORTS = [
                   "--policy", "heuristic:human", "--policy", "dd", "--model-hands", "400000", "--model-hands", "400000",
                   "--model-hands", "40000", "--classes", "2T R,3T L,3T R", "--class-deals", "55000"]),
     # best's headline cells (a maker in round one with 4+T RL, 4+T R, 3T RL) from 8,000 targeted deals a seat:
-    # 4+T R is about a tenth of the kept deals, ±0.05 at a gain SD of 1.3 (heuristic's)
+    # 4+T R is about a tenth of the kept deals, ±0.05 at a gain SD of 1.3 (heuristic's); the defenders on 240,000
+    # hands: a defender in round two is reached on 914 of 40,000 (best), ±0.05 at 5,500 with a gain SD of 1.7
     ("loner", ["loner", "--defend-alone", "--hands", "40000", "--policy", "best", "--policy", "heuristic",
                "--policy", "heuristic:human", "--policy", "dd", "--model-hands", "400000", "--model-hands", "400000",
-               "--model-hands", "40000", "--classes", "4+T RL,4+T R,3T RL", "--class-deals", "8000"]),
+               "--model-hands", "40000", "--classes", "4+T RL,4+T R,3T RL", "--class-deals", "8000",
+               "--defend-hands", "240000"]),
     ("euchre-rates", ["euchre-rates", "--hands", "2000000"]),
     ("decks", ["decks", "--hands", "400000", "--policy", "heuristic", "--policy", "best", "--model-hands", "3600"]),
     ("win-probability", ["win-probability", "--hands", "1000000"]),
@@ -48,7 +50,7 @@ def main(argv=None):
         if args.only and name not in args.only:
             continue
         rest = list(rest)
-        for flag in ("--hands", "--model-hands", "--class-deals"):
+        for flag in ("--hands", "--model-hands", "--class-deals", "--defend-hands"):
             for i, a in enumerate(rest[:-1]):
                 if a == flag:
                     rest[i + 1] = str(max(1000, int(int(rest[i + 1]) * args.scale)))

@@ -17,6 +17,8 @@ from tests.helpers import one_error_line as _one_error_line, run
       "--model-hands", "100"], "--model-hands: give one count for each --policy after the first (1), not 2"),
     (["euchre-rates", "--out", "r", "--hands", "10"], "--hands"),
     (["nonsense", "--out", "r"], "nonsense"),
+    (["order-up", "--out", "r", "--defend-hands", "5000"], "--defend-hands: only loner plays the defender's choice"),
+    (["loner", "--out", "r", "--defend-hands", "10"], "--defend-hands"),
 ])
 def test_bad_report_input_is_one_line(tmp_path, args, needle):
     (tmp_path / "full").mkdir()
@@ -95,3 +97,31 @@ def test_an_unwritable_out_folder_really_read_only(tmp_path):
         assert "cannot" in line
     finally:
         os.chmod(ro, 0o755)
+
+
+def test_defend_hands_plays_the_main_models_defenders_on_their_own_count(tmp_path):
+    """--defend-hands N: the main model's defender rows are those of a report of N hands, its maker rows those of
+    --hands, the other models' rows untouched; meta.json and the README say it, and a resume with another N is
+    refused (the kept work is another's)."""
+    import pandas as pd
+    base = ["report", "loner", "--seed", "3", "--policy", "heuristic", "--policy", "heuristic:human",
+            "--model-hands", "1000", "--workers", "1", "--quiet"]
+    for name, extra in (("mix", ["--hands", "2000", "--defend-hands", "6000"]), ("few", ["--hands", "2000"]),
+                        ("many", ["--hands", "6000"])):
+        r = run(base + extra + ["--out", name], cwd=tmp_path)
+        assert r.exit_code == 0, r.output
+    rows = {n: pd.read_csv(tmp_path / n / "loner_by_round.csv") for n in ("mix", "few", "many")}
+
+    def part(n, who, policy="heuristic"):
+        t = rows[n]
+        return t[(t["who"] == who) & (t["policy"] == policy)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(part("mix", "defender"), part("many", "defender"))
+    pd.testing.assert_frame_equal(part("mix", "maker"), part("few", "maker"))
+    assert part("mix", "defender")["n"].sum() > part("few", "defender")["n"].sum()
+    for who in ("maker", "defender"):
+        pd.testing.assert_frame_equal(part("mix", who, "heuristic:human"), part("few", who, "heuristic:human"))
+    assert json.loads((tmp_path / "mix" / "meta.json").read_text())["defend_hands"] == 6000
+    assert "6,000 hands for heuristic's defenders" in (tmp_path / "mix" / "README.md").read_text()
+    line = _one_error_line(run(base + ["--hands", "2000", "--defend-hands", "7000", "--out", "mix", "--resume"],
+                               cwd=tmp_path))
+    assert "other defend_hands" in line

@@ -89,14 +89,17 @@ def _check_classes(kind, classes, class_deals) -> tuple:
                    'in loner, e.g. "4+T RL,4+T R,3T RL".')
 @click.option("--class-deals", type=click.IntRange(min=1), metavar="N",
               help="order-up and loner: deals kept per seat for --classes, each holding one of them as dealt.")
+@click.option("--defend-hands", type=click.IntRange(min=1000), metavar="N",
+              help="loner: hands the main model plays for the defender's choice [default: --hands]; defending "
+                   "alone follows a maker's loner, so its cells need more hands than the maker's.")
 @click.option("--out", required=True, help="The report's folder (its parent must exist).")
 @click.option("--workers", type=click.IntRange(min=1, max=256), help="Processes [default: all cores].")
 @click.option("--resume", is_flag=True, help="Go on with the work kept in --out.")
 @click.option("--force", is_flag=True, help="Make the report afresh where --out holds another.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @backend_options
-def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals, out, workers, resume, force, quiet,
-           backend, address):
+def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals, defend_hands, out, workers, resume,
+           force, quiet, backend, address):
     """A strategy report: findings in words, CSV tables, PNG charts and meta.json in --out.
 
     \b
@@ -114,6 +117,8 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
     kind = kind.lower()
     backend = check_backend(backend, address)
     classes = _check_classes(kind, classes, class_deals)
+    if defend_hands is not None and kind != "loner":
+        raise InputError(f"--defend-hands: only loner plays the defender's choice, not {kind}")
     _check_out(out, resume, force)
     kinds = list(KINDS) if kind == "all" else [kind]
     bars = _Bars(quiet)
@@ -136,7 +141,8 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
                                 workers=workers or runner.default_workers(), resume=resume, force=force,
                                 progress=bars, command=command, backend=backend,
                                 address=address, classes=classes if k in TARGETED else (),
-                                class_deals=class_deals or 0 if k in TARGETED else 0)
+                                class_deals=class_deals or 0 if k in TARGETED else 0,
+                                defend_hands=defend_hands or 0)
             os.makedirs(ctx.out, exist_ok=True)
             claim(ctx)
             started = time.time()

@@ -57,6 +57,7 @@ class ReportContext:
     address: str | None = None              # --backend ray: the cluster
     classes: tuple = ()                     # order-up, loner: the hand classes of the main model's targeted deals
     class_deals: int = 0                    # order-up, loner: targeted deals kept per seat (with ``classes``)
+    defend_hands: int = 0                   # loner: the main model's hands for the defender's choice; 0: ``hands``
 
     def hands_for(self, k: int) -> int:
         """Hands the k-th play model plays (the first plays ``hands``; slow ones fewer)."""
@@ -142,6 +143,8 @@ def claim(ctx: ReportContext) -> None:
             "model_hands": list(ctx.model_hands), "rules": ctx.rules.to_dict(), "chunk_size": ctx.chunk_size}
     if ctx.classes:             # only when targeted, so untargeted kept work resumes as before
         want.update(classes=list(ctx.classes), class_deals=ctx.class_deals)
+    if ctx.defend_hands:        # likewise
+        want.update(defend_hands=ctx.defend_hands)
     path = ctx.path("_work", "report.json")
     if ctx.resume and not ctx.force and os.path.exists(path):
         try:
@@ -254,6 +257,8 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
     }
     if ctx.classes:
         meta.update(classes=list(ctx.classes), class_deals=ctx.class_deals)
+    if ctx.defend_hands:
+        meta.update(defend_hands=ctx.defend_hands)
     write_atomic(ctx.path("meta.json"), (json.dumps(meta, indent=2) + "\n").encode())
     head = (f"# {section.title}\n\n"
             f"Made by `{ctx.command}` (euchresim {__version__}, engine {ENGINE_VERSION}; seed {ctx.seed}; "
@@ -261,6 +266,7 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
             + "".join(f", {ctx.hands_for(k):,} for {p}" for k, p in enumerate(ctx.policies) if k)
             + (f"; {ctx.class_deals:,} targeted deals per seat for {ctx.policies[0]}, round one, hands "
                f"{', '.join(ctx.classes)}" if ctx.classes else "")
+            + (f"; {ctx.defend_hands:,} hands for {ctx.policies[0]}'s defenders" if ctx.defend_hands else "")
             + f"; {seconds} s" + (f" over {sittings} sittings, resumed from the kept work" if sittings > 1 else "")
             + "). Every figure names the policy that played its hands and "
               "carries a 95% interval.\n\n")

@@ -89,7 +89,8 @@ def _deals(ctx, policies: list) -> tuple[pd.DataFrame, str]:
         d = collect(ctx, k, "alone", None, "maker alone?", with_trump=True)
         if len(d["seat"]):
             frames.append(deal_frame(d, "maker", players, tab, policy))
-        d = collect(ctx, k, "defend_alone", None, "defend alone?", rules=rules_def, with_trump=True)
+        d = collect(ctx, k, "defend_alone", None, "defend alone?", rules=rules_def, with_trump=True,
+                    count=ctx.defend_hands if k == 0 and ctx.defend_hands else None)
         if len(d["seat"]):
             frames.append(deal_frame(d, "defender", players, build_tables(rules_def), policy))
     df = pd.concat(frames, ignore_index=True)
