@@ -16,7 +16,7 @@ from euchresim.report import loner_targeted as targeted
 from euchresim.report.loner import deal_frame
 from euchresim.rules import Rules
 from euchresim.stats import Z95
-from tests.helpers import csv_texts, one_error_line, run
+from tests.helpers import csv_texts, drop_targeted_chunks, one_error_line, run
 
 CLASSES = ["3T RL", "4+T R", "4+T RL"]         # the engine's order (CLASS_NAMES)
 N = 1500
@@ -176,15 +176,7 @@ def test_the_readme_takes_the_makers_headline_from_the_targeted_cells(made):
 def test_a_resume_gives_identical_tables_and_other_classes_are_refused(made, tmp_path):
     out = tmp_path / "lo"
     shutil.copytree(made / "lo", out)
-    removed = 0
-    for root, _, files in os.walk(out / "_work"):
-        if "_manifest.json" in files and "classes" in json.load(open(os.path.join(root, "_manifest.json")))[
-                "report_work"]:
-            for f in os.listdir(os.path.join(root, "_results")):
-                if f.endswith("1.bin"):
-                    os.remove(os.path.join(root, "_results", f))
-                    removed += 1
-    assert removed
+    assert drop_targeted_chunks(out)
     before = csv_texts(out)
     r = run(ARGS + ["--out", "lo", "--resume"], cwd=tmp_path)
     assert r.exit_code == 0, r.output

@@ -11,7 +11,7 @@ from euchresim.report import ReportContext
 from euchresim.report import order_up_targeted as targeted
 from euchresim.report.order_up import deal_frame, speaking_order
 from euchresim.rules import Rules
-from tests.helpers import csv_texts, one_error_line, run
+from tests.helpers import csv_texts, drop_targeted_chunks, one_error_line, run
 
 CLASSES = ["2T R", "3T L", "3T R"]
 N = 300
@@ -84,15 +84,7 @@ def test_a_resume_gives_identical_tables_and_other_classes_are_refused(made, tmp
     import shutil
     out = tmp_path / "ou"
     shutil.copytree(made / "ou", out)
-    removed = 0
-    for root, _, files in os.walk(out / "_work"):
-        if "_manifest.json" in files and "classes" in json.load(open(os.path.join(root, "_manifest.json")))[
-                "report_work"]:
-            for f in os.listdir(os.path.join(root, "_results")):
-                if f.endswith("1.bin"):
-                    os.remove(os.path.join(root, "_results", f))
-                    removed += 1
-    assert removed                                          # targeted chunks were kept, and some are gone
+    assert drop_targeted_chunks(out)                    # targeted chunks were kept, and some are gone
     before = csv_texts(out)
     r = run(ARGS + ["--out", "ou", "--resume"], cwd=tmp_path)
     assert r.exit_code == 0, r.output
