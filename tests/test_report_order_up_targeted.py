@@ -9,7 +9,8 @@ import pytest
 from euchresim.engine.tables import build_tables
 from euchresim.report import ReportContext
 from euchresim.report import order_up_targeted as targeted
-from euchresim.report.order_up import deal_frame, speaking_order
+from euchresim.analysis import speaking_order
+from euchresim.report.order_up import deal_frame
 from euchresim.rules import Rules
 from tests.helpers import csv_texts, drop_targeted_chunks, one_error_line, run
 

@@ -19,6 +19,11 @@ def position_names(players: int) -> list[str]:
     return list(POSITION_NAMES[players])
 
 
+def speaking_order(players: int) -> list[int]:
+    """Positions in the order they speak: the dealer's left first, the dealer last."""
+    return [p % players for p in range(1, players + 1)]
+
+
 def side_names(players: int) -> tuple[str, str]:
     """The two sides a hand is seen from: the dealer's and everyone else's."""
     if players == 4:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from euchresim.analysis import position_names
+from euchresim.analysis import position_names, speaking_order
 from euchresim.analysis.calls import class_order, gain_table
 from euchresim.analysis.targeted import pooled_by_reach
 from euchresim.report.calls import fmt_gain
@@ -38,16 +38,11 @@ ALL_SEATS = "all seats"
 GAIN = ["n", "gain", "ci_low", "ci_high"]
 
 
-def seat_order(players: int) -> list[int]:
-    """Positions in the order they speak: the dealer's left first, the dealer last."""
-    return [(k % players) for k in range(1, players + 1)]
-
-
 def simulate(ctx, tab, deal_frame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The main model's targeted makers who made trump in round one, every seat (rows of loner's ``deal_frame``,
     passed in so the two modules do not import each other), and each class's share of all deals by seat."""
     players = ctx.rules.players
-    played, shares = targeted_deals(ctx, "alone", seat_order(players), "maker alone", with_trump=True,
+    played, shares = targeted_deals(ctx, "alone", speaking_order(players), "maker alone", with_trump=True,
                                     own_streams=True)
     frames = [deal_frame(d, "maker", players, tab, ctx.policies[0]) for _, d in played if len(d["seat"])]
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
@@ -94,7 +89,7 @@ def headline_table(targeted: pd.DataFrame, shares: pd.DataFrame, df: pd.DataFram
     out = out.merge(untargeted.rename(columns={c: f"untargeted_{c}" for c in GAIN}), on=["position", "hand_class"],
                     how="left")
     out["untargeted_n"] = out["untargeted_n"].fillna(0).astype(int)
-    rank = {p: i for i, p in enumerate([position_names(players)[p] for p in seat_order(players)] + [ALL_SEATS])}
+    rank = {p: i for i, p in enumerate([position_names(players)[p] for p in speaking_order(players)] + [ALL_SEATS])}
     classes = {c: -i for i, c in enumerate(class_order())}           # the strongest first, as the lines
     out = out.sort_values(["hand_class", "position"], key=lambda s: s.map(rank if s.name == "position" else classes))
     return out.reset_index(drop=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from euchresim.analysis import position_names
+from euchresim.analysis import position_names, speaking_order
 from euchresim.cards import JOKER
 from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table
@@ -23,10 +23,6 @@ from euchresim.analysis.count_error import REFITS, refits, spread
 from euchresim.report.calls import chose_note, collect, fmt_gain
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
-
-
-def speaking_order(players: int) -> list[int]:
-    return [p % players for p in range(1, players + 1)]
 
 
 def deal_frame(d: dict, rnd: int, players: int, tab, policy: str) -> pd.DataFrame:
