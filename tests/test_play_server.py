@@ -17,6 +17,7 @@ import urllib.request
 
 import pytest
 
+from euchresim.engine.layout import UPCARD
 from euchresim.loops.records import replay
 from euchresim.play import open_table
 from euchresim.play.table import Session, TableError
@@ -341,3 +342,88 @@ def test_the_dealer_names_the_jokers_suit_with_25_cards(tmp_path):
     obj = json.loads(open(s.path).read())
     assert obj["joker_suit"] == "H" and replay(parse_record(obj))[1] is None
     s.close()
+
+
+def _play_on(s, upto: int, stop_after_new_game: bool = False) -> None:
+    """Play the session's hands by a fixed rule (the last legal option) until ``upto`` hands are written;
+    a finished hand is followed by the next deal (a new game after a game's end), as the page's button does."""
+    while len(s.finished) < upto:
+        while not s.h.done:
+            opts = [a for a in range(64) if (s.h.legal() >> a) & 1]
+            s.act(len(s.finished), s.step, opts[(len(s.finished) + s.step) % len(opts)])
+        if len(s.finished) < upto or stop_after_new_game:
+            s.next_hand(len(s.finished))
+
+
+def test_a_resume_keeps_the_game_score_and_dealer_and_later_records_go_on_from_them(tmp_path):
+    """Stopped after any hand (mid-game, at a game's last hand, just after New game), a resumed session is at
+    the same game, score and dealer as one played without a stop, and writes the same records after it."""
+    hands = 14
+    whole = Session(Rules(game_to=5), "heuristic", 4, str(tmp_path / "whole"))
+    states = []                                       # after each hand: (game, score, dealer, game over)
+    while len(whole.finished) < hands:
+        _play_on(whole, len(whole.finished) + 1)
+        states.append((whole.game, list(whole.score), whole.dealer, whole.game_over))
+    expected = open(whole.path).read()
+    whole.close()
+    games = {json.loads(line)["game"] for line in expected.splitlines()}
+    ends = [i for i, st in enumerate(states) if st[3] is not None]
+    assert len(games) >= 2 and ends, "the fixed seed must span a game's end for this test to mean anything"
+    scores = {tuple(json.loads(line)["score"]) for line in expected.splitlines()}
+    assert len(scores) >= 5                           # several scores to resume at
+    for stop in sorted({1, 2, 3, ends[0], ends[0] + 1, hands - 2}):
+        for new_game in (False, True):
+            folder = str(tmp_path / f"stop{stop}{new_game}")
+            s = Session(Rules(game_to=5), "heuristic", 4, folder)
+            _play_on(s, stop + 1, stop_after_new_game=new_game)
+            live = (s.game, list(s.score), s.dealer)
+            if s.game_over is not None:               # stopped on a game's last hand: New game is implied
+                live = (s.game + 1, [0, 0], s.dealer)
+            s.close()
+            r = Session(Rules(game_to=5), "heuristic", 4, folder, resume=True)
+            assert (r.game, list(r.score), r.dealer) == live, (stop, new_game)
+            game, score, dealer, over = states[stop]
+            if over is not None:                      # the resumed table opens the next game at 0-0
+                assert (r.game, r.score) == (game + 1, [0, 0])
+            else:
+                assert (r.game, r.score, r.dealer) == (game, score, dealer)
+            assert r.record()[0].score == tuple(r.score[s % 2] for s in range(4))
+            _play_on(r, hands)
+            r.close()
+            assert open(r.path).read() == expected, (stop, new_game)
+
+
+@pytest.mark.parametrize("deck,seed", [(24, 5), (25, 6), (32, 7)])
+def test_every_decision_offers_exactly_the_engines_legal_actions_and_the_written_hand_is_its_replay(
+        tmp_path, deck, seed):
+    """At every decision of many hands (bids, alone, the discard after a pick-up, leads and follows), the page's
+    legal options are the engine's legal actions, no more and no fewer (the upcard is a discard option); the
+    player's leads are the cards that opened a trick, whatever the trick; and every written outcome
+    (trick winners, tricks, points, maker, trump) is what a replay of the written record gives."""
+    from euchresim.play.view import table_view
+    s = Session(Rules(deck=deck), "heuristic", seed, str(tmp_path / "s"))
+    kinds, leads = set(), 0
+    for _ in range(30):
+        while not s.h.done:
+            v = table_view(s)
+            legal = s.h.legal()
+            engine = sorted(a for a in range(64) if (legal >> a) & 1)
+            assert sorted(o["code"] for o in v["options"] if o["legal"]) == engine, v["phase"]
+            if v["phase"] == "discard":
+                assert int(s.h.st[UPCARD]) in engine      # the dealer may discard the upcard itself (R5)
+            kinds.add(v["phase"])
+            pick = engine[(len(s.finished) + s.step) % len(engine)]
+            opens = v["phase"] == "play" and (not v["tricks"] or len(v["tricks"][-1]["cards"])
+                                              == 4 - len(v["sitting_out"]))
+            s.act(v["hand"], v["step"], pick)
+            assert s.mine[-1]["lead"] == opens, s.mine[-1]
+            leads += opens and bool(v["tricks"])
+        s.next_hand(len(s.finished))
+    s.close()
+    assert {"bid1", "discard", "alone", "play"} <= kinds and leads > 0   # later leads (not a hand's first card) were met
+    for line in open(s.path):
+        obj = json.loads(line)
+        outcome, err = replay(parse_record(obj))
+        assert err is None
+        for key in ("trick_winners", "tricks", "points", "maker", "trump"):
+            assert obj[key] == outcome[key], key

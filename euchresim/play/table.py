@@ -148,7 +148,8 @@ class Session:
                 h.apply(d["code"])
             self.finished.append(obj)
             self.resumed.append((obj, mine))
-            self._score_hand(h, rec.dealer, int(obj.get("game", 0)))
+            before = self._before(rec, path_line=f"{self.path}: line {n}")
+            self._score_hand(h, rec.dealer, int(obj.get("game", 0)), before)
 
     # ---------------------------------------------------------------- a hand
     def _deal(self) -> None:
@@ -253,15 +254,25 @@ class Session:
         self._out.flush()
         os.fsync(self._out.fileno())
         self.finished.append(obj)
-        self._score_hand(self.h, rec.dealer, self.game)
+        self._score_hand(self.h, rec.dealer, self.game, self.score)
         if self.on_hand is not None:
             self.on_hand(len(self.finished) - 1, obj, list(self.mine))
 
-    def _score_hand(self, h, dealer: int, game: int) -> None:
+    def _before(self, rec: Record, path_line: str) -> list[int]:
+        """The game score before a read-back hand, from its record: a replayed deal starts at 0-0, so the
+        record's ``score`` is the only place the running total survives a restart."""
+        if rec.score is None:
+            raise TableError(f"{path_line}: the record has no score, so the game cannot be resumed", 400)
+        return [int(rec.score[0]), int(rec.score[1])]
+
+    def _score_hand(self, h, dealer: int, game: int, before) -> None:
+        """Where the game stands after hand ``h``: ``before`` (the sides' scores when it was dealt) plus its
+        points, the game over once a side reaches the target, and the next dealer."""
         st = h.st
         self.game = game
+        before = list(before)
         for side in (0, 1):
-            self.score[side] = int(st[SCORE + side]) + int(st[POINTS + side])
+            self.score[side] = int(before[side]) + int(st[POINTS + side])
         self.dealer = dealer if st[REDEAL] else int(self.tab[T_NEXT + dealer])
         top = max(self.score)
         self.game_over = (0 if self.score[0] > self.score[1] else 1) if top >= self.rules.game_to else None
