@@ -87,8 +87,11 @@ def _side_points(tab, st, seat, ws, mt):
     s2[TRICKS + maker] = mt
     score_hand(s2, tab)
     makers = {maker, (maker + 2) % 4} if players == 4 else {maker}
-    opp = next(s for s in range(players) if s not in makers) if seat in makers else maker
     side = mt if seat in makers else 5 - mt
+    if players == 3:          # every player for himself: less the mean of the other two (issue 35)
+        others = [int(s2[POINTS + s]) for s in range(3) if s != seat]
+        return round(16 * (int(s2[POINTS + seat]) - sum(others) / 2)) + side
+    opp = next(s for s in range(players) if s not in makers) if seat in makers else maker
     return 16 * (int(s2[POINTS + seat]) - int(s2[POINTS + opp])) + side
 
 
@@ -104,6 +107,31 @@ def test_the_value_is_points_less_the_opponents_then_tricks():
     expect = {maker: {5: 16 * 2 + 5, 3: 16 * 1 + 3, 2: 16 * -2 + 2},
               partner: {5: 16 * 2 + 5, 3: 16 * 1 + 3, 2: 16 * -2 + 2},
               defender: {5: 16 * -2 + 0, 3: 16 * -1 + 2, 2: 16 * 2 + 3}}
+    for seat, by_tricks in expect.items():
+        points_table(st, tab, np.int64(seat), ws)
+        for mt, v in by_tricks.items():
+            assert ws[WR_VAL][V_PTS + mt] == v == _side_points(tab, st, seat, ws, mt)
+
+
+def test_a_cutthroat_defender_values_a_hand_against_both_rivals():
+    """Cutthroat (issue 35): a defender's stake is its points less the mean of the other two's.
+
+    The other defender scores what this one does, so a euchre gains a
+    defender 2 on the maker and nothing on its co-defender: +1 against the
+    field, not +2; a made hand costs it 1/2, a march 3/2. The maker's stake
+    is unchanged (less either defender's). Valued against the maker alone, a
+    defender counted every other seat's call at twice its cost to it, and
+    the search called from the dealer's left on 90% of deals.
+    """
+    rules = Rules(players=3)
+    tab, states = _states(rules, 40, seed=5)
+    ws = new_workspace()
+    from euchresim.engine.layout import ALONE, MAKER
+    st = next(st for st, _ in states if st[ALONE] == 0)
+    maker = int(st[MAKER])
+    defender = (maker + 1) % 3
+    expect = {maker: {5: 16 * 3 + 5, 3: 16 * 1 + 3, 2: 16 * -2 + 2},
+              defender: {5: 8 * -3 + 0, 3: 8 * -1 + 2, 2: 8 * 2 + 3}}
     for seat, by_tricks in expect.items():
         points_table(st, tab, np.int64(seat), ws)
         for mt, v in by_tricks.items():

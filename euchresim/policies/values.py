@@ -2,7 +2,8 @@
 
 A search values every action by the makers' tricks it leads to; these
 turn tricks into the seat's objective: its side's points less the
-opponents' (``points_table``), or, with ``objective=game``, its side's
+opponents' (``points_table``; in Cutthroat the seat's points less the mean
+of the other two's, ``net_points``), or, with ``objective=game``, its side's
 P(win the game) from the score after the hand (``win_value``, from the
 win-probability table in ``win_table.py``). Either way ties go to the
 side's tricks.
@@ -34,14 +35,35 @@ def makers_mask(st, players):
     return m
 
 
+@njit(cache=True, _nrt=False, inline='always')
+def net_points(s2, players, seat, opp):
+    """16 times ``seat``'s points less its opponents' in the scored hand ``s2``: the zero-sum stake of a hand.
+
+    With 2 or 4 players there is one other side, ``opp`` any seat of it.
+    In Cutthroat every player plays for himself and the two defenders of a
+    hand are rivals in the game too: a defender who passed and then
+    euchres the maker has gained 2 on the maker but nothing on the other
+    defender, who scored the same 2. So the stake is the seat's points less
+    the *mean* of the other two's (16 * (3p - total) / 2): for the maker
+    the same as less a defender's, for a defender half of less the
+    maker's. Valuing a defender against the maker alone doubled what every
+    other seat's call was worth to it, which made passing look twice as
+    costly as it is and had the dealer's left call on 90% of deals (issue
+    35); the duel and the reports measure Cutthroat as here.
+    """
+    if players == 3:
+        return 8 * (3 * s2[U(POINTS + seat)] - s2[POINTS] - s2[POINTS + 1] - s2[POINTS + 2])
+    return 16 * (s2[U(POINTS + seat)] - s2[U(POINTS + opp)])
+
+
 @njit(cache=True, _nrt=False)
 def _tricks_table(st, tab, seat, ws, game):
     """``ws[WR_VAL][V_PTS + k]``: what ``seat`` gets when the makers end with k tricks (R11, by score_hand).
 
-    In points: the seat's points less its opponents' (the maker's, for a
-    defender; a defender's, for the makers): a defender gains nothing in
-    its own points by stopping a march, but the makers score less.  Points
-    first (times 16), then the side's tricks, to break ties between equal
+    In points: the seat's points less its opponents' (``net_points``: the
+    maker's, for a defender; a defender's, for the makers): a defender
+    gains nothing in its own points by stopping a march, but the makers
+    score less.  Points first (times 16), then the side's tricks, to break ties between equal
     scores (a defender still takes a trick that changes no score).  With
     ``game``, the side's P(win) from the score after the hand instead
     (``win_value``), where the rules have a table.
@@ -66,7 +88,7 @@ def _tricks_table(st, tab, seat, ws, game):
         if game:
             v = win_value(tab, st[DEALER], st[SCORE] + s2[POINTS], st[SCORE + 1] + s2[POINTS + 1], seat, side)
         if v < 0:
-            v = 16 * (s2[U(POINTS + seat)] - s2[U(POINTS + opp)]) + side
+            v = net_points(s2, players, seat, opp) + side
         val[U(V_PTS + k)] = v
     return players
 
