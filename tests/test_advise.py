@@ -127,7 +127,8 @@ def test_no_sampled_deal_breaks_a_void_the_record_shows(tmp_path):
 
 @pytest.mark.parametrize("policy, infer_policy", [("heuristic", None), ("random", "heuristic")])
 def test_with_inference_every_sampled_deal_is_one_on_which_the_passers_would_have_passed(policy, infer_policy):
-    """The dealer decides after three passes: each passer, holding its sampled cards, passes when heuristic is asked.
+    """The dealer decides after three passes: each passer, holding its sampled cards, passes when heuristic is asked
+    (with ``stray`` 0, the model as it stands; the softened model is tested below).
 
     Also when another policy plays on (``infer_policy``): the calls are evidence of the inference model.
     """
@@ -138,7 +139,7 @@ def test_with_inference_every_sampled_deal_is_one_on_which_the_passers_would_hav
     sit = A.from_hand(R4, hand, up, 0)              # the dealer: the three others passed
     dec = A.decision_of(sit)
     assert sit.calls == (0, 0, 0)
-    s = A.play_batch(sit, dec, policy, True, 300, 5, 0, infer_policy)
+    s = A.play_batch(sit, dec, policy, True, 300, 5, 0, infer_policy, stray=0.0)     # the model exactly
     tab = build_tables(R4)
     _, params, _ = resolve(["heuristic"], 4)
     refused = 0
@@ -165,6 +166,87 @@ def test_with_inference_every_sampled_deal_is_one_on_which_the_passers_would_hav
             apply_action(st, priv, tab, 0)
     assert refused > 30
     assert s.tries > len(s)                         # rejection did the narrowing
+
+
+def _orderers(deals, up, tab, params):
+    """Per deal, how many of the three passers would have ordered up holding their cards (heuristic asked)."""
+    from euchresim.policies.heuristic import heuristic_decide
+    out = []
+    for row in deals:
+        st = np.zeros(ST_SIZE, np.int64)
+        priv = np.zeros(PRIV_SIZE, np.int64)
+        start_hand(st, priv, tab, 0, np.array(row[:4], np.int64), 0, up, int(row[5]))
+        k = 0
+        for seat in (1, 2, 3):
+            k += int(heuristic_decide(st, priv[HAND + seat], 0, seat, legal_actions(st, priv, tab), params[seat],
+                                      tab) != 0)
+            apply_action(st, priv, tab, 0)
+        out.append(k)
+    return np.array(out)
+
+
+def test_the_softened_model_keeps_a_deal_by_the_likelihood_of_the_calls_heard():
+    """A known value: with stray e, a deal on which j passers would have ordered is kept with chance r^j,
+    r = e / (1 - e) (two options a call), so the share of kept deals with j >= 1 is sum_j>=1 p_j r^j /
+    sum_j p_j r^j, p_j the shares among deals not narrowed at all. Both sides measured on fixed seeds; the
+    tolerance is 4 standard errors of the difference (binomial for the kept share, the delta method for
+    the prediction from p)."""
+    from euchresim.policies import resolve
+    hand = parse_board("9H TD QD 9S TS".split(), 24)
+    up = parse_card("AH", 24)
+    sit = A.from_hand(R4, hand, up, 0)
+    dec = A.decision_of(sit)
+    tab = build_tables(R4)
+    _, params, _ = resolve(["heuristic"], 4)
+    e = 0.25
+    r = e / (1 - e)
+    free = _orderers(A.play_batch(sit, dec, "heuristic", False, 6000, 7, 0).deals, up, tab, params)
+    kept = _orderers(A.play_batch(sit, dec, "heuristic", True, 3000, 8, 0, stray=e).deals, up, tab, params)
+    w = r ** free.astype(float)
+    predicted = float((w * (free >= 1)).sum() / w.sum())
+    # delta method for a ratio of means: var of (w 1{j>=1} - predicted w) / mean(w), over n deals
+    g = (w * (free >= 1) - predicted * w) / w.mean()
+    se_pred = float(g.std(ddof=1) / np.sqrt(len(free)))
+    observed = float((kept >= 1).mean())
+    se_obs = float(np.sqrt(observed * (1 - observed) / len(kept)))
+    assert 0.05 < predicted < 0.95                   # a share the test can tell apart from 0 and from 1
+    assert abs(observed - predicted) < 4 * np.hypot(se_pred, se_obs), (observed, predicted, se_pred, se_obs)
+    # and the exact model keeps none of them (the test above), the unnarrowed sample many
+    assert (free >= 1).mean() > predicted + 0.1
+
+
+def test_the_stray_chance_and_the_modelled_discard_draw_their_stated_frequencies():
+    """The two draws of the softened model, against their formulas over 200,000 draws each (tolerance 4
+    binomial standard errors): a call not the policy's is kept with chance e / ((n - 1)(1 - e)); an unseen
+    discard is drawn among the cards the play leaves possible with chances 1 - e (the policy's choice) and
+    e / (n - 1) (each other), the deal kept with their sum."""
+    from euchresim.engine.bits import seed_state
+    from euchresim.loops.advise import _modelled_discard, _strays
+    rng = seed_state(np.random.SeedSequence(3))
+    draws = 200_000
+
+    def close(count, p):
+        return abs(count / draws - p) < 4 * np.sqrt(p * (1 - p) / draws) + 1e-12
+
+    for n, e in ((2, 0.1), (4, 0.1), (2, 0.3)):
+        kept = sum(_strays(n, e, rng) for _ in range(draws))
+        assert close(kept, e / ((n - 1) * (1 - e))), (n, e, kept)
+    assert not any(_strays(2, 0.0, rng) for _ in range(1000))
+    legal = sum(1 << c for c in (0, 3, 5, 7, 9, 11))          # six cards to discard from
+    e = 0.2
+    for choice, possible in ((3, (1 << 3) | (1 << 9)), (3, (1 << 5) | (1 << 9) | (1 << 11))):
+        got: dict = {}
+        for _ in range(draws):
+            d = int(_modelled_discard(np.int64(choice), np.int64(possible), np.int64(legal), e, rng))
+            got[d] = got.get(d, 0) + 1
+        for c in range(12):
+            if (possible >> c) & 1:
+                assert close(got.get(c, 0), (1 - e) if c == choice else e / 5), (choice, c, got)
+            else:
+                assert c in (-1,) or got.get(c, 0) == 0
+        inside = (1 - e if (possible >> choice) & 1 else 0) + e / 5 * (bin(possible).count("1")
+                                                                          - ((possible >> choice) & 1))
+        assert close(got.get(-1, 0), 1 - inside)
 
 
 # ---------------------------------------------------------------- what is played on them

@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+from euchresim.studies import advise as A
+
 from euchresim.analysis.advice import review_hand
 from euchresim.play.table import Session
 from euchresim.play.verdicts import Advisor, judge, kind_of, summary, verdict_text
@@ -47,19 +49,33 @@ def test_each_verdict_is_review_hands_row_for_the_players_decision(played):
         assert r["group"] == kind_of(next(d for d in mine if d["step"] == r["step"]))
 
 
-@pytest.mark.parametrize("pick,inferred", [(0, True), (-1, False)])
-def test_calls_the_bots_would_never_make_are_judged_without_inference(tmp_path, pick, inferred):
+@pytest.mark.parametrize("pick", [0, -1])
+def test_calls_the_bots_would_never_make_are_judged_and_a_decision_left_without_deals_says_so(tmp_path, pick,
+                                                                                               monkeypatch):
     """Taking the first legal option (passes, low cards) is play the bots can explain; the last (every loner,
-    the highest suit) is not, and show --advise itself gives up on such a record: the table judges it with no
-    inference, and says so."""
+    the highest suit) is not. The softened model (loops/advise.py) judges both with inference. Where it still
+    leaves too few deals (here forced: ``stray`` 0, the model exactly, which leaves none for the bots'
+    decisions after the player's loner) that decision is judged with no inference, says so, and the review
+    goes on: show --advise reviews every seat's decisions, the table the player's."""
+    from euchresim.analysis.advice import format_review, review_hand
+    from euchresim.records.format import parse_record
     s = Session(Rules(), "heuristic", 6, str(tmp_path / "s"))
     while not s.h.done:
         opts = [a for a in range(64) if (s.h.legal() >> a) & 1]
         s.act(len(s.finished), s.step, opts[pick])
     s.close()
     rows = judge(s.finished[0], s.mine, "heuristic", SAMPLES)
-    assert rows and all(r["inference"] is inferred for r in rows)
-    assert all(("deals not narrowed" in r["text"]) is not inferred for r in rows)
+    assert rows and all(r["inference"] for r in rows)
+    assert not any("deals not narrowed" in r["text"] for r in rows)
+    exact = A.advise
+    monkeypatch.setattr(A, "advise", lambda *a, **k: exact(*a, **{**k, "stray": 0.0}))
+    review = review_hand(parse_record(s.finished[0]), "heuristic", SAMPLES)
+    others = review.loc[review["seat"] != 0]
+    assert len(others) and bool(others["inference"].all()) is (pick == 0)
+    assert review.loc[review["seat"] == 0, "inference"].all()     # the true deal fits the player's own view
+    text = format_review(review, "heuristic")
+    assert ("judged on every deal the cards allow" in text) is (pick != 0)
+    assert text.count(" *\n") + text.endswith(" *") == int((~review["inference"]).sum())
 
 
 @pytest.mark.slow

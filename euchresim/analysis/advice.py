@@ -173,8 +173,9 @@ def advice_table(adv, model: np.ndarray | None = None, z: float | None = None) -
     ``best`` marks the recommendation (by P(win) with a model, else by
     points), ``equal`` the options that gave what it gave on every deal,
     ``points_best`` the option the points alone would pick; ``gap`` is the
-    best's paired lead over each option in the deciding measure, and
-    ``points_gap`` the points-best's lead in points.  ``z`` defaults to
+    best's paired lead over each option in the deciding measure,
+    ``points_gap`` the points-best's lead in points and ``best_points_gap``
+    the best's lead in points.  ``z`` defaults to
     ``interval_z(adv)``.  ``table.attrs["decided_by"]`` names the measure.
     """
     from euchresim.studies.advise import net_points
@@ -216,7 +217,7 @@ def advice_table(adv, model: np.ndarray | None = None, z: float | None = None) -
         df["best"] = [k == best for k in range(len(df))]
         df["equal"] = [k in equal for k in range(len(df))]
         df["points_best"] = [k == pbest for k in range(len(df))]
-        for col, vals, top in (("gap", decide, best), ("points_gap", net, pbest)):
+        for col, vals, top in (("gap", decide, best), ("points_gap", net, pbest), ("best_points_gap", net, best)):
             gaps = [mean_interval(vals[:, top] - vals[:, k], z) for k in range(len(df))]
             df[col] = [g["mean"] for g in gaps]
             df[col + "_low"] = [g["low"] for g in gaps]
@@ -249,7 +250,9 @@ def advice_json(adv, table: pd.DataFrame) -> dict:
     best, nxt = _next_best(table) if has else (None, None)
     sure = None
     if nxt is not None:
-        sure = {"next_best": nxt["action"], "gap": nxt["gap"], "gap_ci": [nxt["gap_low"], nxt["gap_high"]]}
+        sure = {"next_best": nxt["action"], "gap": nxt["gap"], "gap_ci": [nxt["gap_low"], nxt["gap_high"]],
+                # the gap's interval holds 0: the recommendation is not separated from its rival
+                "too_close": not nxt["gap_low"] > 0}
     actions = []
     for _, r in table.iterrows():
         a = {"action": r["action"], "points": r["points"], "points_ci": [r["points_low"], r["points_high"]],
@@ -268,7 +271,7 @@ def advice_json(adv, table: pd.DataFrame) -> dict:
             "equal_to_recommended": [] if not has else list(table.loc[table["equal"], "action"]),
             "confidence": sure,
             "decision": adv.decision.kind, "seat": sit.seat, "position": position_name(sit), "dealer": sit.dealer,
-            "policy": adv.policy,
+            "policy": adv.policy, "policy_name": adv.shown,
             # dd sees every hand: its values bound what any fair player could get, and say so
             "cheating": cheats(adv.policy),
             "stopped": adv.stopped, "alpha": adv.alpha, "looks": int(adv.looks), "interval_z": interval_z(adv),
@@ -308,6 +311,8 @@ def _verdict(adv, table: pd.DataFrame) -> list[str]:
     if nxt is None:
         return [f"best: {best['action']}: every option gave the same on every deal, and the pick among equals "
                 "is the bot's"]
+    if not nxt["gap_low"] > 0:
+        return _too_close(adv, table, best, nxt, by_win)
     if by_win:
         out.append(f"best: {best['action']}, winning the game {best['win_probability']:.1%} of the time against "
                    f"{nxt['win_probability']:.1%} for {nxt['action']}, by {100 * nxt['gap']:+.1f} "
@@ -315,6 +320,11 @@ def _verdict(adv, table: pd.DataFrame) -> list[str]:
         pb = table.loc[table["points_best"]].iloc[0]
         if pb["action"] == best["action"]:
             out.append("P(win the game) decides, as the game is what counts; the points agree")
+        elif not table.loc[table["action"] == best["action"]].iloc[0]["points_gap_low"] > 0:
+            gap = table.loc[table["action"] == best["action"]].iloc[0]
+            out.append(f"P(win the game) decides, as the game is what counts; the points favour {pb['action']} by "
+                       f"{_f(gap['points_gap'])} a hand [{_f(gap['points_gap_low'])}, "
+                       f"{_f(gap['points_gap_high'])}], too close to call on these deals")
         else:
             gap = table.loc[table["action"] == best["action"]].iloc[0]
             out.append(f"P(win the game) decides, as the game is what counts; the points disagree: they favour "
@@ -324,6 +334,33 @@ def _verdict(adv, table: pd.DataFrame) -> list[str]:
     else:
         out.append(f"best: {best['action']}, by {_f(nxt['gap'])} points a hand over {nxt['action']} "
                    f"[{_f(nxt['gap_low'])}, {_f(nxt['gap_high'])}]")
+    eq = list(table.loc[table["equal"], "action"])
+    if eq:
+        out.append(f"{', '.join(eq)} gave the same as {best['action']} on every deal: equal, and the pick among "
+                   "equals is the bot's")
+    return out
+
+
+def _too_close(adv, table: pd.DataFrame, best, nxt, by_win: bool) -> list[str]:
+    """The best and its rival not separated (the gap's interval holds 0): no recommendation, both measures shown.
+
+    A gap that may be 0 is no reason to leave the bot's own choice; what the
+    player reads is how far apart the two options may be, in points and in
+    P(win), and which one the bot takes.
+    """
+    pts = (f"{_f(nxt['best_points_gap'])} points a hand [{_f(nxt['best_points_gap_low'])}, "
+           f"{_f(nxt['best_points_gap_high'])}]")
+    out = [f"too close to call on these deals: {best['action']} against {nxt['action']}"]
+    if by_win:
+        out.append(f"  P(win): {best['win_probability']:.1%} against {nxt['win_probability']:.1%}, a gap of "
+                   f"{100 * nxt['gap']:+.1f} [{100 * nxt['gap_low']:+.1f}, {100 * nxt['gap_high']:+.1f}] "
+                   "percentage points")
+    out.append(f"  points: {pts}")
+    shares = table.set_index("action")["policy_share"]
+    pick = shares.idxmax() if shares.notna().any() else None
+    if pick is not None and shares[pick] > 0:
+        out.append(f"  the bot takes {pick} here ({shares[pick]:.0%} of the deals); more deals "
+                   "(--samples) may separate them")
     eq = list(table.loc[table["equal"], "action"])
     if eq:
         out.append(f"{', '.join(eq)} gave the same as {best['action']} on every deal: equal, and the pick among "
@@ -369,7 +406,7 @@ def format_advice(adv, table: pd.DataFrame) -> str:
                       f"{percent(adv.alpha)} error"}[adv.stopped]
     if adv.looks > 1:
         how += f"; the intervals hold at all {adv.looks} looks at once"
-    lines.append(f"{len(s):,} deals the seat cannot tell apart ({s.tries:,} tried), {adv.policy} after the decision; "
+    lines.append(f"{len(s):,} deals the seat cannot tell apart ({s.tries:,} tried), {adv.shown} after the decision; "
                  + how)
     if cheats(adv.policy):
         lines.append("dd sees every card: its values are a cheating bound, not a fair player's")
@@ -377,7 +414,7 @@ def format_advice(adv, table: pd.DataFrame) -> str:
 
 
 def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int = 0, infer: bool = True,
-                alpha: float = 0.05) -> pd.DataFrame:
+                alpha: float = 0.05, seats=None) -> pd.DataFrame:
     """Each decision of a played hand, judged from its seat's knowledge then: what it did, the best, the cost.
 
     One row per decision with more than one option (studies.show.decisions):
@@ -386,20 +423,38 @@ def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int =
     its interval (0 when the seat took the best; ``interval_z`` its z,
     widened for the stopping rule's looks).  The question a player
     brings from a game: which of my decisions cost us this hand?
+
+    A call and the alone call after it are one decision (the call's options
+    are "order", "order alone", ...): the alone step is not judged again.
+    Where the calls heard leave too few deals even with the softened model
+    (loops/advise.py), the decision is judged on every deal the cards allow
+    and its row says ``inference`` False, instead of stopping the review.
+    ``seats``: judge only these seats' decisions (the practice table's player).
     """
     from euchresim.studies import advise as A
     from euchresim.studies.show import decisions
     steps = decisions(rec)
     rows = []
+    judged_alone = set()                   # alone steps their call's options already judged
     for i, d in enumerate(steps):
+        if d["step"] in judged_alone or (seats is not None and d["seat"] not in seats):
+            continue
         sit = A.from_record(rec, calls=d["calls"], plays=d["plays"], decision=d["kind"])
         dec = A.decision_of(sit)
         if len(dec.options) < 2:
             continue
         nxt = steps[i + 1] if i + 1 < len(steps) else None
         alone = nxt["code"] if (nxt and nxt["kind"] == "alone" and nxt["seat"] == d["seat"]) else -1
+        if alone >= 0 and any(b >= 0 for _, b in dec.options.tolist()):
+            judged_alone.add(nxt["step"])
         did = [k for k, (a, b) in enumerate(dec.options.tolist()) if a == d["code"] and (b < 0 or b == alone)]
-        adv = A.advise(sit, policy, samples=samples, seed=seed, infer=infer, alpha=alpha)
+        inferred = infer
+        try:
+            adv = A.advise(sit, policy, samples=samples, seed=seed, infer=infer, alpha=alpha)
+        except A.AdviceError:
+            if not infer:
+                raise
+            adv, inferred = A.advise(sit, policy, samples=samples, seed=seed, infer=False, alpha=alpha), False
         table = advice_table(adv)          # the best, and each option's paired gap to it, as advise shows them
         best = table.loc[table["best"]].iloc[0]
         got = table.iloc[did[0]] if did else None
@@ -408,8 +463,13 @@ def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int =
                      "gave_up": math.nan if got is None else got["gap"],
                      "gave_up_low": math.nan if got is None else got["gap_low"],
                      "gave_up_high": math.nan if got is None else got["gap_high"],
-                     "samples": len(adv.samples), "stopped": adv.stopped, "interval_z": interval_z(adv)})
+                     "samples": len(adv.samples), "stopped": adv.stopped, "interval_z": interval_z(adv),
+                     "inference": inferred})
     return pd.DataFrame(rows)
+
+
+NOT_NARROWED = ("judged on every deal the cards allow: the calls heard are ones the model would (nearly) never "
+                "make, so they say nothing it can use about the hands")
 
 
 def format_review(review: pd.DataFrame, policy: str) -> str:
@@ -430,5 +490,8 @@ def format_review(review: pd.DataFrame, policy: str) -> str:
             sure = "" if r["gave_up_low"] > 0 else " (not clearly worse)"
             verdict = (f"best {r['best']}: gave up {cost:.2f} [{r['gave_up_low']:+.2f}, {r['gave_up_high']:+.2f}]"
                        f"{sure}")
-        lines.append(f"  step {r['step']:>2}  {seat:<{ws}}  {r['kind']:<12} {str(r['did']):<{w}}  {verdict}")
+        mark = " *" if "inference" in review and not r["inference"] else ""
+        lines.append(f"  step {r['step']:>2}  {seat:<{ws}}  {r['kind']:<12} {str(r['did']):<{w}}  {verdict}{mark}")
+    if "inference" in review and not review["inference"].all():
+        lines.append(f"  * {NOT_NARROWED}")
     return "\n".join(lines)

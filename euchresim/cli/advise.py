@@ -14,25 +14,47 @@ import click
 
 from euchresim.cli.options import InputError, rules_options
 
+# the table the answer assumes by default: the model closest to people (docs/policies.md, heuristic:human), and
+# the strong bot whose answer is shown beside it when the two differ (it calls far more than people do)
+PEOPLE = "heuristic:human"
+BOTS = "heuristic"
+TABLES = {PEOPLE: "the other seats call as people do at online tables",
+          BOTS: "the other seats are bots that call far more than people"}
+
 POSITIONS = {
     4: {"dealer": 0, "left": 1, "partner": 2, "right": 3},
     3: {"dealer": 0, "left": 1, "right": 2},
-    2: {"dealer": 0, "opponent": 1, "non-dealer": 1},
+    2: {"dealer": 0, "opponent": 1},
 }
-# what players also say at the table, each the same seat as its POSITIONS name
+# what players also say at the table, each the same seat as its POSITIONS name (docs/advise.md, "Naming the
+# seat", lists them all and a test holds the two equal). "First hand" speaks first: the dealer's left; then
+# the dealer's partner, the dealer's right and the dealer, in the bidding's order.
 SYNONYMS = {
-    4: {"eldest": "left", "eldest hand": "left", "leader": "left", "dealer's left": "left", "pard": "partner",
-        "dealer's partner": "partner", "dealers partner": "partner", "third": "partner", "dealer's right": "right",
-        "third hand": "partner", "second hand": "left"},
-    3: {"eldest": "left", "eldest hand": "left", "dealer's left": "left", "dealer's right": "right"},
-    2: {"eldest": "opponent", "pone": "opponent", "left": "opponent"},
+    4: {"first hand": "left", "first": "left", "eldest": "left", "eldest hand": "left", "leader": "left",
+        "dealer's left": "left", "dealers left": "left",
+        "second hand": "partner", "second": "partner", "pard": "partner", "dealer's partner": "partner",
+        "dealers partner": "partner",
+        "third hand": "right", "third": "right", "dealer's right": "right", "dealers right": "right",
+        "fourth hand": "dealer", "fourth": "dealer"},
+    3: {"first hand": "left", "first": "left", "eldest": "left", "eldest hand": "left", "dealer's left": "left",
+        "dealers left": "left",
+        "second hand": "right", "second": "right", "dealer's right": "right", "dealers right": "right",
+        "third hand": "dealer", "third": "dealer"},
+    2: {"non dealer": "opponent", "first hand": "opponent", "first": "opponent", "eldest": "opponent",
+        "pone": "opponent",
+        "left": "opponent", "second hand": "dealer", "second": "dealer"},
 }
+
+
+def seat_words(text: str) -> str:
+    """A seat's name as the tables above spell it: lower case, one space for any run of spaces, - or _."""
+    return " ".join(text.strip().lower().replace("\u2019", "'").replace("_", " ").replace("-", " ").split())
 
 
 def _position(text: str, players: int) -> int:
     """A seat by where it sits from the dealer: numbers are refused, as a record's seat numbers are absolute."""
     names = POSITIONS[players]
-    t = " ".join(text.strip().lower().replace("\u2019", "'").replace("_", " ").replace("-", " ").split())
+    t = seat_words(text)
     t = SYNONYMS[players].get(t, t)
     if t in names:
         return names[t]
@@ -57,16 +79,24 @@ def _cards(text: str, option: str, deck: int) -> list[int]:
     return out
 
 
+# the calls as advise and show print them, beside the record's words (pass, order, a suit letter)
+CALL_WORDS = {"clubs": "C", "club": "C", "diamonds": "D", "diamond": "D", "hearts": "H", "heart": "H",
+              "spades": "S", "spade": "S", "\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S",
+              "order up": "order", "pick up": "order", "ordered": "order", "picked up": "order", "passed": "pass"}
+
+
 def _calls(text: str | None) -> list[int]:
     from euchresim.records.format import RecordError, parse_call
     if not text:
         return []
     out = []
     for k, t in enumerate(text.split(",")):
+        word = " ".join(t.strip().lower().split())
         try:
-            out.append(parse_call(t.strip()))
-        except (RecordError, ValueError) as e:
-            raise InputError(f"--calls: call {k + 1} ({t.strip()!r}): {e}") from None
+            out.append(parse_call(CALL_WORDS.get(word, t.strip())))
+        except (RecordError, ValueError):
+            raise InputError(f"--calls: call {k + 1} ({t.strip()!r}) is not pass, order or a suit (its letter or "
+                             "name: H or hearts) (R5, R6)") from None
     return out
 
 
@@ -89,12 +119,14 @@ def _score(text: str | None, players: int, target: int):
 @click.option("--upcard", metavar="CARD",
               help="The card turned up (R4); in round two the card turned down. J\u2665 is JH.")
 @click.option("--seat", default=None, metavar="SEAT",
-              help="Who decides, by where it sits from the dealer: dealer, left (eldest), partner (pard, "
-                   "dealer's partner), right (3 players: dealer, left, right; 2: dealer, opponent).")
+              help="Who decides, by where it sits from the dealer: left (first hand), partner (second hand), "
+                   "right (third hand), dealer (fourth hand); 3 players: left, right, dealer; 2: opponent, "
+                   "dealer (docs/advise.md lists every spelling).")
 @click.option("--round", "rnd", type=click.Choice(["1", "2"]), default="1", show_default=True,
               help="The bidding round (2: everyone passed the upcard).")
 @click.option("--calls", "calls_text", metavar="CALLS",
-              help="The calls before the seat's, from the dealer's left, e.g. pass,pass (default: all passed).")
+              help="The calls before the seat's, from the dealer's left, e.g. pass,pass or pass,pass,pass,pass,"
+                   "hearts (default: all passed).")
 @click.option("--decision", type=click.Choice(["bid1", "bid2", "alone", "defend_alone", "discard", "dummy_keep",
                                                "joker_suit", "play"]),
               help="Which of the seat's decisions after the calls (default: its next one).")
@@ -102,14 +134,17 @@ def _score(text: str | None, players: int, target: int):
 @click.option("--alone", "alone_text", metavar="SEATS",
               help="Who went alone so far, by seat as --seat names it, e.g. left (for defend_alone).")
 @click.option("--dummy", "dummy_text", metavar="CARDS", help="Cutthroat: the dummy, for the maker's keep.")
-@click.option("--score", "score_text", metavar="US-THEM", help="The game score before the hand (default 0-0).")
+@click.option("--score", "score_text", metavar="US-THEM",
+              help="The game score before the hand (default 0-0, or with --record the record's own score).")
 @click.option("--record", "record_file", metavar="FILE", help="A file of hand records (docs/hand-record.md) ...")
 @click.option("--line", type=int, default=1, show_default=True, help="... the record's line in FILE ...")
 @click.option("--after", "after_plays", type=int, default=None,
               help="... the decision after this many cards played (the card to play) ...")
 @click.option("--after-calls", type=int, default=None, help="... or after this many calls.")
-@click.option("--policy", default="heuristic", show_default=True,
-              help="Plays every seat after the decision, and is what the other seats' calls are evidence of.")
+@click.option("--policy", default=None, metavar="POLICY",
+              help="Who the other seats are: plays every seat after the decision, and is what the other seats' "
+                   f"calls are evidence of [default: {PEOPLE}, calling as people do at online tables, with the "
+                   f"answer against {BOTS} beside it when the two differ].")
 @click.option("--models", default=None, metavar="P,Q,...", help="Several policies side by side (dd: a cheating bound).")
 @click.option("--samples", type=int, default=None,
               help="At most this many deals (default 10,000; pimc and dd 500).")
@@ -117,6 +152,10 @@ def _score(text: str | None, players: int, target: int):
               help="Play exactly --samples deals, with no early stop (plain 95% intervals).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--no-inference", is_flag=True, help="Ignore what the other seats' calls say about their hands.")
+@click.option("--stray", type=float, default=None, metavar="P",
+              help="The chance the inference model gives another seat of calling otherwise than --policy "
+                   "would (0 up to 0.5) [default: 0.1]: a call no bot makes narrows the deals less instead "
+                   "of leaving none; 0 takes the policy exactly.")
 @click.option("--infer-policy", default=None, metavar="POLICY",
               help="Whose calls the other seats' calls are taken to be [default: --policy]; heuristic is "
                    "cheap where pimc's searched bids keep few deals.")
@@ -132,8 +171,8 @@ def _score(text: str | None, players: int, target: int):
 @click.option("--quiet", is_flag=True, help="No progress bar or compile notice.")
 @rules_options
 def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text, dummy_text, score_text,
-           record_file, line, after_plays, after_calls, policy, models, samples, fixed, seed, no_inference, infer_policy, alpha, model_hands, workers, as_json,
-           quiet, rules):
+           record_file, line, after_plays, after_calls, policy, models, samples, fixed, seed, no_inference, stray,
+           infer_policy, alpha, model_hands, workers, as_json, quiet, rules):
     """Should I order up?  Every option of one decision, valued on deals the seat cannot tell apart.
 
     \b
@@ -152,23 +191,32 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         raise InputError(f"--samples {samples}: at least 1")
     if not A.MIN_ALPHA <= alpha < 1:
         raise InputError(f"--alpha {alpha:g}: an error rate from {A.MIN_ALPHA:g} up to (not including) 1")
+    stray = A.STRAY if stray is None else stray
+    if not 0.0 <= stray < 0.5:
+        raise InputError(f"--stray {stray:g}: a chance from 0 up to (not including) 0.5")
     if fixed and samples is None:
         raise InputError("--fixed: give --samples, the number of deals to play")
     if model_hands is not None and model_hands < 100:
         raise InputError(f"--model-hands {model_hands}: at least 100")
-    names = [m.strip() for m in models.split(",")] if models else [policy]
+    compare = None
+    if models:
+        names = [m.strip() for m in models.split(",")]
+    elif policy:
+        names = [policy]
+    else:
+        names, compare = [PEOPLE], BOTS
     cold = not _advisor_compiled()
     if cold and not (quiet or as_json):
         click.echo(COMPILING, err=True)            # reading the hand already runs the advisor's kernels
     try:
-        sit = _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text, dummy_text,
-                         score_text, record_file, line, after_plays, after_calls, rules)
+        sit, score_said = _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text,
+                                     dummy_text, score_text, record_file, line, after_plays, after_calls, rules)
         A.decision_of(sit)
     except A.AdviceError as e:
         raise InputError(str(e)) from None
     say_if_compiling(quiet or as_json or cold)
     answers = []
-    for name in names:
+    for name in names + ([compare] if compare else []):
         bar = None if quiet or as_json or not sys.stderr.isatty() else _bar(name)
         try:
             A._policy_arrays(name, sit.rules.players)        # a bad policy is refused before any work is said
@@ -178,7 +226,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
             if cold and n_workers > 1:
                 _compile_here(A, sit, name, not no_inference, seed, infer_policy)
             adv = A.advise(sit, name, samples=samples, seed=seed, infer=not no_inference, alpha=alpha,
-                           workers=n_workers, on_batch=bar, infer_policy=infer_policy,
+                           workers=n_workers, on_batch=bar, infer_policy=infer_policy, stray=stray,
                            stop=not fixed, value=lambda got, m=model: deal_values(_Adv(sit, got), m)[0])
         except A.AdviceError as e:
             raise InputError(str(e)) from None
@@ -187,11 +235,20 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
             raise InputError(said if said.startswith("--") else f"--policy {name}: {said}") from None
         table = advice_table(adv, model)
         answers.append((name, adv, table))
+    against = answers.pop() if compare else None
     if as_json:
         out = [advice_json(adv, table) for _, adv, table in answers]
-        click.echo(json.dumps(_finite(out[0] if len(out) == 1 else {"models": out}), indent=2))
+        one = out[0] if len(out) == 1 else {"models": out}
+        if against is not None:
+            one["table"] = TABLES[PEOPLE]
+            one["against_bots"] = advice_json(against[1], against[2])
+        click.echo(json.dumps(_finite(one), indent=2))
         return
     click.echo(_describe(sit))
+    if score_said:
+        click.echo(score_said)
+    if len(answers) == 1:
+        click.echo(_table_line(answers[0][0]))
     for name, adv, table in answers:
         if len(answers) > 1:
             click.echo(f"\n== {name}{' (sees every card: a cheating bound)' if cheats(name) else ''}")
@@ -202,6 +259,24 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
             click.echo("\nthe models disagree: " + "; ".join(f"{n} says {a}" for n, a in picks.items()))
         else:
             click.echo(f"\nthe models agree: {next(iter(picks.values()))}")
+    if against is not None:
+        click.echo(_against_bots(answers[0][2], against))
+
+
+def _table_line(name: str) -> str:
+    """Which table the answer assumes, in one line."""
+    return f"table: {name}: {TABLES.get(name, 'every other seat plays as this policy')}"
+
+
+def _against_bots(table, against) -> str:
+    """The default answer's rival at a table of strong bots: one line when both agree, its verdict when not."""
+    from euchresim.analysis.advice import format_advice
+    name, adv, other = against
+    mine = table.loc[table["best"], "action"].iloc[0]
+    theirs = other.loc[other["best"], "action"].iloc[0]
+    if mine == theirs:
+        return f"\nagainst {name} ({TABLES[name]}): {theirs} too"
+    return (f"\nagainst {name} ({TABLES[name]}) the answer differs:\n" + format_advice(adv, other))
 
 
 def _advisor_compiled() -> bool:
@@ -268,9 +343,14 @@ def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, a
         rec = _read_record(record_file, line)
         sit = A.from_record(rec, calls=after_calls, plays=after_plays, decision=decision)
         if score_text is not None:
+            from euchresim.analysis.advice import _score_text
             sc = _score(score_text, rec.rules.players, rec.rules.game_to)
+            was = _score_text(sit) if rec.score is not None else None
             sit = A.Situation(**{**sit.__dict__, "score": A._score_tuple(sc, rec.rules.players, sit.seat)})
-        return sit
+            said = (f"the score is {_score_text(sit)}, from --score"
+                    + (f", in place of the record's {was}" if was is not None else " (the record has none)"))
+            return sit, said
+        return sit, None
     if after_plays is not None or after_calls is not None:
         raise InputError("--after and --after-calls go with --record")
     if not hand or not upcard or seat is None:
@@ -309,7 +389,7 @@ def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, a
     for name in (alone_text or "").replace(",", " ").split():
         alone |= 1 << A.seat_of(_position(name, rules.players), 0, rules.players)
     return A.from_hand(rules, sum(1 << c for c in cards), up[0], pos, tuple(calls), sc, decision, discard=discard,
-                       dummy=dummy, alone=alone)
+                       dummy=dummy, alone=alone), None
 
 
 def _read_record(path, line):

@@ -12,15 +12,27 @@ them by the plainest method that is exactly right (docs/advise.md):
    simulates (``engine.hand``), and reject the deal if the record cannot
    have happened on it: a card played that was not held, a failure to
    follow suit while holding the suit (a void broken), or -- with
-   inference -- a call that the seat's policy would not have made holding
-   those cards (a stochastic policy is asked once: the deal is kept with
-   the probability that the policy makes the call, which is rejection
-   sampling from the posterior).
+   inference -- keep it with the probability that the other seats would
+   have called as they did holding those cards (rejection sampling from
+   the posterior).  The model of a seat is its policy softened by
+   ``stray``: with chance 1 - stray the seat does what its policy does,
+   with chance ``stray`` one of its other legal options, split evenly.  A
+   call the policy makes is kept; a call it would not make is kept with
+   chance stray / ((options - 1)(1 - stray)), the ratio of the two
+   likelihoods.  A stochastic policy is asked once, which is the same
+   ratio averaged over its draw.  A call no bot would make (people make
+   them) so narrows less, instead of leaving no deal; stray 0 is the
+   policy as it stands.
 
 What the seat did not see and the record cannot say -- another dealer's
 discard, another Cutthroat maker's dummy keep -- is left to that seat's
-policy (with inference off, the discard is any card of the dealer's own
-five, drawn at random, as ``pimc``'s sampler assumes the upcard kept).
+policy, softened as its calls are, and among the cards the play leaves
+possible: a dealer seen to play a card kept it, so the discard is one of
+its six cards it has not been seen to play (the upcard too: discarding it
+is legal, R5).  Without inference the discard is any such card of the
+dealer's own five, drawn at random, as ``pimc``'s sampler assumes the
+upcard kept, and the upcard only when the play shows the dealer kept all
+five.
 A rejected deal costs a try, never a biased sample: the kept ones are
 uniform among the deals consistent with everything the seat knows.
 
@@ -32,7 +44,7 @@ and the same policy stream, the option the only difference: paired, as
 import numpy as np
 from numba import njit
 
-from euchresim.engine.bits import U, popcount, random_bit
+from euchresim.engine.bits import U, popcount, random_bit, random_float
 from euchresim.engine.hand import apply_legal, legal_actions, start_hand
 from euchresim.engine.layout import (BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, CFG_PACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, HAND, NO_CARD, KITTY, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, POINTS, PRIV_SIZE, SCORE, ST_SIZE, TO_ACT, NO_KEEP)
 from euchresim.loops.hands import _all_random, random_tricks
@@ -104,8 +116,45 @@ def _apply(st, priv, tab, a, legal):
 
 
 @njit(cache=True, _nrt=False)
+def _strays(options, stray, rng):
+    """Keep a deal on which the seat's policy would have called otherwise? With chance
+    stray / ((options - 1)(1 - stray)): the softened model's likelihood of the call heard over that of the
+    policy's own call (module docstring)."""
+    if options < 2 or stray <= 0.0:
+        return False
+    return random_float(rng) * (options - 1) * (1.0 - stray) < stray
+
+
+@njit(cache=True, _nrt=False)
+def _modelled_discard(choice, possible, legal, stray, rng):
+    """The unseen discard of another dealer, from its policy's ``choice`` softened by ``stray`` and the cards
+    the play leaves ``possible`` (those of its six it has not been seen to play): -1 to reject the deal.
+
+    Under the softened model card d is discarded with chance 1 - stray if it is the policy's choice, else
+    stray / (n - 1), n the legal discards; the deal is kept with the chance that the discard was one of the
+    possible cards (at most 1, so no normalising), and the discard drawn among them by those chances.
+    """
+    if (possible >> choice) & 1 and stray <= 0.0:
+        return choice
+    n = popcount(legal)
+    m = popcount(possible)
+    if m == 0 or n < 2:
+        return np.int64(-1)
+    other = stray / (n - 1)
+    mine = (1.0 - stray) if (possible >> choice) & 1 else 0.0
+    others = m - 1 if mine > 0.0 else m
+    keep = mine + others * other
+    u = random_float(rng)
+    if u >= keep:
+        return np.int64(-1)
+    if u < mine:
+        return choice
+    return random_bit(rng, possible & ~(np.int64(1) << choice))
+
+
+@njit(cache=True, _nrt=False)
 def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone, discard, keep,
-                plays, steps, turn, infer, pids, params, fns, drng, prng, st, priv, ws, hands, at):
+                plays, steps, turn, infer, stray, pids, params, fns, drng, prng, st, priv, ws, hands, at):
     # ``pids``, ``params``, ``fns``: the policies the other seats' calls are evidence of (and that make the
     # discard or keep the seat did not see) -- the inference model, which may differ from who plays on
     """One try at a deal the seat cannot tell from the true one, replayed up to its decision (module docstring).
@@ -160,15 +209,19 @@ def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit
         elif ph == PH_ALONE or ph == PH_DEFEND:
             a = (alone >> s) & 1
         elif ph == PH_DISCARD:
+            ask = False
             if s == seat or discard != NO_CARD:
                 a = discard
-                ask = False
             elif infer != 0:
-                a = _ask(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
-                ask = False
+                a = _modelled_discard(_ask(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns),
+                                      legal & ~played, legal, stray, drng)
+                if a < 0:
+                    return REJECTED
                 modelled = True
             else:
                 own = priv[U(HAND + s)] & ~upbit & ~played
+                if own == 0:
+                    own = upbit & ~played
                 if own == 0:
                     return REJECTED
                 a = random_bit(drng, own)
@@ -190,7 +243,7 @@ def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit
                 return REJECTED if s != seat else SCRIPT_ERROR
         if ask:
             b = _ask(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
-            if b != a:
+            if b != a and not _strays(popcount(legal), stray, drng):
                 return REJECTED
         if _apply(st, priv, tab, a, legal):
             if modelled:
@@ -232,7 +285,8 @@ def probe(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, call
     while t < tries:
         t += 1
         status = sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone,
-                             discard, keep, plays, steps, np.int64(-1), np.int64(0), pids, params, fns, drng, prng,
+                             discard, keep, plays, steps, np.int64(-1), np.int64(0), 0.0, pids, params, fns, drng,
+                             prng,
                              st, priv, ws, hands, at)
         if status != REJECTED:
             break
@@ -267,8 +321,8 @@ def _play_rest(st, priv, tab, pids, params, fns, rng, ws, all_random):
 
 @njit(cache=True)
 def play_options(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone, discard, keep,
-                 plays, steps, infer, ipids, iparams, ifns, pids, params, fns, drng, prng, n, max_tries, options,
-                 points, maker, tricks, chosen, deals):
+                 plays, steps, infer, stray, ipids, iparams, ifns, pids, params, fns, drng, prng, n, max_tries,
+                 options, points, maker, tricks, chosen, deals):
     """Up to ``n`` kept deals, every option of ``options`` played out on each (module docstring).
 
     ``ipids``/``iparams``/``ifns`` are the inference model (``sample_deal``);
@@ -299,8 +353,8 @@ def play_options(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_sui
     while kept < n and t < max_tries:
         t += 1
         status = sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone,
-                             discard, keep, plays, steps, seat, infer, ipids, iparams, ifns, drng, prng, st, priv,
-                             ws, hands, at)
+                             discard, keep, plays, steps, seat, infer, stray, ipids, iparams, ifns, drng, prng, st,
+                             priv, ws, hands, at)
         if status == REJECTED:
             continue
         if status != KEPT:

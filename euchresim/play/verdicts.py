@@ -141,14 +141,10 @@ def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int =
     """The player's decisions of one hand with the advisor's verdict on each (those with one option left out)."""
     from euchresim.analysis.advice import review_hand
     from euchresim.records.format import parse_record
-    from euchresim.studies.advise import AdviceError
     rec = parse_record(record)
-    try:
-        review, inferred = review_hand(rec, policy, samples, seed=seed), True
-    except AdviceError:
-        # a player's call the policy would never make leaves no deal on which the bots' later calls are
-        # the policy's: those decisions are judged on every deal the cards allow, as advise --no-inference
-        review, inferred = review_hand(rec, policy, samples, seed=seed, infer=False), False
+    # a decision whose calls heard leave too few deals even for the softened model is judged on every deal the
+    # cards allow, and its row says so (review_hand: the same for the table as for show --advise)
+    review = review_hand(rec, policy, samples, seed=seed, seats=(YOU,))
     by_step = {d["step"]: d for d in mine}
     rows = []
     for r in review.to_dict("records"):
@@ -157,7 +153,7 @@ def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int =
         row = {"step": int(r["step"]), "kind": str(r["kind"]), "group": kind_of(by_step[int(r["step"])]),
                "did": str(r["did"]), "best": str(r["best"]), "gave_up": _num(r["gave_up"]),
                "gave_up_low": _num(r["gave_up_low"]), "gave_up_high": _num(r["gave_up_high"]),
-               "samples": int(r["samples"]), "inference": inferred,
+               "samples": int(r["samples"]), "inference": bool(r["inference"]),
                "interval_z": float(r["interval_z"]) if "interval_z" in r and r["interval_z"] == r["interval_z"] else Z95}
         row["text"] = verdict_text(row)
         rows.append(row)

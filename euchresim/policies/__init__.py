@@ -41,6 +41,7 @@ class PolicyInfo:
     summary: str
     params: tuple = ()          # Param, by name
     kernel: str = ""            # "module:function" of SEARCH_SIG: the function slot's kernel (a slotted built-in)
+    searches: bool = False      # solves deals at each decision (ms, not ns): its work goes in small chunks
 
     def param(self, key: str) -> Param | None:
         return next((p for p in self.params if p.name == key), None)
@@ -51,9 +52,9 @@ class PolicyInfo:
 # names its kernel (a SEARCH_SIG function) and gets the next function slot, SLOTTED + k, filled from the
 # declaration by ``functions``: a new built-in of that kind is one entry below and nothing else. Its
 # defaults row is made from the parameters, never written apart.
-def _info(name, pid, summary, params=(), kernel=""):
+def _info(name, pid, summary, params=(), kernel="", searches=False):
     check_declared(params, name)          # names and slots once each, every slot in the row
-    return PolicyInfo(name, pid, defaults_row(params), summary, tuple(params), kernel)
+    return PolicyInfo(name, pid, defaults_row(params), summary, tuple(params), kernel, searches)
 
 
 _INLINED = (
@@ -62,7 +63,10 @@ _INLINED = (
     _info("heuristic", HEURISTIC, "a tunable point count and sound card play (docs/policies.md)",
           HEURISTIC_PARAMS),
 )
-_SLOTTED = tuple(_info(name, SLOTTED + k, summary, params, kernel) for k, (name, summary, params, kernel) in enumerate((
+# every slotted built-in searches (dd solves each deal, pimc each sampled world): ms a decision where the inlined
+# bots take ns, which sets their chunk sizes, sample counts and workers (``searches``)
+_SLOTTED = tuple(_info(name, SLOTTED + k, summary, params, kernel, searches=True)
+                 for k, (name, summary, params, kernel) in enumerate((
     ("dd", "CHEATS: sees every hand and plays double-dummy (an upper bound, not a player)", DD_PARAMS,
      "euchresim.policies.dd:dd_act"),
     ("pimc", "samples the unseen cards, solves each world double-dummy, takes the best mean", PIMC_PARAMS,
@@ -117,6 +121,27 @@ def cheats(spec: str) -> bool:
     return any(one(part) for part in str(spec).split(","))
 
 
+def searches(spec) -> bool:
+    """Whether a policy decides by search (``pimc``, ``best``, ``dd``): a property declared with each built-in.
+
+    ``spec``: a policy as given, several joined by commas (one per seat), a
+    list of them or a ``Policy``; any seat that searches makes the whole
+    table cost ms a decision, which is what chunk sizes, sample counts and
+    worker counts follow.  A user's policy is taken to be compiled and fast.
+    """
+    if isinstance(spec, Policy):
+        return spec.searches
+    parts = [spec] if isinstance(spec, str) else [str(p) for p in spec]
+
+    def one(part):
+        try:
+            info = split_name(part)[0]
+        except PolicyError:
+            return False
+        return info is not None and info.searches
+    return any(one(q) for part in parts for q in str(part).split(","))
+
+
 def known() -> str:
     return ", ".join(POLICIES) + ", best"
 
@@ -138,6 +163,11 @@ class Policy:
     @property
     def cheats(self) -> bool:
         return self.pid == DD
+
+    @property
+    def searches(self) -> bool:
+        info = BY_PID.get(self.pid)
+        return self.pid != USER and info is not None and info.searches
 
     @property
     def python(self) -> bool:

@@ -14,6 +14,7 @@ from functools import partial
 
 import numpy as np
 
+from euchresim.policies import searches
 from euchresim.report import chunked, spec_key
 
 # ---- the simulated work -----------------------------------------------------
@@ -73,8 +74,7 @@ def collect(ctx, k: int, decision: str, position, label: str, rules=None, with_t
     rules = rules or ctx.rules
     policy = ctx.policies[k]
     n = ctx.hands_for(k) if count is None else count
-    slow = policy.split(":")[0].lower() != "heuristic"
-    size, n_chunks = plan(n, ctx.chunk_size, slow)
+    size, n_chunks = plan(n, ctx.chunk_size, searches(policy))
     spec = {"rules": rules.to_dict(), "policy": policy, "seed": ctx.seed, "count": n, "chunk_size": size,
             "decision": decision, "position": position, "with_trump": with_trump}
     if classes:

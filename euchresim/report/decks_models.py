@@ -17,7 +17,7 @@ from dataclasses import replace
 import pandas as pd
 
 from euchresim.analysis import summary_frame
-from euchresim.policies import PolicyError
+from euchresim.policies import PolicyError, searches
 from euchresim.report import md_table
 from euchresim.report.euchre_rates import pct, run_spec, tally_chunks
 from euchresim.stats import wilson
@@ -30,7 +30,6 @@ HEADLINE = {
     "euchred": ("makers euchred (share of made hands)", "makers euchred"),
     "march": ("makers marched (share of made hands)", "march"),
 }
-FAST = ("random", "baseline", "heuristic")    # compiled play: the main run's chunks; a search bot's are small
 SLOW_CHUNK = 250
 COLUMNS = ["players", "deck", "statistic", "policy", "hands", "count", "of", "value", "ci_low", "ci_high"]
 
@@ -63,7 +62,7 @@ def play_models(ctx, variants) -> tuple[list[dict], list[str]]:
             continue
         for players, deck, rules in variants:
             spec = run_spec(ctx, rules, pol, ctx.hands_for(k))
-            if pol.split(":")[0].lower() not in FAST:
+            if searches(pol):
                 spec = replace(spec, chunk_size=min(spec.chunk_size, SLOW_CHUNK))
             try:
                 hc, _ = tally_chunks(ctx, "decks-hands", spec, label=f"{pol} {players}p {deck}")

@@ -37,10 +37,12 @@ from euchresim.studies.situation import (AdviceError, Decision, Situation, _poli
                                          decision_of, default_calls, from_hand, from_record, probe, seat_name,
                                          seat_of)
 
-SEARCH_POLICIES = ("pimc", "dd")
 MAX_TRIES_PER_SAMPLE = 2000     # tries at a consistent deal, per sample asked for, before the advisor gives up
 MIN_ALPHA = 1e-12               # below it 1 - alpha / (options x looks) rounds to 1 and no z exists
 MIN_STOP_DEALS = 100            # no look before this many deals: a stop on a handful of deals is luck
+# the chance the inference model gives a seat of straying from its policy's call (loops/advise.py): people
+# make calls no bot makes, and a model that never strays leaves no deal for them; pimc's infer_eps default too
+STRAY = 0.1
 
 
 @dataclass
@@ -92,14 +94,15 @@ class AdviseJob(Job):
     stop_label = "batch"
 
     def __init__(self, sit: Situation, decision: Decision, policy, infer: bool, batch: int, seed: int,
-                 first: int, count: int, infer_policy=None):
+                 first: int, count: int, infer_policy=None, stray: float = STRAY):
         self.sit, self.decision, self.policy, self.infer = sit, decision, policy, infer
         self.batch, self.seed, self.first, self.n_chunks = batch, seed, first, count
-        self.infer_policy = infer_policy
+        self.infer_policy, self.stray = infer_policy, stray
 
     def header(self) -> dict:
         return {"advise": repr(self.sit), "policy": str(self.policy), "infer": self.infer, "batch": self.batch,
-                "seed": self.seed, "first": self.first, "infer_policy": str(self.infer_policy)}
+                "seed": self.seed, "first": self.first, "infer_policy": str(self.infer_policy),
+                "stray": self.stray}
 
     def label(self, chunk: int) -> int:
         return self.first + chunk
@@ -107,11 +110,11 @@ class AdviseJob(Job):
     def play(self, chunk: int) -> Played:
         return Played({}, {"result": _to_bytes(play_batch(self.sit, self.decision, self.policy, self.infer,
                                                           self.batch, self.seed, self.first + chunk,
-                                                          self.infer_policy))})
+                                                          self.infer_policy, self.stray))})
 
 
 def play_batch(sit: Situation, decision: Decision, policy, infer: bool, n: int, seed: int, batch: int,
-               infer_policy=None) -> Samples:
+               infer_policy=None, stray: float = STRAY) -> Samples:
     """Batch ``batch`` of ``n`` kept deals (the streams of chunk ``batch`` of ``seed``).
 
     ``infer_policy`` (default ``policy``) is what the other seats' calls are
@@ -128,8 +131,8 @@ def play_batch(sit: Situation, decision: Decision, policy, infer: bool, n: int, 
     tricks = np.zeros((n, k), np.int64)
     chosen = np.zeros((n, 2), np.int64)
     deals = np.zeros((n, 6), np.int64)
-    kept, tries, err = play_options(cached_tables(sit.rules), *sit.arrays(), np.int64(1 if infer else 0), ipids, iparams,
-                                    ifns, pids, params, fns, drng, prng, np.int64(n), np.int64(MAX_TRIES_PER_SAMPLE * n),
+    kept, tries, err = play_options(cached_tables(sit.rules), *sit.arrays(), np.int64(1 if infer else 0),
+                                    float(stray), ipids, iparams, ifns, pids, params, fns, drng, prng, np.int64(n), np.int64(MAX_TRIES_PER_SAMPLE * n),
                                     decision.options, points, maker, tricks, chosen, deals)
     if err == -SCRIPT_ERROR:
         raise AdviceError(f"the calls and cards given do not lead to a decision of {seat_name(sit)}")
@@ -139,15 +142,15 @@ def play_batch(sit: Situation, decision: Decision, policy, infer: bool, n: int, 
         raise SimError(f"policy {policy} made an illegal move in a played-out option (engine error {int(err)})")
     if kept < n:
         raise AdviceError(f"only {int(kept)} of {int(tries)} deals fit what the seat knows"
-                          + (" and the calls heard (try --infer-policy heuristic, or --no-inference)" if infer else "")
+                          + (" and the calls heard" if infer else "")
                           + ": the calls or cards given are (nearly) impossible")
     return Samples(points, maker, tricks, chosen, deals, int(tries))
 
 
 def default_batch(policy) -> int:
-    names = [policy] if isinstance(policy, str) else list(policy)
-    slow = any(str(p).split(":")[0] in SEARCH_POLICIES for p in names)
-    return 25 if slow else 1000
+    """Deals a batch: few for a search bot (``policies.searches``: ms a decision), many for the compiled bots."""
+    from euchresim.policies import searches
+    return 25 if searches(policy) else 1000
 
 
 def default_workers(policy) -> int:
@@ -192,6 +195,12 @@ class Advice:
     looks: int
     infer: bool
     seed: int
+    name: str = ""              # the policy as the caller named it (heuristic:human), where ``policy`` is canonical
+
+    @property
+    def shown(self) -> str:
+        """The policy as a reader knows it: the name given, not its parameter string."""
+        return self.name or self.policy
 
 
 def separated(values: np.ndarray, z: float) -> bool:
@@ -235,12 +244,13 @@ def net_points(points: np.ndarray, seat: int, players: int) -> np.ndarray:
 def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch: int | None = None,
            seed: int = 0, infer: bool = True, alpha: float = 0.05, workers: int = 1, backend: str = "local",
            address: str | None = None, on_batch=None, stop: bool = True, infer_policy=None,
-           value=None) -> Advice:
+           value=None, stray: float = STRAY) -> Advice:
     """Sample and play out ``sit``'s options until the best stands apart (module docstring).
 
     ``stop`` False plays every sample asked for: a fixed sample, whose
     intervals need no allowance for the looks.
-    ``infer_policy``: the model of the other seats' calls, if not ``policy``.
+    ``infer_policy``: the model of the other seats' calls, if not ``policy``; ``stray`` the chance the model
+    gives a seat of calling otherwise than it (loops/advise.py; 0: the model exactly).
     ``value``: Samples -> float[n, options], the measure the stop separates
     (default the seat's side's net points).
     """
@@ -250,6 +260,8 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
         samples = 500 if default_batch(policy) < 1000 else 10_000
     if samples < 1 or batch < 1:
         raise AdviceError("samples and batch must be at least 1")
+    if not 0.0 <= stray < 0.5:
+        raise AdviceError(f"--stray {stray:g}: a chance from 0 up to (not including) 0.5")
     if not MIN_ALPHA <= alpha < 1:
         raise AdviceError(f"--alpha {alpha:g}: an error rate from {MIN_ALPHA:g} up to (not including) 1")
     max_batches = -(-samples // batch)
@@ -263,7 +275,7 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
     stopped = "samples" if stop else "fixed"
     done = 0
     for upto in schedule:
-        job = AdviseJob(sit, decision, policy, infer, batch, seed, done, upto - done, infer_policy)
+        job = AdviseJob(sit, decision, policy, infer, batch, seed, done, upto - done, infer_policy, stray)
         out = run_job(job, workers=workers, backend=backend, address=address, collect=("result",),
                       on_chunk=(lambda d, t, base=done: on_batch(base + d, max_batches)) if on_batch else None)
         parts += [_from_bytes(b) for b in out.files["result"]]
@@ -276,5 +288,5 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
                 break
     _, _, _, canon = _policy_arrays(policy, sit.rules.players)
     return Advice(sit, decision, canon[0] if len(set(canon)) == 1 else ",".join(canon), got, stopped,
-                  alpha, len(schedule), infer, seed)
+                  alpha, len(schedule), infer, seed, policy.strip() if isinstance(policy, str) else "")
 

@@ -279,8 +279,11 @@ def from_record(rec: Record, calls: int | None = None, plays: int | None = None,
         raise AdviceError("the record does not replay: check it with `euchresim replay`")
     st = states[0]
     hands = tuple(rec.hands) + (0,) * (4 - players)
+    # the record's game score is the situation's (a game record states it; a lone hand is at 0-0)
+    score = (0, 0, 0, 0) if rec.score is None else tuple(int(x) for x in rec.score) + (0,) * (4 - players)
     script = dict(calls=tuple(rec.calls[:calls]), alone=sum(1 << s for s in rec.alone),
-                  plays=tuple(rec.plays[:plays]), joker_suit=-1 if rec.joker_suit is None else rec.joker_suit)
+                  plays=tuple(rec.plays[:plays]), joker_suit=-1 if rec.joker_suit is None else rec.joker_suit,
+                  score=score)
     # the whole deal known: where the prefix leads, and whose turn it is, without sampling
     full = Situation(rec.rules, rec.dealer, -1, hands, rec.upcard, 0,
                      discard=NO_CARD if rec.discard is None else rec.discard,
