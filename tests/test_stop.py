@@ -17,7 +17,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 
 import pyarrow.parquet as pq
 import pytest
@@ -26,6 +25,7 @@ from euchresim.run import runner
 from euchresim.rules import FOUR_HAND
 
 from tests.helpers import hears_ctrl_c, wait_for
+from tests.test_lifeline import wait_gone
 
 HANG = 120         # seconds after SIGINT before a run counts as hung
 START = 900        # seconds a run may take to reach a point the test waits for: a hang guard, not a wait
@@ -206,12 +206,14 @@ def test_kill_9_of_the_run_itself_resumes_to_the_uninterrupted_result(tmp_path):
             "random", "--out", "run.parquet", "--records", "run.jsonl", "--json"]
     folder = tmp_path / "run.parquet"
     proc = _start(args, tmp_path)
-    _wait_for(lambda: len(_finished_on_disk(folder)) >= 3, proc, "three chunks were finished")
+    _wait_for(lambda: len(_finished_on_disk(folder)) >= 3 and len(_children(proc.pid)) == 2, proc,
+              "three chunks were finished")
+    workers = _children(proc.pid)
     proc.kill()
-    proc.wait(timeout=HANG)   # not communicate(): orphaned workers still hold the output pipes
+    proc.wait(timeout=HANG)
+    wait_gone(workers)        # no handler ran, yet the workers see their parent gone and leave (run/lifeline.py)
     proc.stdout.close()
     proc.stderr.close()
-    time.sleep(1)             # the orphaned workers see their pipe close and leave
     proc = _start(args + ["--resume"], tmp_path)
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0, err

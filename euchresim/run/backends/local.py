@@ -5,20 +5,23 @@ which chunk a worker holds.  That is what lets a worker that dies (killed,
 out of memory) have its chunk played again by a fresh worker, and a chunk
 that kills ``MAX_TRIES`` workers stop the run by name, where a generic pool
 only reports that "a process died".  Workers ignore Ctrl-C: the parent
-alone hears it and kills them all at once.
+alone hears it and kills them all at once.  A parent that is killed itself
+(SIGKILL, out of memory) cannot; its workers see it gone and exit
+(run/lifeline.py).
 """
 from __future__ import annotations
 
 import multiprocessing as mp
-import signal
+import os
 from multiprocessing.connection import wait
 
 from euchresim.run.backends import MAX_TRIES, ChunkFailed, Pending
+from euchresim.run.lifeline import die_with_parent, started_on_main_thread
 
 
-def _serve(conn):
+def _serve(conn, parent_pid, thread_bound):
     """A worker's loop: (function, argument) in, (True, result) or (False, exception) out."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent_pid, thread_bound)
     while True:
         try:
             item = conn.recv()
@@ -37,7 +40,7 @@ def _serve(conn):
 class _Worker:
     def __init__(self, ctx):
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_serve, args=(child,), daemon=True)
+        self.proc = ctx.Process(target=_serve, args=(child, os.getpid(), started_on_main_thread()), daemon=True)
         self.proc.start()
         child.close()
         self.job = None
