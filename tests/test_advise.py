@@ -505,3 +505,46 @@ def test_a_cold_first_run_says_it_is_compiling_and_then_that_it_makes_the_win_mo
     again = run(["advise", "--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left", "--policy", "baseline",
                  "--model-hands", "100", "--samples", "200", "--game-to", "5"])
     assert again.exit_code == 0 and COMPILING not in again.output and "making the P(win)" not in again.output
+
+
+@pytest.mark.slow
+def test_the_advisors_own_stop_spends_its_error_over_every_look_it_takes():
+    """advise() itself, not a copy of its rule: with three options equal in mean (their values drawn afresh
+    for each seed, whatever the deals), a 'separated' stop is an error, and over 300 seeds it happens at most
+    alpha of the time (within 3 binomial standard errors). The schedule has 5 looks here; a rule that spent
+    alpha on one look (the bug an example caught) errs about twice as often as allowed, which this fails."""
+    sit = A.from_hand(R4, HAND1, TH, 1)
+    alpha, batch, samples = 0.2, 25, 1600
+    looks = len(A.look_schedule(samples // batch, -(-A.MIN_STOP_DEALS // batch)))
+    assert looks == 5
+    reps, wrong = 300, 0
+    vals = np.array([-2.0, -1.0, 1.0, 2.0, 4.0])
+    probs = np.array([0.2, 0.1, 0.45, 0.2, 0.05])
+    for rep in range(reps):
+        data = np.random.default_rng(1000 + rep).choice(vals, p=probs, size=(samples, 3))
+
+        def value(got, data=data):
+            return data[: len(got)]
+        adv = A.advise(sit, "heuristic", samples=samples, batch=batch, seed=0, alpha=alpha, value=value)
+        assert adv.looks == looks
+        wrong += adv.stopped == "separated"
+    se = math.sqrt(alpha * (1 - alpha) / reps)
+    assert wrong / reps <= alpha + 3 * se, wrong
+
+
+def test_a_stop_said_to_stand_apart_shows_a_gap_interval_clear_of_zero():
+    """'stopped when the best stood apart' beside a gap interval holding 0 ([-0.1, +2.2]) was the stop
+    ignoring its looks: the interval shown is the stop's own (interval_z), so a separated stop's gap to the
+    next best is clear of 0 in the measure that decided."""
+    from euchresim.analysis.advice import advice_table, interval_z
+    from euchresim.stats import sequential_z as z_of
+    for hand, up, pos, calls in (("QC KD KS JH TD", "JS", 0, None), ("JH JD AH KS 9C", "TH", 1, None),
+                                 ("AS KS AH QD 9C", "JS", 1, (0, 0, 0, 1))):
+        sit = A.from_hand(R4, parse_board(hand.split(), 24), parse_card(up, 24), pos, calls)
+        adv = A.advise(sit, "heuristic", samples=4000, seed=3)
+        table = advice_table(adv)
+        # the stop's one-sided z over k - 1 rivals and the looks is at least the shown interval's z
+        assert z_of(adv.alpha, max(1, len(adv.decision.options) - 1), adv.looks) >= interval_z(adv)
+        if adv.stopped == "separated":
+            rest = table.loc[~table["best"] & ~table["equal"]]
+            assert (rest["gap_low"] > 0).all(), table[["action", "gap", "gap_low", "gap_high"]]

@@ -98,3 +98,36 @@ def test_a_hand_nobody_calls_keeps_the_score_and_passes_the_deal():
     game, points = parse("pimc:objective=game").row, parse("pimc").row
     want = int(round(win_table.P_WIN[10][8][9][3][0] * WIN_SCALE)) * 8          # seat 3 deals next
     assert thrown_in_value(st, tab, np.int64(0), game) == want and thrown_in_value(st, tab, np.int64(0), points) == 0
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_each_seat_values_a_hands_outcomes_by_its_own_sides_p_win_worked_out_by_hand(seat):
+    """Seat 1 made trump (not alone) with the score 8-9 (seats 0+2 at 8) and seat 3 dealing: for each count k
+    of the makers' tricks the hand scores by R11 (k < 3: the defenders 2; 3 or 4: the makers 1; 5: the makers
+    2), and the deciding seat's value is P(its own side wins) at the score after, the next hand dealt by seat
+    0, read from the table by hand; a won game is 1. A maker's and a defender's seat both: reading the
+    maker's side for everyone (a planted bug) passed the only behavioural test, which asks only that the mode
+    plays differently."""
+    from euchresim.engine.layout import DEALER, MAKER, SCORE, ST_SIZE, TRUMP
+    from euchresim.policies.dispatch import new_workspace
+    from euchresim.policies.search_layout import V_PTS, WR_VAL
+    from euchresim.policies.values import hand_values
+    tab = build_tables(Rules())
+    st = np.zeros(ST_SIZE, np.int64)
+    st[DEALER], st[MAKER], st[TRUMP] = 3, 1, 2
+    st[SCORE:SCORE + 4] = (8, 9, 8, 9)
+    ws = new_workspace()
+    hand_values(st, tab, np.int64(seat), ws, parse("pimc:objective=game").row)
+    side = seat % 2
+    for k in range(6):
+        pts = [2, 0] if k < 3 else ([0, 1] if k < 5 else [0, 2])       # to seats 0+2, to seats 1+3
+        score = (8 + pts[0], 9 + pts[1])
+        if max(score) >= 10:
+            p = 1.0 if score[side] >= 10 else 0.0
+        else:
+            p = win_table.P_WIN[10][score[0]][score[1]][0][side]
+        side_tricks = k if side == 1 else 5 - k
+        want = int(round(p * WIN_SCALE)) * 8 + side_tricks
+        assert ws[WR_VAL][V_PTS + k] == want, (seat, k)
+    # a defender and a maker value the same outcome oppositely: the euchre wins the game for seats 0+2
+    assert (ws[WR_VAL][V_PTS] >= WIN_SCALE * 8) == (side == 0)
