@@ -18,7 +18,10 @@ from euchresim.cli.options import InputError, rules_options
 @click.option("--session", "folder", type=click.Path(file_okay=False), default=None,
               help="Folder of the session's hand records [default: play-DATE-TIME in this folder].")
 @click.option("--resume", is_flag=True, help="Go on with the session in --session after its last finished hand.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to serve on (this machine only).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to serve on; one beyond this machine only with --allow-remote.")
+@click.option("--allow-remote", is_flag=True,
+              help="Let --host be an address other machines reach: anyone who reaches it can play your session.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port to serve on; 0 picks a free one (the URL is printed).")
 @click.option("--no-browser", is_flag=True, help="Print the URL, do not open a browser.")
@@ -31,7 +34,7 @@ from euchresim.cli.options import InputError, rules_options
               help="When the advisor judges: at the end of each hand, or after each decision too (the page can switch).")
 @click.option("--stop-after", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="Stop serving after this many seconds (0: check the options, deal, print the URL and stop).")
-def play(rules, bot, seed, folder, resume, host, port, no_browser, advise_policy, samples, no_advice, verdicts,
+def play(rules, bot, seed, folder, resume, host, allow_remote, port, no_browser, advise_policy, samples, no_advice, verdicts,
          stop_after):
     """Play hands against the bots in your browser, with the advisor's verdict on your decisions.
 
@@ -42,17 +45,20 @@ def play(rules, bot, seed, folder, resume, host, port, no_browser, advise_policy
     and the page adds up the points given up by calls, leads, follows and
     discards. Every hand is saved to SESSION/hands.jsonl as a hand record
     (read it with `euchresim show`, `replay` or `advise --record`).
-    Ctrl-C stops the server; --resume goes on later. See docs/play.md.
+    Ctrl-C (or SIGTERM) stops the server; --resume goes on later. See docs/play.md.
 
     \b
     Example:
         euchresim play --bot heuristic:human --seed 7
     """
+    from euchresim.cli.options import COMPILING
     from euchresim.play import open_table
+    from euchresim.play.server import is_loopback
     from euchresim.play.table import TableError, policy_message
     from euchresim.policies import PolicyError
     from euchresim.run.errors import SimError
 
+    _check_host(host, port, allow_remote, is_loopback)
     if resume and folder is None:
         raise InputError("--resume: name the session's folder with --session")
     if resume:
@@ -64,6 +70,8 @@ def play(rules, bot, seed, folder, resume, host, port, no_browser, advise_policy
             resolve([advise_policy], rules.players)
         except (PolicyError, SimError) as e:
             raise InputError(f"--advise-policy: {policy_message(e)}") from None
+    if not _table_compiled():
+        click.echo(COMPILING, err=True)         # dealing the first hand runs the bots' kernels
     try:
         server, session, advisor = open_table(rules, bot, seed, folder, resume=resume, advise=not no_advice,
                                               advise_policy=advise_policy, samples=samples, host=host, port=port,
@@ -73,27 +81,78 @@ def play(rules, bot, seed, folder, resume, host, port, no_browser, advise_policy
     except OSError as e:
         raise InputError(f"--host {host} --port {port}: cannot serve there ({e.strerror or e})") from None
     h, p = server.server_address[:2]
-    url = f"http://{h}:{p}/"
+    url = f"http://{'[' + h + ']' if ':' in h else h}:{p}/"
     click.echo(f"the table is at {url} (Ctrl-C to stop); hands are saved to "
                f"{os.path.join(folder, 'hands.jsonl')}", err=False)
+    if advisor is not None and not _advisor_compiled():
+        click.echo("the advisor's kernels compile in the background: the first verdicts come a minute or so "
+                   "after the first hand", err=True)
     if not no_browser:
         import webbrowser
         webbrowser.open(url)
+    _serve(server, session, advisor, stop_after)
+    click.echo(f"stopped after {len(session.finished)} hand{'s' if len(session.finished) != 1 else ''}; "
+               f"go on with: euchresim play --session {folder} --resume")
+
+
+def _serve(server, session, advisor, stop_after):
+    """Serve until Ctrl-C, SIGTERM or --stop-after; then close the session and kill the advisor's worker."""
+    import signal
+    import threading
+
+    from euchresim.cli.options import terminate
+    timer = None
     if stop_after:
-        import threading
-        threading.Timer(stop_after, server.shutdown).start()
+        timer = threading.Timer(stop_after, server.shutdown)
+        timer.daemon = True
+        timer.start()
+    on_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, terminate) if on_main else None    # SIGTERM as Ctrl-C
     try:
         if stop_after != 0:
             server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        if timer is not None:
+            timer.cancel()
         server.server_close()
         session.close()
         if advisor is not None:
             advisor.stop()
-    click.echo(f"stopped after {len(session.finished)} hand{'s' if len(session.finished) != 1 else ''}; "
-               f"go on with: euchresim play --session {folder} --resume")
+        if on_main:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _check_host(host, port, allow_remote, is_loopback):
+    """Serve beyond this machine only when asked in so many words, and then say what it means."""
+    if is_loopback(host):
+        return
+    if not allow_remote:
+        raise InputError(f"--host {host}: other machines could reach the table there; add --allow-remote to "
+                         "serve it beyond this machine, or leave --host at 127.0.0.1")
+    click.echo(f"warning: --allow-remote: anyone who can reach {host} port {port} can play this session and "
+               "read its hands", err=True)
+
+
+def _kernel_cached(prefix: str) -> bool:
+    """Whether numba's cache holds a kernel of the loops layer (its index file ``<module>.<function>-...nbi``)."""
+    from euchresim.engine import cache_dir
+    try:
+        names = os.listdir(os.path.join(cache_dir(), "loops"))
+    except OSError:
+        return False
+    return any(n.startswith(prefix) and n.endswith(".nbi") for n in names)
+
+
+def _table_compiled() -> bool:
+    """Whether the bots' turns at the table are compiled (else dealing the first hand compiles them: tens of s)."""
+    return _kernel_cached("hands.decide_one-") and _kernel_cached("step._legal-")
+
+
+def _advisor_compiled() -> bool:
+    """Whether the advisor's kernel is compiled (else the worker compiles it before the first verdict)."""
+    return _kernel_cached("advise.play_options-")
 
 
 RULE_OPTIONS = ("players", "deck", "stick_the_dealer", "defend_alone", "joker_upcard", "both_alone_lead", "game_to",

@@ -19,23 +19,47 @@ def open_table(rules, bot: str, seed: int, folder: str, resume: bool = False, ad
     hands are judged again, in the background, so the tally covers them.
     ``each_decision``: a verdict after each of the player's decisions too
     (the page can switch it).
+
+    A start that fails writes nothing: the port is bound before the
+    session folder is made, and a folder this call made is removed if the
+    session then refuses to open (a ``--resume`` of a folder that has no
+    session), so the same command can be given again.
     """
-    from euchresim.play.server import make_server
+    from euchresim.play.server import make_server, serve
+    server = make_server(None, None, host, port)      # a busy port: refused before anything is written
+    try:
+        session, advisor = _seat(rules, bot, seed, folder, resume, advise, advise_policy, samples, each_decision)
+    except BaseException:
+        server.server_close()
+        raise
+    serve(server, session, advisor)
+    return server, session, advisor
+
+
+def _seat(rules, bot, seed, folder, resume, advise, advise_policy, samples, each_decision):
+    """The session and its advisor, the finished hands of a resumed one submitted and the worker warming up."""
+    import os
+    import shutil
+
     from euchresim.play.table import Session
     from euchresim.play.verdicts import Advisor
+    made = not os.path.exists(folder)
     advisor = Advisor(advise_policy or bot, samples) if advise else None
-    session = Session(rules, bot, seed, folder, resume=resume,
-                      on_hand=advisor.submit if advisor is not None else None,
-                      on_decision=advisor.submit_decision if advisor is not None else None)
+    try:
+        session = Session(rules, bot, seed, folder, resume=resume,
+                          on_hand=advisor.submit if advisor is not None else None,
+                          on_decision=advisor.submit_decision if advisor is not None else None)
+    except BaseException:
+        if advisor is not None:
+            advisor.stop()
+        if made:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
     session.each_decision = each_decision and advisor is not None
-    if advisor is not None and advise_policy is None:
-        advisor.policy = session.bot
     if advisor is not None:
+        if advise_policy is None:
+            advisor.policy = session.bot
+        advisor.warm(session.finished_by_bots())
         for i, (obj, mine) in enumerate(session.resumed):
             advisor.submit(i, obj, mine)
-    try:
-        server = make_server(session, advisor, host, port)
-    except OSError:
-        session.close()
-        raise
-    return server, session, advisor
+    return session, advisor

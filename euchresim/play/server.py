@@ -12,10 +12,18 @@ one line, never a traceback in the page.
     POST /api/next           {"hand": n}: deal hand n once the one before it is over
     POST /api/options        {"each_decision": 0 or 1}: a verdict after each decision, or at the hand's end
     GET  /records/hands.jsonl  the session's records (docs/hand-record.md)
+
+A page elsewhere in the player's browser must not act at the table: a
+request whose ``Host`` is not the table's own name is refused (a DNS
+rebinding attack reaches the table under its own domain name), as is one
+whose ``Origin`` is another site's, and a POST whose body is not declared
+JSON (the one kind a form of another site cannot send without asking).
 """
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 
@@ -25,6 +33,8 @@ from euchresim.play.view import table_view
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
           "style.css": "text/css; charset=utf-8"}
 MAX_BODY = 4096
+POSTED = ("/api/act", "/api/next", "/api/options")
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
 class Refused(Exception):
@@ -37,17 +47,55 @@ def _static(name: str) -> bytes:
     return resources.files("euchresim.play").joinpath("static", name).read_bytes()
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only (an address of 127.0.0.0/8 or ::1, or ``localhost``)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+        return True
+    except ValueError:
+        return False
+
+
+def split_host(value: str) -> tuple[str, int | None]:
+    """A Host header's name and port (None if it gives none, -1 if the port is not a number)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        name, _, rest = value[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else None
+    else:
+        name, colon, port = value.rpartition(":")
+        if not colon:
+            name, port = value, None
+    if port is None:
+        return name, None
+    return name, int(port) if port.isdigit() else -1
+
+
 class Handler(BaseHTTPRequestHandler):
     server_version = "euchresim-play"
     session = None            # set on the subclass make_server builds
     advisor = None
+    port = 0                  # the port served, and the names the table answers to (make_server)
+    names = frozenset(LOOPBACK_NAMES)
+    any_ip = False            # served beyond this machine (--allow-remote): any address literal is a name
 
     def log_message(self, format, *args):     # quiet: the terminal shows the URL and errors only
         pass
 
     # ---------------------------------------------------------------- answers
-    def _send(self, status: int, body: bytes, ctype: str) -> None:
+    def _send(self, status: int, body: bytes, ctype: str, headers: dict | None = None) -> None:
         self.send_response(status)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
@@ -56,9 +104,14 @@ class Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
-    def _text(self, status: int, message: str) -> None:
+    def _text(self, status: int, message: str, headers: dict | None = None) -> None:
         self._send(status, (message.splitlines()[0] if message else "error").encode() + b"\n",
-                   "text/plain; charset=utf-8")
+                   "text/plain; charset=utf-8", headers)
+
+    def send_error(self, code, message=None, explain=None):
+        """The standard library's own refusals (a malformed request line, headers too long): one line too."""
+        self.close_connection = True
+        self._text(code, message or self.responses.get(code, ("refused",))[0])
 
     def _json(self, obj) -> None:
         self._send(200, json.dumps(obj, separators=(",", ":")).encode(), "application/json")
@@ -72,9 +125,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def _guarded(self, route) -> None:
         try:
+            self._check_caller()
             route()
         except Refused as e:
-            self._text(e.status, str(e))
+            self._text(e.status, str(e), {"Allow": self._allow()} if e.status == 405 else None)
         except TableError as e:
             self._text(e.status, str(e))
         except Exception as e:                  # a bug of the table: one line, the server keeps serving
@@ -90,13 +144,39 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         self._guarded(self._post)
 
-    def do_PUT(self):
-        self._text(405, f"{self.command} is not served here: GET the page, POST /api/act or /api/next")
+    def __getattr__(self, name: str):
+        """Any other method (PUT, DELETE, TRACE, CONNECT, made-up ones): a 405, where the standard library
+        answers an HTML page with 501."""
+        if name.startswith("do_"):
+            return self._not_allowed
+        raise AttributeError(name)
 
-    do_DELETE = do_PATCH = do_OPTIONS = do_PUT
+    def _not_allowed(self) -> None:
+        self._guarded(self._refuse_method)
+
+    def _refuse_method(self) -> None:
+        raise Refused(405, f"{self.command[:20]} is not served here: GET the page, POST /api/act or /api/next")
 
     def _path(self) -> str:
         return self.path.split("?", 1)[0]
+
+    def _allow(self) -> str:
+        """The methods the path takes, for a 405's Allow header."""
+        return "POST" if self._path() in POSTED else "GET, HEAD"
+
+    def _check_caller(self) -> None:
+        """Refuse a request made for another site: a Host not the table's, an Origin not the table's own."""
+        host = self.headers.get("Host")
+        if host is None:
+            raise Refused(403, "a request needs a Host header naming the table")
+        name, port = split_host(host)
+        known = name in self.names or (_ip(name) and (self.any_ip or is_loopback(name)))
+        if not known or (port if port is not None else 80) != self.port:
+            raise Refused(403, f"Host {host[:100]} is not this table's (it answers to 127.0.0.1:{self.port} "
+                               f"or localhost:{self.port})")
+        origin = self.headers.get("Origin")
+        if origin is not None and origin.strip().lower() != f"http://{host.strip().lower()}":
+            raise Refused(403, f"Origin {origin[:100]}: only the table's own page may act at it")
 
     def _get(self) -> None:
         path = self._path()
@@ -113,13 +193,15 @@ class Handler(BaseHTTPRequestHandler):
                     body = fh.read()
             self._send(200, body, "application/x-ndjson; charset=utf-8")
         elif path.startswith("/api/"):
-            posted = ("/api/act", "/api/next", "/api/options")
-            raise Refused(405 if path in posted else 404, f"{path}: POST it" if path in posted else f"{path}: no such API")
+            raise Refused(405 if path in POSTED else 404, f"{path}: POST it" if path in POSTED else f"{path}: no such API")
         else:
             raise Refused(404, f"{path[:200]}: not found (the table serves its page, /api/state and "
                                f"/records/{RECORDS})")
 
     def _body(self, fields: tuple) -> dict:
+        ctype = self.headers.get("Content-Type", "")
+        if ctype.split(";", 1)[0].strip().lower() != "application/json":
+            raise Refused(415, f"the body must be sent as Content-Type: application/json, not {ctype[:60] or 'none'}")
         try:
             n = int(self.headers.get("Content-Length", ""))
         except ValueError:
@@ -131,6 +213,8 @@ class Handler(BaseHTTPRequestHandler):
             obj = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             raise Refused(400, "the body is not JSON") from None
+        except RecursionError:                  # brackets nested a thousand deep: well under MAX_BODY
+            raise Refused(400, "the body is JSON nested too deep") from None
         if not isinstance(obj, dict):
             raise Refused(400, "the body must be a JSON object")
         for f in fields:
@@ -165,8 +249,29 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def make_server(session, advisor=None, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
-    """A server bound to ``host:port`` (0: a free port, read it from ``server.server_address``), not yet serving."""
+    """A server bound to ``host:port`` (0: a free port, read it from ``server.server_address``), not yet serving.
+
+    ``session`` and ``advisor`` may be set later (``serve``): the port is
+    bound first, so a busy one is refused before the session writes anything.
+    The table answers to its loopback names and ``host``; bound beyond this
+    machine, to any address and to the machine's own names too.
+    """
     handler = type("TableHandler", (Handler,), {"session": session, "advisor": advisor})
-    server = ThreadingHTTPServer((host, port), handler)
+    cls = ThreadingHTTPServer
+    if ":" in host:
+        cls = type("ThreadingHTTPServer6", (ThreadingHTTPServer,), {"address_family": socket.AF_INET6})
+    server = cls((host.strip("[]"), port), handler)
     server.daemon_threads = True
+    handler.port = server.server_address[1]
+    names = set(LOOPBACK_NAMES) | {host.strip("[]").lower()}
+    handler.any_ip = not is_loopback(host)
+    if handler.any_ip:
+        names |= {socket.gethostname().lower(), socket.getfqdn().lower()}
+    handler.names = frozenset(names)
     return server
+
+
+def serve(server, session, advisor=None) -> None:
+    """Seat the session (and its advisor) at a server ``make_server`` bound without one."""
+    server.RequestHandlerClass.session = session
+    server.RequestHandlerClass.advisor = advisor

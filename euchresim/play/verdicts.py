@@ -9,7 +9,10 @@ interval); the player's rows are kept.  A process, not a thread: numba
 holds the interpreter's lock while it compiles and while a kernel runs,
 so an advisor in the server's process would stall the page for the
 seconds a first verdict takes to compile.  The game goes on meanwhile: a
-request never waits for the advisor.
+request never waits for the advisor.  The worker is started, and its
+kernels compiled, as the table opens (``warm``), while the player reads
+the first hand; it ignores Ctrl-C, is killed by ``stop``, and exits by
+itself when the table's process is killed (run/lifeline.py).
 
 The session's tally adds the points given up by kind of decision (calls,
 leads, follows, discards).  Each decision is judged on its own sampled
@@ -18,6 +21,7 @@ deals, so the sum's interval adds the half-widths in quadrature.
 from __future__ import annotations
 
 import math
+import os
 import queue
 import threading
 from concurrent.futures.process import BrokenProcessPool
@@ -26,6 +30,7 @@ from euchresim.play.table import YOU
 from euchresim.stats import Z95
 
 KINDS = ("calls", "leads", "follows", "discards")
+WARM_SAMPLES = 8     # deals a decision in the warm-up: enough to compile every kernel a verdict runs
 NO_INFERENCE = "; deals not narrowed by the calls heard (the hand's calls are ones the bots would not make)"
 
 
@@ -62,6 +67,7 @@ class Advisor:
         self.hands: dict[int, dict] = {}
         self._queue: queue.Queue = queue.Queue()
         self._pool = None
+        self._stopped = False
         self._thread = threading.Thread(target=self._run, name="advisor", daemon=True)
         self._thread.start()
 
@@ -74,6 +80,11 @@ class Advisor:
         with self.lock:
             self._hand(index).update(status="waiting")
         self._queue.put((index, record, mine, False))
+
+    def warm(self, record: dict) -> None:
+        """Start the worker and compile the advisor's kernels now, on ``record`` (any hand finished by the
+        bots), rather than after the player's first hand: a first compile takes tens of seconds."""
+        self._queue.put((None, record, [], False))
 
     def submit_decision(self, index: int, decision: dict, record: dict) -> None:
         """Judge one decision of hand ``index`` now, on ``record``: the hand so far, finished by the bots.
@@ -93,6 +104,12 @@ class Advisor:
             if item is None:
                 return
             index, record, mine, now = item
+            if index is None:
+                try:
+                    self.judge(record, mine, WARM_SAMPLES)
+                except Exception:            # the verdicts that follow say what is wrong, if anything is
+                    pass
+                continue
             with self.lock:
                 if not now:
                     self.hands[index]["status"] = "running"
@@ -111,14 +128,20 @@ class Advisor:
                 else:
                     h.update(status="failed", error=error)
 
-    def judge(self, record: dict, mine: list[dict]) -> list[dict]:
+    def judge(self, record: dict, mine: list[dict], samples: int | None = None) -> list[dict]:
         """The player's decisions of one hand with the advisor's verdict on each, worked out in the worker process."""
         if self._pool is None:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+
+            from euchresim.run.lifeline import die_with_parent
+            if self._stopped:
+                raise RuntimeError("the advisor was stopped")
+            # started by this thread, which lives as long as the pool: it may die with the thread
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=die_with_parent, initargs=(os.getpid(), True))
         try:
-            return self._pool.submit(judge, record, mine, self.policy, self.samples, self.seed).result()
+            return self._pool.submit(judge, record, mine, self.policy, samples or self.samples, self.seed).result()
         except BrokenProcessPool:
             self._pool = None               # the next hand gets a fresh process
             raise
@@ -132,9 +155,22 @@ class Advisor:
                 "summary": summary(v["rows"] for v in hands.values() if v["status"] == "done")}
 
     def stop(self) -> None:
+        """Stop judging and kill the worker now: a verdict under way would otherwise run to its end."""
+        self._stopped = True
         self._queue.put(None)
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        pool = self._pool
+        if pool is not None:
+            procs = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for p in procs:
+                p.kill()
+            for p in procs:
+                p.join(timeout=10)
+
+    def worker_pids(self) -> list[int]:
+        """The worker process's id, once started (none before the first verdict or the warm-up)."""
+        pool = self._pool
+        return sorted((getattr(pool, "_processes", None) or {}).keys()) if pool is not None else []
 
 
 def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int = 0) -> list[dict]:
