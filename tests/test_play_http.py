@@ -201,7 +201,13 @@ def test_a_cold_start_says_it_is_compiling_and_a_warm_one_does_not(tmp_path, mon
     assert r.output.index(COMPILING) < r.output.index("the table is at")    # said before the wait, not after
     monkeypatch.setattr(cli_play, "_table_compiled", lambda: True)
     r = run(args + ["--session", str(tmp_path / "warm")])
-    assert r.exit_code == 0 and "compiling" not in r.output, r.output
+    assert r.exit_code == 0 and "compil" not in r.output, r.output
+    # the advisor's own kernels compile in its worker, started as the table opens: said too, when they will
+    monkeypatch.setattr(cli_play, "_advisor_compiled", lambda: False)
+    r = run(args[:-1] + ["--session", str(tmp_path / "advice")])
+    assert r.exit_code == 0 and "the advisor compiles its kernels" in r.stderr, r.output
+    r = run(args + ["--session", str(tmp_path / "no-advice")])
+    assert r.exit_code == 0 and "compil" not in r.output, r.output
 
 
 def test_the_compile_checks_read_the_cache_the_kernels_are_in():

@@ -85,8 +85,8 @@ def play(rules, bot, seed, folder, resume, host, allow_remote, port, no_browser,
     click.echo(f"the table is at {url} (Ctrl-C to stop); hands are saved to "
                f"{os.path.join(folder, 'hands.jsonl')}", err=False)
     if advisor is not None and not _advisor_compiled():
-        click.echo("the advisor's kernels compile in the background: the first verdicts come a minute or so "
-                   "after the first hand", err=True)
+        click.echo("the advisor compiles its kernels in the background (first run only): the first verdicts "
+                   "may take a minute", err=True)
     if not no_browser:
         import webbrowser
         webbrowser.open(url)

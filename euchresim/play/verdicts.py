@@ -167,11 +167,6 @@ class Advisor:
             for p in procs:
                 p.join(timeout=10)
 
-    def worker_pids(self) -> list[int]:
-        """The worker process's id, once started (none before the first verdict or the warm-up)."""
-        pool = self._pool
-        return sorted((getattr(pool, "_processes", None) or {}).keys()) if pool is not None else []
-
 
 def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int = 0) -> list[dict]:
     """The player's decisions of one hand with the advisor's verdict on each (those with one option left out)."""
