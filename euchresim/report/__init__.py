@@ -141,7 +141,7 @@ def claim(ctx: ReportContext) -> None:
     """
     want = {"kind": ctx.kind, "seed": ctx.seed, "hands": ctx.hands, "policies": list(ctx.policies),
             "model_hands": list(ctx.model_hands), "rules": ctx.rules.to_dict(), "chunk_size": ctx.chunk_size}
-    if ctx.classes:             # only when targeted, so untargeted kept work resumes as before
+    if ctx.classes:             # only when targeted: an untargeted report's header names no classes
         want.update(classes=list(ctx.classes), class_deals=ctx.class_deals)
     if ctx.defend_hands:        # likewise
         want.update(defend_hands=ctx.defend_hands)

@@ -303,7 +303,7 @@ class CounterfactualJob(Job):
         self.n_chunks = spec.n_chunks
 
     def header(self) -> dict:
-        """What a resume must match; the classes only when targeted, so untargeted folders resume as before."""
+        """What a resume must match; the classes only when targeted (an untargeted header names none)."""
         h = dict(self.spec.meta(), counterfactual=str(self.decision), position=self.position)
         if self.mask:
             h["classes"] = list(class_names(self.mask))
