@@ -235,18 +235,31 @@ def _own_group():
     os.setpgrp()            # a terminal's Ctrl-C reaches the whole group: the test sends it so
 
 
-def _start_table(tmp_path):
+@pytest.fixture
+def started_table(tmp_path):
+    """``play`` in a process group of its own, its advisor's worker at work: (process, base URL, its children).
+
+    Whatever the test's end, nothing of the group is left running."""
     p = subprocess.Popen([sys.executable, "-m", "euchresim.cli", "play", "--no-browser", "--port", "0",
                           "--session", str(tmp_path / "s")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, preexec_fn=_own_group)
-    line = p.stdout.readline()
-    assert line.startswith("the table is at http://127.0.0.1:"), (line, p.stderr.read() if p.poll() else "")
-    deadline = time.monotonic() + 300
-    # the advisor's worker starts as the table opens (its warm-up); its watchdog thread says it is at work
-    while not any("spawn_main" in _cmdline(k) and _threads(k) >= 2 for k in _children(p.pid)):
-        assert p.poll() is None and time.monotonic() < deadline, p.stderr.read()
-        time.sleep(0.05)
-    return p, line.split()[4].rstrip("/"), _children(p.pid)
+    try:
+        line = p.stdout.readline()
+        assert line.startswith("the table is at http://127.0.0.1:"), (line, p.stderr.read() if p.poll() else "")
+        deadline = time.monotonic() + 300
+        # the advisor's worker starts as the table opens (its warm-up); its watchdog thread says it is at work
+        while not any("spawn_main" in _cmdline(k) and _threads(k) >= 2 for k in _children(p.pid)):
+            assert p.poll() is None and time.monotonic() < deadline, p.stderr.read()
+            time.sleep(0.05)
+        yield p, line.split()[4].rstrip("/"), _children(p.pid)
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait(timeout=60)
+        p.stdout.close()
+        p.stderr.close()
 
 
 def _threads(pid):
@@ -276,8 +289,8 @@ needs_proc = pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="f
 @pytest.mark.slow
 @needs_proc
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
-def test_a_stopped_table_says_one_line_and_its_advisor_worker_goes(tmp_path, how):
-    p, base, workers = _start_table(tmp_path)
+def test_a_stopped_table_says_one_line_and_its_advisor_worker_goes(started_table, how):
+    p, base, workers = started_table
     assert call(base, "/api/state")[0] == 200
     if how == "ctrl-c":
         # the worker hears the terminal's Ctrl-C too: it must ignore it (the parent stops it) or print a traceback
@@ -295,10 +308,8 @@ def test_a_stopped_table_says_one_line_and_its_advisor_worker_goes(tmp_path, how
 
 @pytest.mark.slow
 @needs_proc
-def test_a_table_killed_with_sigkill_leaves_no_advisor_worker(tmp_path):
-    p, _, workers = _start_table(tmp_path)
+def test_a_table_killed_with_sigkill_leaves_no_advisor_worker(started_table):
+    p, _, workers = started_table
     p.kill()
     p.wait(timeout=60)
     wait_gone(workers)
-    p.stdout.close()
-    p.stderr.close()
