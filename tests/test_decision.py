@@ -72,7 +72,68 @@ def _voids(st, tab, seat, trump, players):
     return out
 
 
-@pytest.mark.parametrize("players,deck", VARIANTS)
+ALL_VARIANTS = [(p, d) for p in (2, 3, 4) for d in (24, 25, 32, 33)]
+
+
+def _trump_of(card: str, trump: str) -> bool:
+    """Trump by R2, written plainly: the trump suit, the jack of the same colour, the joker."""
+    colour = {"C": "S", "S": "C", "D": "H", "H": "D"}
+    return card == "JK" or card[1] == trump or card == "J" + colour[trump]
+
+
+def _beats(card: str, best: str, led: str, trump: str) -> bool:
+    """Does ``card`` take ``best`` in a trick led ``led`` (R10), written plainly: trumps by bower order, then
+    the led suit by rank; anything else loses."""
+    order = "789TJQKA"
+
+    def rank(c):
+        if not _trump_of(c, trump):
+            return (1, order.index(c[0])) if c[1] == led else (0, 0)
+        if c == "JK":
+            return (2, 30)
+        if c == "J" + trump:
+            return (2, 20)
+        if c[0] == "J":
+            return (2, 19)
+        return (2, order.index(c[0]))
+    return rank(card) > rank(best)
+
+
+def _partner(seat, players, maker):
+    """The seat's side-mate, plainly: 4 players the seat across; Cutthroat the other defender once a maker
+    is known (the maker has none); 2 players none."""
+    if players == 4:
+        return (seat + 2) % 4
+    if players == 3 and maker is not None and seat != maker:
+        return ({0, 1, 2} - {seat, maker}).pop()
+    return None
+
+
+def _check_trump_helpers(d, seat, players):
+    """is_trump, effective_suit, bowers, count, winners and partner against the plain rules above."""
+    assert d.partner == _partner(seat, players, d.maker)
+    if d.trump is None:
+        assert not any(d.is_trump(c) for c in d.hand) and d.effective_suit(d.hand[0]) is None
+        return
+    t = d.trump
+    assert [d.is_trump(c) for c in d.hand] == [_trump_of(c, t) for c in d.hand]
+    for c in d.hand:
+        assert d.effective_suit(c) == (t if _trump_of(c, t) else c[1])
+    colour = {"C": "S", "S": "C", "D": "H", "H": "D"}
+    assert d.bowers() == ("J" + t, "J" + colour[t]) and d.bowers("hearts") == ("JH", "JD")
+    assert d.count() == sum(_trump_of(c, t) for c in d.hand)
+    for s in SUITS:
+        if s != t:
+            assert d.count(s) == sum(1 for c in d.hand if c != "JK" and c[1] == s and not _trump_of(c, t))
+    if d.phase == "play" and not d.leading:
+        led = d.led
+        best = d.trick[0][1]
+        for _, c in d.trick[1:]:
+            best = c if _beats(c, best, led, t) else best
+        assert [a.name for a in d.winners()] == [a.name for a in d.legal if _beats(a.name, best, led, t)]
+
+
+@pytest.mark.parametrize("players,deck", ALL_VARIANTS)
 def test_the_view_says_what_the_arrays_hold(players, deck):
     rules = Rules(players=players, deck=deck)
     tab = build_tables(rules)
@@ -112,10 +173,9 @@ def test_the_view_says_what_the_arrays_hold(players, deck):
                 for s in range(players):
                     if s != seat:
                         assert d.voids.get(s, set()) == _voids(h.st, tab, s, trump, players)
-                if players == 4:
-                    assert d.partner == (seat + 2) % 4
-                if players == 2:
-                    assert d.partner is None
+            _check_trump_helpers(d, seat, players)
+            if h.phase != PH_BID1 and h.phase != PH_BID2:
+                assert d.maker is not None or h.phase == PH_DUMMY or d.phase == "joker_suit"
             a, _ = h.decide(pids, params, fns, prng, ws)
             assert not h.apply(a, legal)
     assert {"bid1", "play"} <= seen

@@ -30,11 +30,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from euchresim.cards import JOKER, SUITS, card_str, parse_card
+from euchresim.cards import JOKER, SUITS, card_index, card_str, parse_card, same_colour
 from euchresim.engine.bits import randbelow
 from euchresim.engine.layout import (ALONE, BID2_PASS, CFG_PLAYERS, DEALER, MAKER, NINTRICK, NPLAYS, PH_ALONE,
                                      PH_BID1, PH_BID2, PH_DEFEND, PH_DUMMY, PH_JOKER, PHASE,
-                                     PHASE_NAMES, PLAY_SEAT, PLAYS, SCORE, T_ORDER, TRUMP, UPCARD)
+                                     PHASE_NAMES, PLAY_SEAT, PLAYS, SCORE, T_ORDER, T_POWER, T_SUIT_OF, TRUMP,
+                                     UPCARD)
 from euchresim.policies.params import PolicyError, declare
 from euchresim.policies.user import BOT_MARK
 from euchresim.policies.view import led_suit, shown_voids, teammate
@@ -216,6 +217,61 @@ class Decision:
         if t < 0:
             return 8 if c == JOKER else c & 7
         return int(self._tab[T_ORDER + 33 * t + c])
+
+    # ---- trump, by the rules (R2): what a bot gets wrong when it reads a card's printed suit
+    def _code(self, card) -> int:
+        return card.code if isinstance(card, Action) else parse_card(str(card))
+
+    def _suit(self, suit) -> int:
+        """A suit as an index: a letter (``"H"``), a name (``"hearts"``), None for trump."""
+        if suit is None:
+            t = int(self._st[TRUMP])
+            if t < 0:
+                raise ValueError("no trump yet: name the suit")
+            return t
+        text = str(suit).strip().lower()
+        for k, (letter, name) in enumerate(zip(SUITS, SUIT_NAMES)):
+            if text in (letter.lower(), name, name[:-1]):
+                return k
+        raise ValueError(f"{suit!r} is not a suit (C, D, H, S or its name)")
+
+    def effective_suit(self, card) -> str | None:
+        """The suit a card follows and is followed as under this hand's trump: the left bower (and the joker)
+        is trump; None while bidding (no trump yet; use ``strength`` or the printed suit then)."""
+        t = int(self._st[TRUMP])
+        if t < 0:
+            return None
+        return SUITS[int(self._tab[T_SUIT_OF + 33 * t + self._code(card)])]
+
+    def is_trump(self, card) -> bool:
+        """Whether a card is trump this hand: the trump suit, its left bower (the jack of the same colour)
+        and the joker; False while bidding."""
+        return self.effective_suit(card) == self.trump if self.trump is not None else False
+
+    def bowers(self, suit=None) -> tuple[str, str]:
+        """The right and left bowers of ``suit`` (default trump): its jack and the jack of its colour."""
+        k = self._suit(suit)
+        return card_str(card_index(k, 4)), card_str(card_index(same_colour(k), 4))
+
+    def count(self, suit=None) -> int:
+        """How many cards of the hand would follow ``suit`` (default trump) under the trump that ``suit``
+        would make: with spades trump, the jack of clubs counts as a spade and not a club."""
+        k = self._suit(suit)
+        t = int(self._st[TRUMP])
+        t = k if t < 0 else t
+        return sum(1 for c in _cards(self._hand) if int(self._tab[T_SUIT_OF + 33 * t + c]) == k)
+
+    def winners(self) -> list[Action]:
+        """The legal cards that would take the trick as it stands now (every legal card when leading)."""
+        if self.phase != "play":
+            return []
+        if self.leading:
+            return list(self.legal)
+        t = int(self._st[TRUMP])
+        led = int(led_suit(self._st))
+        base = T_POWER + 33 * (4 * t + led)
+        best = max(int(self._tab[base + parse_card(c)]) for _, c in self.trick)
+        return [a for a in self.legal if int(self._tab[base + a.code]) > best]
 
     def choice(self, actions=None) -> Action:
         """An action drawn uniformly (from ``actions``, else the legal ones) with the run's policy stream."""
