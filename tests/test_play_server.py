@@ -427,3 +427,11 @@ def test_every_decision_offers_exactly_the_engines_legal_actions_and_the_written
         assert err is None
         for key in ("trick_winners", "tricks", "points", "maker", "trump"):
             assert obj[key] == outcome[key], key
+
+
+def test_a_refused_resume_makes_no_folder(tmp_path):
+    """Session(..., resume=True) on a folder that holds no session refuses before it writes anything."""
+    folder = tmp_path / "typo"
+    with pytest.raises(TableError, match="there is no session"):
+        Session(Rules(), "heuristic", 1, str(folder), resume=True)
+    assert not folder.exists()

@@ -31,6 +31,7 @@ from euchresim.engine.layout import (ALONE, BIDSUIT, BID2_PASS, CALLS, CFG_NPACK
 from euchresim.engine.tables import cached_tables
 from euchresim.loops.hands import new_workspace
 from euchresim.loops.step import HandState
+from euchresim.play.words import bid1_label, card_text
 from euchresim.records.format import Record, call_str, format_record, parse_record
 from euchresim.records.jsonl import iter_jsonl
 from euchresim.run.runner import chunk_states
@@ -79,7 +80,8 @@ class Session:
             self.fns = functions([bot], 4)
         except ValueError as e:
             raise TableError(f"--bot: {policy_message(e)}", 400) from None
-        self.bot = names[0]
+        self.bot = names[0]               # canonical: the parameter string the records and the advisor use
+        self.bot_name = bot.strip()       # as the player gave it, for the page ('heuristic:human')
         self.tab = cached_tables(rules)
         self.ws = new_workspace()
         self.lock = threading.RLock()
@@ -98,10 +100,9 @@ class Session:
 
     # ---------------------------------------------------------------- the folder
     def _meta(self) -> dict:
-        return {"rules": self.rules.to_dict(), "bot": self.bot, "seed": self.seed}
+        return {"rules": self.rules.to_dict(), "bot": self.bot, "seed": self.seed, "bot_name": self.bot_name}
 
     def _open(self, resume: bool) -> None:
-        os.makedirs(self.folder, exist_ok=True)
         meta_path = os.path.join(self.folder, META)
         exists = os.path.exists(self.path) or os.path.exists(meta_path)
         if exists and not resume:
@@ -109,6 +110,7 @@ class Session:
                              "or give another --session folder", 400)
         if resume and not exists:
             raise TableError(f"--resume: there is no session in {self.folder} to go on with", 400)
+        os.makedirs(self.folder, exist_ok=True)          # only once the checks pass: a refused start writes nothing
         if resume:
             try:
                 with open(meta_path, encoding="utf-8") as fh:
@@ -120,6 +122,7 @@ class Session:
                 if kept.get(key) != mine[key]:
                     raise TableError(f"--resume: the session in {self.folder} was played with {key} "
                                      f"{json.dumps(kept.get(key))}, not {json.dumps(mine[key])}", 400)
+            self.bot_name = kept.get("bot_name", self.bot_name)
             self._read_back()
         else:
             with open(meta_path, "w", encoding="utf-8") as fh:
@@ -284,7 +287,7 @@ class Session:
     def label(self, phase: int, a: int) -> str:
         """An action as a player says it."""
         if phase == PH_BID1:
-            return "order" if a else "pass"
+            return bid1_label(YOU, int(self.h.st[DEALER])) if a else "pass"
         if phase == PH_BID2:
             return "pass" if a == BID2_PASS else _suit_name(a)
         if phase == PH_JOKER:
@@ -309,9 +312,9 @@ class Session:
             if not (0 <= a < 33 and (hand >> a) & 1):
                 return f"{a} is not a card in your hand"
             trump, led = int(st[TRUMP]), int(st[LED])
-            follow = [card_str(c) for c in cards_of(hand) if self.tab[T_SUIT_OF + 33 * trump + c] == led]
+            follow = [card_text(card_str(c)) for c in cards_of(hand) if self.tab[T_SUIT_OF + 33 * trump + c] == led]
             what = "trump" if led == trump else SUIT_NAMES[SUITS[led]]
-            return (f"{card_str(a)} cannot be played: {what} was led and you hold {', '.join(follow)}; "
+            return (f"{card_text(card_str(a))} cannot be played: {what} was led and you hold {', '.join(follow)}; "
                     f"you must follow suit (R10)")
         if phase == PH_BID2:
             if a == BID2_PASS:
@@ -319,6 +322,6 @@ class Session:
             if a == int(st[BIDSUIT]):
                 return f"{_suit_name(a)} was turned down: round two names another suit (R6)"
         if phase == PH_DISCARD:
-            return f"{card_str(a)} is not in your hand or the upcard"
+            return f"{card_text(card_str(a))} is not in your hand or the upcard"
         return f"{self.label(phase, a) if 0 <= a < 64 else a} is not allowed here (docs/rules.md)"
 
