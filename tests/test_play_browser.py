@@ -21,6 +21,7 @@ import pytest
 
 from euchresim.loops.records import replay
 from euchresim.play import open_table
+from euchresim.play.words import card_text, say_cards
 from euchresim.records.format import parse_record
 from euchresim.rules import Rules
 
@@ -60,8 +61,17 @@ def table(tmp_path):
 
 @pytest.fixture
 def page(browser, table):
-    """A fresh page; closed before the table's server stops (its polling would fail otherwise)."""
-    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    """A fresh page, the bots' cards at once; closed before the table's server stops (its polling would fail
+    otherwise)."""
+    yield from open_page(browser, pace="instant")
+
+
+def open_page(browser, pace=None, viewport=None):
+    """A page of a fresh browser context, ``pace`` the bots' cards' pace it starts with (the page's own setting,
+    kept in localStorage); checks at the end that it fetched nothing from outside and logged no error."""
+    ctx = browser.new_context(viewport=viewport or {"width": 1200, "height": 900})
+    if pace:
+        ctx.add_init_script(f"localStorage.setItem('euchresim.pace', {json.dumps(pace)})")
     pg = ctx.new_page()
     outside = []
     pg.on("request", lambda r: outside.append(r.url) if not r.url.startswith("http://127.0.0.1:") else None)
@@ -111,7 +121,7 @@ def play_hand_by_clicking(page, session, shots=False) -> int:
             card.click(force=True)          # aria-disabled: a person can still click it; the page answers why
             page.wait_for_function("document.getElementById('why').textContent.length > 0")
             said = page.locator("#why").text_content()
-            assert said == why and "you must follow suit" in said and name in said
+            assert said == why and "you must follow suit" in said and card_text(name) in said
             assert _step(page) == before and session.step == server_step        # nothing was played
             assert page.locator(f"#hand button.card[data-card='{name}']").count() == 1
             refused += 1
@@ -149,12 +159,12 @@ def test_a_hand_played_by_clicking_replays_and_the_verdict_shows_the_advisors_nu
     assert len(rows) == len(mine) > 0
     for row, (_, r) in zip(rows, mine.iterrows()):
         text = row.text_content()
-        assert int(row.get_attribute("data-step")) == r["step"] and str(r["did"]) in text
+        assert int(row.get_attribute("data-step")) == r["step"] and say_cards(str(r["did"])) in text
         if r["did"] == r["best"] or r["gave_up"] == 0:
             assert text.endswith(": the best")
         else:
             assert (f"gave up {r['gave_up']:.2f} points a hand [{r['gave_up_low']:+.2f}, "
-                    f"{r['gave_up_high']:+.2f}] against {r['best']}") in text
+                    f"{r['gave_up_high']:+.2f}] against {say_cards(str(r['best']))}") in text
     total = float(page.locator("#summary tr[data-kind='calls'] td").nth(2).text_content())
     calls = mine[mine["kind"].isin(["bid1", "bid2", "alone", "defend_alone", "joker_suit"])]
     assert total == pytest.approx(round(float(calls["gave_up"].sum()), 2), abs=0.005)

@@ -27,11 +27,12 @@ import threading
 from concurrent.futures.process import BrokenProcessPool
 
 from euchresim.play.table import YOU
+from euchresim.play.words import say_cards, where
 from euchresim.stats import Z95
 
 KINDS = ("calls", "leads", "follows", "discards")
 WARM_SAMPLES = 8     # deals a decision in the warm-up: enough to compile every kernel a verdict runs
-NO_INFERENCE = "; deals not narrowed by the calls heard (the hand's calls are ones the bots would not make)"
+NO_INFERENCE = "deals not narrowed by the calls heard (the hand's calls are ones the bots would not make)"
 
 
 def kind_of(decision: dict) -> str:
@@ -41,16 +42,23 @@ def kind_of(decision: dict) -> str:
 
 
 def verdict_text(r: dict) -> str:
-    """One decision in words: 'pass gave up 0.31 points a hand [0.22, 0.40] against order'."""
+    """One decision in words, where it was in the hand and with the cards the page draws, so the player finds it:
+    'trick 3, your lead: A♥ gave up 0.25 points a hand [+0.10, +0.40] against K♠'.
+
+    A note that holds for the whole hand (the deals not narrowed by the
+    calls heard, ``NO_INFERENCE``) is not repeated here: the page says it
+    once under the hand's verdicts.
+    """
+    at = f"{r['where']}: " if r.get("where") else ""
+    did, best = say_cards(str(r["did"])), say_cards(str(r["best"]))
     g = r["gave_up"]
     if g is None:
-        return f"{r['did']}: the advisor has no verdict"
+        return f"{at}{did}: the advisor has no verdict"
     if r["did"] == r["best"] or g == 0:
-        return f"{r['did']}: the best" + ("" if r.get("inference", True) else NO_INFERENCE)
+        return f"{at}{did}: the best"
     sure = "" if r["gave_up_low"] > 0 else " (not clearly worse)"
-    text = (f"{r['did']} gave up {g:.2f} points a hand [{r['gave_up_low']:+.2f}, {r['gave_up_high']:+.2f}] "
-            f"against {r['best']}{sure}")
-    return text + ("" if r.get("inference", True) else NO_INFERENCE)
+    return (f"{at}{did} gave up {g:.2f} points a hand [{r['gave_up_low']:+.2f}, {r['gave_up_high']:+.2f}] "
+            f"against {best}{sure}")
 
 
 def _num(x):
@@ -152,6 +160,7 @@ class Advisor:
             hands = {str(i): {**v, "rows": list(v["rows"]), "now": list(v["now"])} for i, v in sorted(self.hands.items())}
         pending = sum(int(v["status"] in ("waiting", "running")) + v["now_waiting"] for v in hands.values())
         return {"policy": self.policy, "samples": self.samples, "hands": hands, "pending": pending,
+                "no_inference": NO_INFERENCE,        # said once under a hand whose rows have inference False
                 "summary": summary(v["rows"] for v in hands.values() if v["status"] == "done")}
 
     def stop(self) -> None:
@@ -177,6 +186,7 @@ def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int =
     # cards allow, and its row says so (review_hand: the same for the table as for show --advise)
     review = review_hand(rec, policy, samples, seed=seed, seats=(YOU,))
     by_step = {d["step"]: d for d in mine}
+    trick_of = _tricks(rec)
     rows = []
     for r in review.to_dict("records"):
         if int(r["seat"]) != YOU or int(r["step"]) not in by_step:
@@ -186,9 +196,18 @@ def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int =
                "gave_up_low": _num(r["gave_up_low"]), "gave_up_high": _num(r["gave_up_high"]),
                "samples": int(r["samples"]), "inference": bool(r["inference"]),
                "interval_z": float(r["interval_z"]) if "interval_z" in r and r["interval_z"] == r["interval_z"] else Z95}
+        d = by_step[row["step"]]
+        row["where"] = where(row["kind"], bool(d.get("lead")), trick_of.get(row["step"]))
         row["text"] = verdict_text(row)
         rows.append(row)
     return rows
+
+
+def _tricks(rec) -> dict:
+    """The trick of each card play of the record, by step (1 to 5), for the verdict to name it."""
+    from euchresim.studies.show import decisions
+    per = 4 - len(rec.alone)                 # an alone seat's partner sits out (the table seats 4)
+    return {d["step"]: d["plays"] // per + 1 for d in decisions(rec) if d["kind"] == "play"}
 
 
 def summary(hands_rows) -> dict:

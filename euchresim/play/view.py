@@ -14,6 +14,7 @@ from euchresim.engine.layout import (ALONE, BID2_PASS, BIDSUIT, CALLS, DEALER, E
                                      PH_JOKER, PH_PLAY, PHASE_NAMES, PLAY_SEAT, PLAYS, POINTS, ROUND, TRICK_WINNER,
                                      TRUMP, UPCARD)
 from euchresim.play.table import SEAT_NAMES, SUIT_NAMES, YOU
+from euchresim.play.words import bid1_label, card_text
 from euchresim.records.format import call_str
 
 PROMPTS = {PH_JOKER: "the joker is turned up: name its suit", PH_BID1: "round one: order the upcard up, or pass",
@@ -62,6 +63,27 @@ def _tricks(st) -> list[dict]:
     return tricks
 
 
+def _call(c: int, seat: int, rnd: int, dealer: int) -> str:
+    """A call as the buttons and the verdicts say it: the dealer's order of the upcard is a pick-up."""
+    said = SUIT_NAMES.get(call_str(c), call_str(c))
+    return bid1_label(seat, dealer) if rnd == 1 and said == "order" else said
+
+
+def upcard_note(st, n_calls: int) -> str:
+    """What became of the upcard, said for as long as the hand lasts: 'upcard Q♥, picked up by right'.
+
+    Whether a bot dealer then discarded the upcard itself stays on the
+    server (a discard is private), so a pick-up is said as one either way.
+    """
+    up = card_text(card_str(int(st[UPCARD])))
+    dealer = int(st[DEALER])
+    if st[MAKER] >= 0 and st[ROUND] == 1:
+        if (int(st[OUT]) >> dealer) & 1:
+            return f"upcard {up}, ordered up; the dealer sits out"
+        return f"upcard {up}, picked up by {SEAT_NAMES[dealer]}"
+    return f"upcard {up}, turned down" if n_calls >= 4 else f"upcard {up}"
+
+
 def table_view(s) -> dict:
     """The JSON the page draws (docs/play.md)."""
     h, st = s.h, s.h.st
@@ -69,7 +91,7 @@ def table_view(s) -> dict:
     calls = [int(c) for c in st[CALLS:CALLS + st[NCALLS]]]
     first = (dealer + 1) % 4
     bidding = [{"seat": (first + k) % 4, "round": 1 + k // 4,
-                "call": SUIT_NAMES.get(call_str(c), call_str(c))} for k, c in enumerate(calls)]
+                "call": _call(c, (first + k) % 4, 1 + k // 4, dealer)} for k, c in enumerate(calls)]
     maker = int(st[MAKER])
     upcard = int(st[UPCARD])
     bid_suit = int(st[BIDSUIT])
@@ -85,18 +107,20 @@ def table_view(s) -> dict:
         "dealer": dealer, "seats": list(SEAT_NAMES), "turn": turn, "done": bool(h.done),
         "phase": PHASE_NAMES[h.phase],
         "your_hand": [card_str(c) for c in reversed(cards_of(h.hand_of(YOU)))],
-        "upcard": card_str(upcard), "bid_suit": SUIT_NAMES[SUITS[bid_suit]] if bid_suit >= 0 else None,
+        "upcard": card_str(upcard), "upcard_note": upcard_note(st, len(calls)), "bid_suit": SUIT_NAMES[SUITS[bid_suit]] if bid_suit >= 0 else None,
         "joker_suit": None if st[JOKER_SUIT] < 0 else SUITS[int(st[JOKER_SUIT])],
         "upcard_taken": bool(st[EXCHANGED]), "round": int(st[ROUND]) or None, "bidding": bidding,
         "maker": None if maker < 0 else maker, "trump": None if st[TRUMP] < 0 else SUIT_NAMES[SUITS[int(st[TRUMP])]],
         "alone": [x for x in range(4) if (int(st[ALONE]) >> x) & 1],
         "sitting_out": [x for x in range(4) if (int(st[OUT]) >> x) & 1],
         "tricks": tricks, "tricks_won": won, "your_decisions": list(s.mine),
-        "bot": s.bot, "seed": s.seed, "deck": s.rules.deck, "records": f"/records/{s.path.rsplit('/', 1)[-1]}",
+        "bot": s.bot_name, "bot_params": s.bot, "seed": s.seed, "deck": s.rules.deck, "records": f"/records/{s.path.rsplit('/', 1)[-1]}",
         "hands_played": len(s.finished), "each_decision": s.each_decision,
     }
     if turn == YOU:
         view["prompt"] = PROMPTS.get(h.phase, "")
+        if h.phase == PH_BID1 and dealer == YOU:
+            view["prompt"] = "round one: pick up the upcard, or pass"
         if h.phase == PH_PLAY and tricks and len(tricks[-1]["cards"]) < 4 - len(view["sitting_out"]):
             view["prompt"] = "your turn: follow"
         view["options"] = _options(s)

@@ -3,9 +3,16 @@
 
 const SYMBOL = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 const KIND = { calls: "call", leads: "lead", follows: "follow", discards: "discard" };
-let state = null;
+const PACE = { slow: 1100, normal: 650, fast: 250, instant: 0 };     // ms between two bots' cards
+const PACE_KEY = "euchresim.pace";
+let pace = PACE[localStorage.getItem(PACE_KEY)] !== undefined ? localStorage.getItem(PACE_KEY) : "normal";
+let state = null;     // the table as the server last sent it: what the player's clicks act on
+let view = null;      // the table as drawn: the server's, or an earlier moment of it while the bots' cards arrive
+let shown = null;     // { hand, plays }: how many of the hand's cards the page shows so far
+let timer = null;
 let busy = false;
 let poll = null;
+const opened = {};    // the hands' verdicts the player opened or closed by hand: kept over redraws
 
 function el(tag, attrs, text) {
   const e = document.createElement(tag);
@@ -27,7 +34,7 @@ function cardSpan(card) {
 }
 
 function seatName(seat) {
-  return state.seats[seat];
+  return view.seats[seat];
 }
 
 async function send(path, body) {
@@ -38,7 +45,7 @@ async function send(path, body) {
                                   body: JSON.stringify(body) });
     if (r.ok) {
       document.getElementById("why").textContent = "";
-      draw(await r.json());
+      receive(await r.json());
     } else {
       document.getElementById("why").textContent = (await r.text()).trim();
       await refresh();
@@ -50,7 +57,7 @@ async function send(path, body) {
 
 async function refresh() {
   const r = await fetch("/api/state");
-  if (r.ok) draw(await r.json());
+  if (r.ok) receive(await r.json());
 }
 
 function act(option) {
@@ -62,20 +69,24 @@ function act(option) {
   send("/api/act", { hand: state.hand, step: state.step, action: option.code });
 }
 
+function capital(name) {
+  return name[0].toUpperCase() + name.slice(1);
+}
+
 function drawSeats() {
-  const trick = state.tricks.length ? state.tricks[state.tricks.length - 1] : null;
+  const trick = view.tricks.length ? view.tricks[view.tricks.length - 1] : null;
   const current = trick && trick.winner === null ? trick : null;
   for (let seat = 0; seat < 4; seat++) {
     const box = document.getElementById("seat-" + seat);
     box.replaceChildren();
-    box.classList.toggle("to-act", state.turn === seat);
-    const name = el("div", { class: "name" }, seat === 0 ? "You" : seatName(seat)[0].toUpperCase() + seatName(seat).slice(1));
-    if (state.dealer === seat) name.append(el("span", { class: "tag" }, "dealer"));
-    if (state.maker === seat) name.append(el("span", { class: "tag" }, "maker"));
-    if (state.alone.includes(seat)) name.append(el("span", { class: "tag" }, "alone"));
-    if (state.sitting_out.includes(seat)) name.append(el("span", { class: "tag" }, "sits out"));
+    box.classList.toggle("to-act", view.turn === seat);
+    const name = el("div", { class: "name" }, seat === 0 ? "You" : capital(seatName(seat)));
+    if (view.dealer === seat) name.append(el("span", { class: "tag" }, "dealer"));
+    if (view.maker === seat) name.append(el("span", { class: "tag" }, "maker"));
+    if (view.alone.includes(seat)) name.append(el("span", { class: "tag" }, "alone"));
+    if (view.sitting_out.includes(seat)) name.append(el("span", { class: "tag" }, "sits out"));
     box.append(name);
-    const bids = state.bidding.filter(b => b.seat === seat).map(b => b.call);
+    const bids = view.bidding.filter(b => b.seat === seat).map(b => b.call);
     if (bids.length) box.append(el("div", { class: "bid" }, bids.join(", ")));
     const played = current ? current.cards.find(c => c.seat === seat) : null;
     const slot = el("div", { class: "played", "data-seat": seat });
@@ -85,24 +96,29 @@ function drawSeats() {
 }
 
 function drawCentre() {
+  // the upcard stays in view all hand, with what became of it; then trump, the tricks each side has won
   const up = document.getElementById("upcard");
-  up.replaceChildren();
-  if (state.trump) {
-    up.append(el("div", {}, "trump: " + state.trump + " (" + seatName(state.maker) + ")"));
-  } else {
-    up.append(el("span", {}, "upcard "), cardSpan(state.upcard));
-    if (state.round === null && state.bidding.length >= 4) up.append(el("div", {}, "turned down"));
-  }
+  up.replaceChildren(el("span", {}, "upcard "), cardSpan(view.upcard));
+  const rest = view.upcard_note.split(", ").slice(1).join(", ");
+  if (rest) up.append(el("span", { class: "fate" }, rest));
+  if (view.trump) up.append(el("div", { class: "trump" }, "trump: " + view.trump + " (" + seatName(view.maker) + ")"));
+  const won = document.getElementById("tricks-won");
+  won.textContent = view.maker === null ? "" :
+    "tricks: you and partner " + view.tricks_won[0] + ", left and right " + view.tricks_won[1];
   const trick = document.getElementById("trick");
   trick.replaceChildren();
-  const last = state.tricks.filter(t => t.winner !== null).pop();
-  const open = state.tricks.length && state.tricks[state.tricks.length - 1].winner === null;
+  const last = view.tricks.filter(t => t.winner !== null).pop();
+  const open = view.tricks.length && view.tricks[view.tricks.length - 1].winner === null;
   if (last && !open) {
-    trick.append(el("div", { class: "last" }, "last trick to " + seatName(last.winner) + ": "));
-    for (const c of last.cards) trick.append(cardSpan(c.card));
+    trick.append(el("div", { class: "last" }, "last trick to " + seatName(last.winner) + ":"));
+    for (const c of last.cards) {
+      const who = el("span", { class: "played-by", "data-seat": c.seat }, seatName(c.seat) + " ");
+      who.append(cardSpan(c.card));
+      trick.append(who);
+    }
   }
   const turn = document.getElementById("turn");
-  turn.textContent = state.done ? "the hand is over" : state.turn === 0 ? "your turn" : seatName(state.turn) + " to act";
+  turn.textContent = view.done ? "the hand is over" : view.turn === 0 ? "your turn" : seatName(view.turn) + " to act";
 }
 
 function drawYou() {
@@ -110,16 +126,16 @@ function drawYou() {
   const calls = document.getElementById("calls");
   hand.replaceChildren();
   calls.replaceChildren();
-  document.getElementById("prompt").textContent = state.prompt || "";
+  document.getElementById("prompt").textContent = view.prompt || "";
   const cardOptions = {};
-  const isCards = state.options && (state.phase === "play" || state.phase === "discard");
-  if (isCards) for (const o of state.options) cardOptions[o.label] = o;
-  const shown = isCards ? state.options.map(o => o.label) : state.your_hand;
-  for (const card of shown) {
+  const isCards = view.options && (view.phase === "play" || view.phase === "discard");
+  if (isCards) for (const o of view.options) cardOptions[o.label] = o;
+  const cards = isCards ? view.options.map(o => o.label) : view.your_hand;
+  for (const card of cards) {
     const o = cardOptions[card];
     if (o) {
       const b = el("button", { class: "card " + (o.legal ? "legal" : "illegal"), "data-card": card,
-                               "aria-disabled": String(!o.legal), title: o.legal ? "play " + card : o.why },
+                               "aria-disabled": String(!o.legal), title: o.legal ? "play " + cardText(card) : o.why },
                    cardText(card));
       if (card !== "JK" && "DH".includes(card.slice(-1))) b.classList.add("red");
       b.addEventListener("click", () => act(o));
@@ -128,20 +144,20 @@ function drawYou() {
       hand.append(cardSpan(card));
     }
   }
-  if (state.options && !isCards) {
-    for (const o of state.options) {
+  if (view.options && !isCards) {
+    for (const o of view.options) {
       const b = el("button", { class: o.legal ? "legal" : "illegal", "data-code": o.code,
                                "aria-disabled": String(!o.legal), title: o.legal ? "" : o.why }, o.label);
       b.addEventListener("click", () => act(o));
       calls.append(b);
     }
   }
-  document.getElementById("result").textContent = state.result || "";
+  document.getElementById("result").textContent = view.result || "";
   const next = document.getElementById("next");
-  next.hidden = !state.done;
-  if (state.game_over !== null && state.game_over !== undefined) {
+  next.hidden = !view.done;
+  if (view.game_over !== null && view.game_over !== undefined) {
     document.getElementById("result").textContent += ". Game over: " +
-      (state.game_over === 0 ? "you and your partner win" : "left and right win") + ".";
+      (view.game_over === 0 ? "you and your partner win" : "left and right win") + ".";
     next.textContent = "New game";
   } else {
     next.textContent = "Next hand";
@@ -151,10 +167,10 @@ function drawYou() {
 function drawStory() {
   const bidding = document.getElementById("bidding");
   bidding.replaceChildren();
-  for (const b of state.bidding) bidding.append(el("li", {}, "round " + b.round + ": " + seatName(b.seat) + " " + b.call));
+  for (const b of view.bidding) bidding.append(el("li", {}, "round " + b.round + ": " + seatName(b.seat) + " " + b.call));
   const tricks = document.getElementById("tricks");
   tricks.replaceChildren();
-  state.tricks.forEach((t, i) => {
+  view.tricks.forEach((t, i) => {
     const li = el("li", { class: "trick" }, "trick " + (i + 1) + ": ");
     for (const c of t.cards) { li.append(seatName(c.seat) + " "); li.append(cardSpan(c.card)); }
     if (t.winner !== null) li.append(" \u2014 " + (t.winner === 0 ? "you win" : seatName(t.winner) + " wins"));
@@ -164,8 +180,47 @@ function drawStory() {
 
 function fmt(x) { return (x >= 0 ? "+" : "") + x.toFixed(2); }
 
+function verdictRow(r, cls, text, marked) {
+  return el("div", { class: "verdict " + cls, "data-step": r.step }, text + (marked ? " *" : ""));
+}
+
+function handVerdicts(index, v, latest, note) {
+  // one hand's verdicts, folded unless it is the latest hand or the player opened it; a note said once
+  const box = el("details", { class: "hand-verdicts", "data-hand": index });
+  box.open = index in opened ? opened[index] : Number(index) === latest;
+  const rows = v.status === "done" ? v.rows : v.now.filter(r => !r.error);
+  const given = rows.reduce((t, r) => t + (r.gave_up || 0), 0);
+  const head = v.status === "done" ? (rows.length ? ": " + given.toFixed(2) + " points given up" : "") :
+    v.status === "failed" ? ": the advisor failed" : v.status === "playing" ? ": being played" : ": judging";
+  const summary = el("summary", {}, "hand " + (Number(index) + 1) + head);
+  summary.addEventListener("click", () => { opened[index] = !box.open; });
+  box.append(summary);
+  const unnarrowed = rows.filter(r => r.inference === false).length;
+  const mark = unnarrowed > 0 && unnarrowed < rows.length;
+  if (v.status !== "done") {           // verdicts given at once, before the hand's own
+    for (const r of v.now) {
+      const cls = r.error ? "failed" : r.did === r.best || r.gave_up === 0 ? "best" : "cost";
+      box.append(verdictRow(r, "now " + cls, r.error ? "the advisor failed: " + r.error : r.text + " (judged at once)",
+                            mark && r.inference === false));
+    }
+    if (v.now_waiting) box.append(el("div", { class: "verdict waiting" }, "judging your last decision\u2026"));
+  }
+  if (v.status === "failed") box.append(el("div", { class: "verdict failed" }, "the advisor failed: " + v.error));
+  else if (v.status === "waiting" || v.status === "running") {
+    box.append(el("div", { class: "verdict waiting" }, v.status === "running" ? "judging\u2026" : "waiting\u2026"));
+  } else if (v.status === "done" && !v.rows.length) box.append(el("div", { class: "verdict" }, "none of your decisions had a choice"));
+  if (v.status === "done") {
+    for (const r of v.rows) {
+      const cls = r.did === r.best || r.gave_up === 0 ? "best" : "cost";
+      box.append(verdictRow(r, cls, r.text, mark && !r.inference));
+    }
+  }
+  if (unnarrowed) box.append(el("div", { class: "verdict hand-note" }, (mark ? "* " : "") + note));
+  return box;
+}
+
 function drawAdvice() {
-  const advice = state.advice;
+  const advice = view.advice;
   const box = document.getElementById("verdicts");
   const progress = document.getElementById("progress");
   box.replaceChildren();
@@ -174,32 +229,13 @@ function drawAdvice() {
   const hands = Object.entries(advice.hands).sort((a, b) => b[0] - a[0]);
   const ended = hands.filter(([, v]) => v.status !== "playing");
   const total = ended.length, judged = ended.filter(([, v]) => v.status === "done" || v.status === "failed").length;
-  document.getElementById("each").checked = state.each_decision;
+  document.getElementById("each").checked = view.each_decision;
   progress.hidden = advice.pending === 0;
   document.getElementById("progress-text").replaceChildren(
     "judging your decisions: " + judged + " of " + total + " hands judged ",
     el("progress", { max: String(total), value: String(judged) }));
-  for (const [index, v] of hands) {
-    const div = el("div", { class: "hand-verdicts", "data-hand": index });
-    div.append(el("h3", {}, "hand " + (Number(index) + 1)));
-    if (v.status !== "done") {           // verdicts given at once, before the hand's own
-      for (const r of v.now) {
-        const cls = r.error ? "failed" : r.did === r.best || r.gave_up === 0 ? "best" : "cost";
-        div.append(el("div", { class: "verdict now " + cls, "data-step": r.step },
-                      r.error ? "the advisor failed: " + r.error : KIND[r.group] + ": " + r.text + " (judged at once)"));
-      }
-      if (v.now_waiting) div.append(el("div", { class: "verdict waiting" }, "judging your last decision\u2026"));
-    }
-    if (v.status === "playing") { box.append(div); continue; }
-    if (v.status === "failed") div.append(el("div", { class: "verdict failed" }, "the advisor failed: " + v.error));
-    else if (v.status !== "done") div.append(el("div", { class: "verdict waiting" }, v.status === "running" ? "judging\u2026" : "waiting\u2026"));
-    else if (!v.rows.length) div.append(el("div", { class: "verdict" }, "none of your decisions had a choice"));
-    for (const r of v.rows) {
-      const cls = r.did === r.best || r.gave_up === 0 ? "best" : "cost";
-      div.append(el("div", { class: "verdict " + cls, "data-step": r.step }, KIND[r.group] + ": " + r.text));
-    }
-    box.append(div);
-  }
+  const latest = hands.length ? Number(hands[0][0]) : -1;
+  for (const [index, v] of hands) box.append(handVerdicts(index, v, latest, advice.no_inference));
   const body = document.querySelector("#summary tbody");
   body.replaceChildren();
   for (const k of advice.summary.kinds) {
@@ -213,17 +249,66 @@ function drawAdvice() {
   if (!advice.pending && poll) { clearInterval(poll); poll = null; }
 }
 
-function draw(s) {
+function cardsOf(s) {
+  return s.tricks.flatMap(t => t.cards);
+}
+
+function moment(s, k) {
+  // the table after the hand's first k cards: what the player sees while the bots' later cards are on their way
+  const all = cardsOf(s);
+  if (k >= all.length) return s;
+  const f = Object.assign({}, s, { tricks: [], tricks_won: [0, 0], turn: all[k].seat, options: undefined,
+                                   prompt: "", done: false, result: undefined, game_over: null, moment: true });
+  let left = k;
+  for (const t of s.tricks) {
+    if (left <= 0) break;
+    const cards = t.cards.slice(0, left);
+    left -= cards.length;
+    const winner = cards.length === t.cards.length ? t.winner : null;
+    f.tricks.push({ cards, winner });
+    if (winner !== null) f.tricks_won[winner % 2] += 1;
+  }
+  if (s.done && s.points) f.score = [s.score[0] - s.points[0], s.score[1] - s.points[1]];
+  return f;
+}
+
+function receive(s) {
+  // the server's table; the bots' cards since the last one drawn are shown one at a time, at the page's pace
+  const first = state === null;
   state = s;
-  document.getElementById("score").textContent = "you and partner " + s.score[0] + ", left and right " + s.score[1] +
-    " (game to " + s.game_to + ")";
-  document.getElementById("about").textContent = "game " + (s.game + 1) + ", hand " + (s.hand + 1) + "; bots: " + s.bot +
-    "; seed " + s.seed;
-  document.getElementById("records").setAttribute("href", s.records);
-  document.body.dataset.step = s.step;
-  document.body.dataset.hand = s.hand;
-  document.body.dataset.phase = s.phase;
-  document.body.dataset.turn = s.turn === null ? "" : s.turn;
+  const n = cardsOf(s).length;
+  if (first || !shown || shown.plays > n && shown.hand === s.hand) shown = { hand: s.hand, plays: n };
+  else if (shown.hand !== s.hand) shown = { hand: s.hand, plays: 0 };
+  advance();
+}
+
+function advance() {
+  const all = cardsOf(state);
+  while (shown.plays < all.length && all[shown.plays].seat === 0) shown.plays += 1;   // the player's own card at once
+  if (shown.plays < all.length && PACE[pace] > 0) {
+    render(moment(state, shown.plays));
+    if (!timer) timer = setTimeout(() => { timer = null; shown.plays += 1; advance(); }, PACE[pace]);
+    return;
+  }
+  shown.plays = all.length;
+  render(state);
+}
+
+function render(v) {
+  view = v;
+  document.getElementById("score").textContent = "you and partner " + v.score[0] + ", left and right " + v.score[1] +
+    " (game to " + v.game_to + ")";
+  document.getElementById("about").textContent = "game " + (v.game + 1) + ", hand " + (v.hand + 1) + "; bots: " + v.bot +
+    "; seed " + v.seed;
+  document.getElementById("records").setAttribute("href", v.records);
+  if (v.moment) document.body.dataset.arriving = "1";
+  else {                                   // the tests' marks: set once the bots' cards have all arrived
+    delete document.body.dataset.arriving;
+    document.body.dataset.step = v.step;
+    document.body.dataset.hand = v.hand;
+    document.body.dataset.phase = v.phase;
+    document.body.dataset.turn = v.turn === null ? "" : v.turn;
+  }
   drawSeats();
   drawCentre();
   drawYou();
@@ -231,6 +316,13 @@ function draw(s) {
   drawAdvice();
 }
 
+const paceBox = document.getElementById("pace");
+paceBox.value = pace;
+paceBox.addEventListener("change", e => {
+  pace = e.target.value;
+  localStorage.setItem(PACE_KEY, pace);
+  if (state) advance();
+});
 document.getElementById("each").addEventListener("change", e => {
   fetch("/api/options", { method: "POST", headers: { "Content-Type": "application/json" },
                           body: JSON.stringify({ each_decision: e.target.checked ? 1 : 0 }) }).then(refresh);

@@ -1,0 +1,44 @@
+"""The table's words, one vocabulary for the page, the reasons and the verdicts.
+
+Cards are said as the page draws them (``10♥``, not the engine's ``TH``),
+so a reason ("10♠ cannot be played ...") or a verdict ("trick 3, your
+lead: A♥ gave up ...") names the card the player sees on the button.  The
+calls are the advisor's own labels (studies/situation.py ``decision_of``:
+"pick up" for the dealer, "order" for the others), which the page's
+buttons use too, so a verdict says the word that was clicked.
+"""
+from __future__ import annotations
+
+import re
+
+from euchresim.cards import RANKS
+
+SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+_CARD = re.compile(rf"\b[{RANKS}][CDHS]\b")
+WHERE = {"joker_suit": "the joker's suit", "bid1": "round one", "bid2": "round two", "alone": "alone",
+         "defend_alone": "defend alone", "discard": "your discard", "dummy_keep": "your keep"}
+
+
+def card_text(card: str) -> str:
+    """One card as the page draws it: 'TH' -> '10♥'; the joker stays 'JK'."""
+    if card == "JK":
+        return card
+    return card[:-1].replace("T", "10") + SUIT_SYMBOLS[card[-1]]
+
+
+def say_cards(text: str) -> str:
+    """Every card code in ``text`` ('TS', 'JD') as the page draws it; the words around it unchanged."""
+    return _CARD.sub(lambda m: card_text(m.group(0)), text)
+
+
+def bid1_label(seat: int, dealer: int) -> str:
+    """Ordering the upcard, as the advisor labels it: the dealer picks it up, the others order it."""
+    return "pick up" if seat == dealer else "order"
+
+
+def where(kind: str, lead: bool = False, trick: int | None = None) -> str:
+    """Which decision of the hand a verdict is about: 'trick 3, your lead', 'round one', 'your discard'."""
+    if kind == "play":
+        what = "your lead" if lead else "you follow"
+        return what if trick is None else f"trick {trick}, {what}"
+    return WHERE.get(kind, kind)
