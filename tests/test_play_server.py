@@ -258,7 +258,7 @@ def _cli(*args, **kw):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("args,words", [
-    (["--players", "3"], "--players: the practice table seats 4 players"),
+    (["--players", "3"], "--players: the practice table's page seats 4 players"),
     (["--bot", "nosuch"], "unknown policy 'nosuch'"),
     (["--advise-policy", "nosuch"], "--advise-policy: unknown policy"),
     (["--resume"], "--resume: name the session's folder"),
@@ -435,3 +435,58 @@ def test_a_refused_resume_makes_no_folder(tmp_path):
     with pytest.raises(TableError, match="there is no session"):
         Session(Rules(), "heuristic", 1, str(folder), resume=True)
     assert not folder.exists()
+
+
+def _pick(s, k):
+    """The k-th legal option of the player's decision (a Cutthroat keep: the k-th five of the ten cards)."""
+    from itertools import combinations
+    from euchresim.engine.layout import PH_DUMMY
+    legal = s.h.legal()
+    if s.h.phase == PH_DUMMY:
+        cards = [c for c in range(33) if (legal >> c) & 1]
+        keeps = [sum(1 << c for c in five) for five in combinations(cards, 5)]
+        return keeps[k % len(keeps)]
+    opts = [a for a in range(64) if (legal >> a) & 1]
+    return opts[k % len(opts)]
+
+
+@pytest.mark.parametrize("players,deck", [(2, 24), (3, 24), (3, 32), (2, 25)])
+def test_two_hand_and_cutthroat_tables_play_score_and_resume_like_the_engine(tmp_path, players, deck):
+    """The table seats 2 (the player and an opponent) and 3 (Cutthroat, with the maker's keep of five of
+    ten): every record replays to the outcome written, each player keeps its own score, a game ends by the
+    engine's rule (R12), and a resume at any hand goes on with the same game, scores and dealer."""
+    rules = Rules(players=players, deck=deck, game_to=5)
+    s = Session(rules, "heuristic", 12, str(tmp_path / "s"))
+    assert s.seat_names[0] == "you" and len(s.seat_names) == players and len(s.score) == players
+    kinds, states = set(), []
+    for _ in range(16):
+        while not s.h.done:
+            kinds.add(s.h.phase)
+            s.act(len(s.finished), s.step, _pick(s, len(s.finished) + s.step))
+        states.append((s.game, list(s.score), s.dealer, s.game_over))
+        s.next_hand(len(s.finished))
+    s.close()
+    lines = open(s.path).read().splitlines()
+    for line in lines:
+        obj = json.loads(line)
+        outcome, err = replay(parse_record(obj))
+        assert err is None and len(obj["hands"]) == players and len(obj["score"]) == players
+        for key in ("trick_winners", "tricks", "points", "maker", "trump"):
+            assert obj[key] == outcome[key], key
+    # every score is the sum of its own points since the game began; a game ends when one reaches 5
+    for k, line in enumerate(lines[1:], 1):
+        prev, obj = json.loads(lines[k - 1]), json.loads(line)
+        if obj["game"] == prev["game"]:
+            assert obj["score"] == [a + b for a, b in zip(prev["score"], prev["points"])]
+        else:
+            assert obj["game"] == prev["game"] + 1 and obj["score"] == [0] * players
+            assert max(a + b for a, b in zip(prev["score"], prev["points"])) >= 5
+    assert any(st[3] is not None for st in states)
+    if players == 3:
+        from euchresim.engine.layout import PH_DUMMY
+        assert PH_DUMMY in kinds                      # the player kept five of ten at least once
+    r = Session(rules, "heuristic", 12, str(tmp_path / "s"), resume=True)
+    game, score, dealer, over = states[-1]
+    assert (r.game, r.score, r.dealer) == ((game + 1, [0] * players, dealer) if over is not None
+                                           else (game, score, dealer))
+    r.close()

@@ -63,6 +63,9 @@ def play(rules, bot, seed, folder, resume, host, allow_remote, port, no_browser,
         raise InputError("--resume: name the session's folder with --session")
     if resume:
         rules, bot, seed = _kept(folder, rules, bot, seed)
+    if rules.players != 4:
+        # the session plays 2 and 3 (play.table.Session, tested), but the page draws four seats only so far
+        raise InputError("--players: the practice table's page seats 4 players (2 and 3 are not drawn yet)")
     folder = folder or time.strftime("play-%Y%m%d-%H%M%S")
     if advise_policy is not None:
         try:

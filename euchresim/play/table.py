@@ -1,7 +1,7 @@
 """One player's session at the practice table: the deals, the bots' turns, the player's actions, the records.
 
-The player sits at seat 0 (``YOU``) of a 4-hand game; the bots fill the
-other seats and decide through ``HandState.decide``, the hot loop's very
+The player sits at seat 0 (``YOU``) of a 4-hand, 2-hand or Cutthroat
+game; the bots fill the other seats and decide through ``HandState.decide``, the hot loop's very
 call, so the table plays what ``simulate`` plays.  Hand ``i`` of a session
 is dealt from the streams of chunk ``i`` of the seed (``runner.chunk_states``):
 a session's deals depend on the seed and the hand's number only, so a
@@ -23,9 +23,11 @@ import threading
 import numpy as np
 
 from euchresim.cards import NO_CARD, NO_KEEP, SUITS, card_str, cards_of
-from euchresim.engine.layout import (ALONE, BIDSUIT, BID2_PASS, CALLS, CFG_NPACK, DEAL, DEAL_DUMMY, DEALER,
+from euchresim.engine.game import game_winners
+from euchresim.engine.layout import (ALONE, BIDSUIT, BID2_PASS, CALLS, CFG_GAME_TO, CFG_NPACK, CFG_TIE, DEAL, DEAL_DUMMY, DEALER,
                                      DISCARD, DUMMY_KEEP, HAND, JOKER_SUIT, KITTY, LED, MAKER, NCALLS, NINTRICK,
-                                     NPLAYS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_JOKER, PH_PLAY,
+                                     NPLAYS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER,
+                                     PH_PLAY,
                                      PHASE_NAMES, PLAY_SEAT, PLAYS, POINTS, REDEAL, SCORE, T_NEXT, T_PACK,
                                      T_SUIT_OF, TRICK_WINNER, TRICKS, TRUMP, UPCARD)
 from euchresim.engine.tables import cached_tables
@@ -38,6 +40,8 @@ from euchresim.run.runner import chunk_states
 
 YOU = 0
 SEAT_NAMES = ("you", "left", "partner", "right")
+# the seats by players at the table, the player first and then clockwise (the player's left first)
+SEATS_BY_PLAYERS = {4: SEAT_NAMES, 3: ("you", "left", "right"), 2: ("you", "opponent")}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RECORDS = "hands.jsonl"
 META = "session.json"
@@ -70,14 +74,15 @@ class Session:
     def __init__(self, rules, bot: str, seed: int, folder: str, resume: bool = False, on_hand=None,
                  on_decision=None):
         from euchresim.policies import functions, resolve
-        if rules.players != 4:
-            raise TableError("--players: the practice table seats 4 players (2 and 3 are not drawn yet)", 400)
         if bot.rstrip().endswith(":python"):
             raise TableError(f"--bot {bot}: a :python policy cannot sit at the table; give it jitted", 400)
         self.rules, self.seed, self.folder = rules, int(seed), folder
+        self.players = rules.players
+        self.parties = 2 if self.players == 4 else self.players     # who scores: sides, or each player
+        self.seat_names = SEATS_BY_PLAYERS[self.players]
         try:
-            self.pids, self.params, names = resolve([bot], 4)
-            self.fns = functions([bot], 4)
+            self.pids, self.params, names = resolve([bot], self.players)
+            self.fns = functions([bot], self.players)
         except ValueError as e:
             raise TableError(f"--bot: {policy_message(e)}", 400) from None
         self.bot = names[0]               # canonical: the parameter string the records and the advisor use
@@ -91,11 +96,11 @@ class Session:
         self.path = os.path.join(folder, RECORDS)
         self.finished: list[dict] = []    # the records written, as dicts, in order
         self.resumed: list[tuple] = []    # the hands read back by --resume: (record, the player's decisions)
-        self.game, self.score, self.dealer = 0, [0, 0], None
+        self.game, self.score, self.dealer = 0, [0] * self.parties, None
         self.game_over = None             # the side that won the game just finished, until the next hand
         self._open(resume)
         if self.game_over is not None:    # resumed after a game's last hand: the next hand opens a game
-            self.game, self.score, self.game_over = self.game + 1, [0, 0], None
+            self.game, self.score, self.game_over = self.game + 1, [0] * self.parties, None
         self._deal()
 
     # ---------------------------------------------------------------- the folder
@@ -160,10 +165,10 @@ class Session:
         drng, self.prng = chunk_states(self.seed, i)
         if self.dealer is None:
             from euchresim.loops.slow import _draw
-            self.dealer = int(_draw(drng, 4))
+            self.dealer = int(_draw(drng, self.players))
         work = self.tab[T_PACK:T_PACK + self.tab[CFG_NPACK]].copy()
         self.h = HandState(self.tab)
-        self.h.st[SCORE:SCORE + 4] = [self.score[s % 2] for s in range(4)]
+        self.h.st[SCORE:SCORE + 4] = [self.score[self.party(s)] if s < self.players else 0 for s in range(4)]
         self.h.deal_next(work, drng, np.zeros(4, np.int64), self.dealer)
         self.step = 0
         self.mine: list[dict] = []        # the player's decisions this hand: step, kind, what was done
@@ -184,16 +189,17 @@ class Session:
         """The player's action ``action`` (an engine code) at ``step`` of hand ``hand``; a TableError if refused."""
         with self.lock:
             h = self.h
-            if not 0 <= action < 64:
-                raise TableError(f"action {action} is not one of this decision's (engine codes are 0 to 63)", 400)
+            if not 0 <= action < (1 << 33 if self.h.phase == PH_DUMMY else 64):
+                raise TableError(f"action {action} is not one of this decision's (engine codes are 0 to 63; "
+                                 "a Cutthroat keep is a board of five cards)", 400)
             if hand != len(self.finished) or h.done:
                 raise TableError(f"hand {hand} is over; the table is at hand {len(self.finished) + (not h.done)}")
             if step != self.step:
                 raise TableError(f"that action was for step {step}; the hand is at step {self.step} (sent twice?)")
             if h.to_act != YOU:
-                raise TableError(f"it is {SEAT_NAMES[h.to_act]}'s turn, not yours")
+                raise TableError(f"it is {self.seat_names[h.to_act]}'s turn, not yours")
             legal = h.legal()
-            if not (0 <= action < 64 and (legal >> action) & 1):
+            if not self.allows(action, legal):
                 raise TableError(self.why_not(action) or f"action {action} is not one of this decision's", 400)
             phase = h.phase
             lead = phase == PH_PLAY and h.st[NINTRICK] == 0
@@ -214,8 +220,19 @@ class Session:
             if hand != len(self.finished):
                 raise TableError(f"the next hand is {len(self.finished)}, not {hand} (sent twice?)")
             if self.game_over is not None:
-                self.game, self.score, self.game_over = self.game + 1, [0, 0], None
+                self.game, self.score, self.game_over = self.game + 1, [0] * self.parties, None
             self._deal()
+
+    def allows(self, action: int, legal: int) -> bool:
+        """Whether the engine takes ``action`` now: a bit of ``legal``, or for a Cutthroat maker's keep five
+        of the ten cards ``legal`` holds (the keep is a board, not a code)."""
+        if self.h.phase == PH_DUMMY:
+            return bin(action).count("1") == 5 and action & ~legal == 0
+        return 0 <= action < 64 and bool((legal >> action) & 1)
+
+    def party(self, seat: int) -> int:
+        """Who scores for ``seat``: its side with 4 players (seats 0+2, 1+3), the seat itself with 2 or 3."""
+        return seat % 2 if self.players == 4 else seat
 
     # ---------------------------------------------------------------- the end of a hand
     def record(self, h=None) -> tuple[Record, dict]:
@@ -224,19 +241,19 @@ class Session:
         st, priv = h.st, h.priv
         maker = int(st[MAKER])
         rec = Record(
-            rules=self.rules, dealer=int(st[DEALER]), hands=tuple(int(priv[DEAL + s]) for s in range(4)),
+            rules=self.rules, dealer=int(st[DEALER]), hands=tuple(int(priv[DEAL + s]) for s in range(self.players)),
             dummy=int(priv[DEAL_DUMMY]), upcard=int(st[UPCARD]), kitty=int(priv[KITTY]),
             joker_suit=None if st[JOKER_SUIT] < 0 else int(st[JOKER_SUIT]),
             calls=tuple(int(c) for c in st[CALLS:CALLS + st[NCALLS]]),
-            alone=tuple(s for s in range(4) if (int(st[ALONE]) >> s) & 1),
+            alone=tuple(s for s in range(self.players) if (int(st[ALONE]) >> s) & 1),
             discard=None if priv[DISCARD] == NO_CARD else int(priv[DISCARD]),
             dummy_keep=None if priv[DUMMY_KEEP] == NO_KEEP else int(priv[DUMMY_KEEP]),
             plays=tuple(int(c) for c in st[PLAYS:PLAYS + st[NPLAYS]]),
-            game=self.game, score=tuple(int(x) for x in st[SCORE:SCORE + 4]))
+            game=self.game, score=tuple(int(x) for x in st[SCORE:SCORE + self.players]))
         outcome = {"maker": None if maker < 0 else maker, "trump": None if st[TRUMP] < 0 else int(st[TRUMP]),
                    "trick_winners": [int(w) for w in st[TRICK_WINNER:TRICK_WINNER + 5] if w >= 0],
-                   "tricks": [int(t) for t in st[TRICKS:TRICKS + 4]],
-                   "points": [int(p) for p in st[POINTS:POINTS + 4]]}
+                   "tricks": [int(t) for t in st[TRICKS:TRICKS + self.players]],
+                   "points": [int(p) for p in st[POINTS:POINTS + self.players]]}
         return rec, outcome
 
     def finished_by_bots(self) -> dict:
@@ -266,19 +283,25 @@ class Session:
         record's ``score`` is the only place the running total survives a restart."""
         if rec.score is None:
             raise TableError(f"{path_line}: the record has no score, so the game cannot be resumed", 400)
-        return [int(rec.score[0]), int(rec.score[1])]
+        return [int(rec.score[self.first_seat(p)]) for p in range(self.parties)]
+
+    def first_seat(self, party: int) -> int:
+        """A seat that scores for ``party`` (the party's own number: seat 0 or 1 for a side of 4)."""
+        return party
 
     def _score_hand(self, h, dealer: int, game: int, before) -> None:
-        """Where the game stands after hand ``h``: ``before`` (the sides' scores when it was dealt) plus its
-        points, the game over once a side reaches the target, and the next dealer."""
+        """Where the game stands after hand ``h``: ``before`` (the parties' scores when it was dealt) plus
+        its points, the game over once one reaches the target (who won by the engine's own rule, R12, ties
+        in Cutthroat included), and the next dealer."""
         st = h.st
         self.game = game
         before = list(before)
-        for side in (0, 1):
-            self.score[side] = int(before[side]) + int(st[POINTS + side])
+        for p in range(self.parties):
+            self.score[p] = int(before[p]) + int(st[POINTS + self.first_seat(p)])
         self.dealer = dealer if st[REDEAL] else int(self.tab[T_NEXT + dealer])
-        top = max(self.score)
-        self.game_over = (0 if self.score[0] > self.score[1] else 1) if top >= self.rules.game_to else None
+        seats = np.array([self.score[self.party(s)] for s in range(self.players)], np.int64)
+        won = int(game_winners(st, seats, np.int64(self.players), self.tab[CFG_GAME_TO], self.tab[CFG_TIE]))
+        self.game_over = self.party((won & -won).bit_length() - 1) if won else None
 
     def close(self) -> None:
         self._out.close()
@@ -296,6 +319,8 @@ class Session:
             return "alone" if a else "with partner"
         if phase == PH_DEFEND:
             return "defend alone" if a else "defend with partner"
+        if phase == PH_DUMMY:
+            return "keep " + " ".join(card_str(c) for c in cards_of(a))
         return card_str(a)
 
     def why_not(self, a: int) -> str:
@@ -304,8 +329,11 @@ class Session:
         if h.done or h.to_act != YOU:
             return "it is not your turn"
         legal = h.legal()
-        if 0 <= a < 64 and (legal >> a) & 1:
+        if self.allows(a, legal):
             return ""
+        if h.phase == PH_DUMMY:
+            return ("keep five of the ten cards: your hand and the dummy (R9)" if bin(a).count("1") != 5
+                    else "keep only cards of your hand and the dummy (R9)")
         phase, st = h.phase, h.st
         if phase == PH_PLAY:
             hand = h.hand_of(YOU)
