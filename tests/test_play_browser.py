@@ -160,6 +160,8 @@ def test_a_hand_played_by_clicking_replays_and_the_verdict_shows_the_advisors_nu
     for row, (_, r) in zip(rows, mine.iterrows()):
         text = row.text_content()
         assert int(row.get_attribute("data-step")) == r["step"] and say_cards(str(r["did"])) in text
+        if r["kind"] == "play":                 # the verdict names the trick
+            assert re.match(r"trick [1-5], (your lead|you follow): ", text), text
         if r["did"] == r["best"] or r["gave_up"] == 0:
             assert text.endswith(": the best")
         else:

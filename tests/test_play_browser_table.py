@@ -179,6 +179,7 @@ def test_a_note_for_the_whole_hand_is_said_once(page, table):
 
 
 PHONE = """() => ({ width: document.documentElement.scrollWidth,
+  clipped: [...document.querySelectorAll('main > section')].filter(e => e.scrollWidth > e.clientWidth).length,
   outside: [...document.querySelectorAll('button, select, input, summary, a')].filter(b => b.offsetParent !== null)
     .map(b => b.getBoundingClientRect()).filter(r => r.left < 0 || r.right > 390).length })"""
 
@@ -189,12 +190,12 @@ def test_the_page_works_at_a_phones_width(browser, table):
         pg.goto(url)
         shot = True
         for s in states(pg, 2):             # every click is Playwright's: each button in view and not covered
-            assert pg.evaluate(PHONE) == {"width": 390, "outside": 0}, s["phase"]
+            assert pg.evaluate(PHONE) == {"width": 390, "clipped": 0, "outside": 0}, s["phase"]
             if shot and s["phase"] == "play" and s.get("options"):
                 _shot(pg, "play-phone.png")
                 shot = False
         pg.locator("#pace").select_option("fast")
-        assert pg.evaluate(PHONE) == {"width": 390, "outside": 0}
+        assert pg.evaluate(PHONE) == {"width": 390, "clipped": 0, "outside": 0}
 
 
 @pytest.fixture
