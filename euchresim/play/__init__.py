@@ -2,8 +2,10 @@
 
 ``table`` is the game (the deals, the bots' turns, the records written),
 ``view`` what the page may see of it, ``verdicts`` the advisor working
-beside the game, ``server`` the HTTP side, ``static/`` the page itself
-(plain HTML, JavaScript and CSS, no build step).  ``euchresim play``
+beside the game, ``hints`` the advisor asked before a decision, ``review``
+a finished hand stepped through and the session's picture, ``server`` the
+HTTP side, ``static/`` the page itself (plain HTML, JavaScript and CSS, no
+build step).  ``euchresim play``
 (cli/play.py) puts them together; docs/play.md shows it.
 """
 from __future__ import annotations
@@ -41,14 +43,14 @@ def _seat(rules, bot, seed, folder, resume, advise, advise_policy, samples, each
     import os
     import shutil
 
-    from euchresim.play.table import Session
+    from euchresim.play.hints import HintedSession, Hints
     from euchresim.play.verdicts import Advisor
     made = not os.path.exists(folder)
     advisor = Advisor(advise_policy or bot, samples) if advise else None
     try:
-        session = Session(rules, bot, seed, folder, resume=resume,
-                          on_hand=advisor.submit if advisor is not None else None,
-                          on_decision=advisor.submit_decision if advisor is not None else None)
+        session = HintedSession(rules, bot, seed, folder, resume=resume,
+                                on_hand=advisor.submit if advisor is not None else None,
+                                on_decision=advisor.submit_decision if advisor is not None else None)
     except BaseException:
         if advisor is not None:
             advisor.stop()
@@ -56,6 +58,7 @@ def _seat(rules, bot, seed, folder, resume, advise, advise_policy, samples, each
             shutil.rmtree(folder, ignore_errors=True)
         raise
     session.each_decision = each_decision and advisor is not None
+    session.hints = Hints(session, advisor)          # the hints asked, kept in the records (play/hints.py)
     if advisor is not None:
         if advise_policy is None:
             advisor.policy = session.bot

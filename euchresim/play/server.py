@@ -6,11 +6,13 @@ a 4xx with one line of plain text; an unexpected failure is a 500 with
 one line, never a traceback in the page.
 
     GET  /                   the page (static/index.html)
-    GET  /static/NAME        app.js, style.css
-    GET  /api/state          the table (play.view.table_view) and the advisor's verdicts
+    GET  /static/NAME        app.js, extras.js, style.css
+    GET  /api/state          the table (play.view.table_view), the advisor's verdicts, the hints, the picture
+    GET  /api/review?hand=n  finished hand n at each of the player's decisions (play/review.py)
     POST /api/act            {"hand": n, "step": k, "action": code}: the player's action
     POST /api/next           {"hand": n}: deal hand n once the one before it is over
     POST /api/options        {"each_decision": 0 or 1}: a verdict after each decision, or at the hand's end
+    POST /api/hint           {"hand": n, "step": k}: ask the advisor about the decision in front of the player
     GET  /records/hands.jsonl  the session's records (docs/hand-record.md)
 
 A page elsewhere in the player's browser must not act at the table: a
@@ -27,13 +29,15 @@ import socket
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 
-from euchresim.play.table import RECORDS, TableError
+from euchresim.play.hints import tally
+from euchresim.play.review import picture, review
+from euchresim.play.table import RECORDS, SEAT_NAMES, TableError
 from euchresim.play.view import table_view
 
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-          "style.css": "text/css; charset=utf-8"}
+          "extras.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
 MAX_BODY = 4096
-POSTED = ("/api/act", "/api/next", "/api/options")
+POSTED = ("/api/act", "/api/next", "/api/options", "/api/hint")
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
@@ -118,10 +122,44 @@ class Handler(BaseHTTPRequestHandler):
 
     def _state(self) -> dict:
         s = self.session
+        hints = getattr(s, "hints", None)
         with s.lock:
             view = table_view(s)
-        view["advice"] = self.advisor.state() if self.advisor is not None else None
+        advice = tally(self.advisor.state(), hints) if self.advisor is not None else None
+        view["advice"] = advice
+        # the current hand's hints (the page shows the one for the decision in front of the player)
+        view["hints"] = hints.of_hand(len(s.finished) - (1 if view["done"] else 0)) if hints is not None else []
+        view["hints_pending"] = hints.pending() if hints is not None else 0
+        view["picture"] = picture(advice)
         return view
+
+    def _review(self) -> dict:
+        """GET /api/review?hand=N: a finished hand at each of the player's decisions."""
+        from urllib.parse import parse_qs
+        query = parse_qs(self.path.split("?", 1)[1] if "?" in self.path else "", keep_blank_values=True)
+        extra = sorted(set(query) - {"hand"})
+        if extra:
+            raise Refused(400, f"unknown parameter {extra[0][:40]!r}: /api/review takes hand")
+        given = query.get("hand", [""])
+        if len(given) != 1 or not given[0].isdigit():
+            raise Refused(400, f"'hand' must be a whole number, as in /api/review?hand=0, not {given[-1][:40]!r}")
+        n = int(given[0])
+        s = self.session
+        with s.lock:
+            played = len(s.finished)
+            obj = s.finished[n] if n < played else None
+            seats = list(getattr(s, "seat_names", SEAT_NAMES))
+        if obj is None:
+            if n == played:
+                raise Refused(409, f"hand {n} is still being played: it is reviewed once it ends")
+            raise Refused(404, f"hand {n} was not played: the session has hands 0 to {played - 1}"
+                          if played else f"hand {n} was not played: no hand has ended yet")
+        advice = tally(self.advisor.state(), getattr(s, "hints", None)) if self.advisor is not None else None
+        verdicts = None if advice is None else advice["hands"].get(str(n), {"status": "waiting", "rows": []})
+        hints = s.hints.of_hand(n) if getattr(s, "hints", None) is not None else list(obj.get("hints") or [])
+        out = review(obj, seats, verdicts, hints)
+        out["hand"] = n
+        return out
 
     def _guarded(self, route) -> None:
         try:
@@ -187,6 +225,8 @@ class Handler(BaseHTTPRequestHandler):
             self._send(200, _static(name), STATIC[name])
         elif path == "/api/state":
             self._json(self._state())
+        elif path == "/api/review":
+            self._json(self._review())
         elif path == f"/records/{RECORDS}":
             with self.session.lock:
                 with open(self.session.path, "rb") as fh:
@@ -195,7 +235,7 @@ class Handler(BaseHTTPRequestHandler):
         elif path.startswith("/api/"):
             raise Refused(405 if path in POSTED else 404, f"{path}: POST it" if path in POSTED else f"{path}: no such API")
         else:
-            raise Refused(404, f"{path[:200]}: not found (the table serves its page, /api/state and "
+            raise Refused(404, f"{path[:200]}: not found (the table serves its page, /api/state, /api/review and "
                                f"/records/{RECORDS})")
 
     def _body(self, fields: tuple) -> dict:
@@ -234,6 +274,12 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/api/next":
             b = self._body(("hand",))
             self.session.next_hand(b["hand"])
+        elif path == "/api/hint":
+            b = self._body(("hand", "step"))
+            hints = getattr(self.session, "hints", None)
+            if hints is None:
+                raise Refused(409, "the advisor is off (--no-advice): there is no one to ask")
+            hints.ask(b["hand"], b["step"])
         elif path == "/api/options":
             b = self._body(("each_decision",))
             if b["each_decision"] not in (0, 1):
@@ -243,8 +289,8 @@ class Handler(BaseHTTPRequestHandler):
             with self.session.lock:
                 self.session.each_decision = bool(b["each_decision"])
         else:
-            raise Refused(404 if not path.startswith(("/static/", "/records/", "/api/state")) and path != "/" else 405,
-                          f"{path[:200]}: nothing to POST to here (POST /api/act, /api/next or /api/options)")
+            raise Refused(404 if not path.startswith(("/static/", "/records/", "/api/state", "/api/review")) and path != "/" else 405,
+                          f"{path[:200]}: nothing to POST to here (POST /api/act, /api/next, /api/options or /api/hint)")
         self._json(self._state())
 
 

@@ -24,6 +24,7 @@ import math
 import os
 import queue
 import threading
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 
 from euchresim.play.table import YOU
@@ -111,6 +112,9 @@ class Advisor:
             item = self._queue.get()
             if item is None:
                 return
+            if item[0] == "call":              # a hint (play/hints.py): fn(*args) in the worker, its answer to fut
+                self._call(*item[1:])
+                continue
             index, record, mine, now = item
             if index is None:
                 try:
@@ -138,6 +142,15 @@ class Advisor:
 
     def judge(self, record: dict, mine: list[dict], samples: int | None = None) -> list[dict]:
         """The player's decisions of one hand with the advisor's verdict on each, worked out in the worker process."""
+        try:
+            return self._worker().submit(judge, record, mine, self.policy, samples or self.samples,
+                                         self.seed).result()
+        except BrokenProcessPool:
+            self._pool = None               # the next hand gets a fresh process
+            raise
+
+    def _worker(self):
+        """The worker process's pool, started on the advisor's thread (only there: see ``call``)."""
         if self._pool is None:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
@@ -148,11 +161,39 @@ class Advisor:
             # started by this thread, which lives as long as the pool: it may die with the thread
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=die_with_parent, initargs=(os.getpid(), True))
+        return self._pool
+
+    def call(self, fn, *args) -> Future:
+        """``fn(*args)`` in the worker process, from any thread, without waiting: a hint asked at the table.
+
+        Once the worker runs, the call goes straight to its pool, where it
+        waits behind the one verdict under way (the advisor's thread hands
+        the pool one job at a time), not behind the hands queued after it:
+        a hint is for the decision in front of the player now.  Before that
+        it goes through the advisor's thread, the one that may start the
+        worker (a worker started by a short-lived thread would die with it).
+        """
+        pool = self._pool
+        if pool is not None and not self._stopped:
+            try:
+                return pool.submit(fn, *args)
+            except (BrokenProcessPool, RuntimeError):
+                pass                          # a broken or shut pool: the advisor's thread starts a fresh one
+        fut: Future = Future()
+        if self._stopped:
+            fut.set_exception(RuntimeError("the advisor was stopped"))
+        else:
+            self._queue.put(("call", fn, args, fut))
+        return fut
+
+    def _call(self, fn, args, fut: Future) -> None:
         try:
-            return self._pool.submit(judge, record, mine, self.policy, samples or self.samples, self.seed).result()
-        except BrokenProcessPool:
-            self._pool = None               # the next hand gets a fresh process
-            raise
+            fut.set_result(self._worker().submit(fn, *args).result())
+        except BrokenProcessPool as e:
+            self._pool = None
+            fut.set_exception(e)
+        except Exception as e:               # the hint says it failed, and why; the advisor goes on
+            fut.set_exception(e)
 
     def state(self) -> dict:
         """Every hand's verdicts (or where they stand), and the session's tally."""

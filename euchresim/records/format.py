@@ -37,7 +37,10 @@ OUTCOME_FIELDS = ("maker", "trump", "trick_winners", "tricks", "points")
 FINDING_FIELDS = ("mismatch", "error")
 # What `solve` found (docs/hand-record.md): read without complaint, found afresh by solve.
 SOLVED_FIELDS = ("dd_tricks", "dd_card_values")
-_KNOWN = frozenset(RECORD_FIELDS + JOIN_FIELDS + OUTCOME_FIELDS + FINDING_FIELDS + SOLVED_FIELDS)
+# What a player at the practice table asked (docs/hand-record.md, docs/play.md): read and checked for shape,
+# taking no part in the hand; the advisor's answers are the player's help, not part of the deal.
+NOTE_FIELDS = ("hints",)
+_KNOWN = frozenset(RECORD_FIELDS + JOIN_FIELDS + OUTCOME_FIELDS + FINDING_FIELDS + SOLVED_FIELDS + NOTE_FIELDS)
 
 
 class RecordError(ValueError):
@@ -342,6 +345,8 @@ def parse_record(obj) -> Record:
             plays = tuple(_card(v, f"plays[{i}]", deck) for i, v in enumerate(plays_in))
 
     join = _parse_join(obj, players)
+    if obj.get("hints") is not None:
+        _check_hints(obj["hints"])
 
     # Last, so a misspelt field is first reported as the missing one.
     if not _KNOWN.issuperset(obj):
@@ -350,6 +355,23 @@ def parse_record(obj) -> Record:
     return Record(rules=rules, dealer=dealer, hands=tuple(hands), dummy=dummy, upcard=upcard,
                   kitty=kitty, joker_suit=joker_suit, calls=calls, alone=tuple(alone_in),
                   discard=discard, dummy_keep=dummy_keep, plays=plays, **join)
+
+
+def _check_hints(hints) -> None:
+    """``hints``: a list of objects, each naming the decision (``step``, a whole number) the player asked about.
+
+    Only the shape is checked: a hint is what the advisor said then, which
+    no replay could find again without its samples, so it is carried as
+    written (its other keys are the advisor's, docs/play.md).
+    """
+    if not isinstance(hints, list):
+        raise RecordError(f"hints: {json.dumps(hints)[:60]} is not a list of the hints asked")
+    for i, h in enumerate(hints):
+        if not isinstance(h, dict):
+            raise RecordError(f"hints[{i}]: {json.dumps(h)[:60]} is not an object with the step asked about")
+        step = h.get("step")
+        if not _is_int(step) or step < 0:
+            raise RecordError(f"hints[{i}].step: {json.dumps(step)[:60]} is not a step of the hand (a whole number >= 0)")
 
 
 def _call(text, i: int) -> int:
