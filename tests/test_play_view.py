@@ -12,12 +12,10 @@ import re
 
 import pytest
 
-from euchresim.engine.layout import TRICK
-from euchresim.loops.step import HandState
 from euchresim.play.table import SEAT_NAMES, Session
-from euchresim.play.verdicts import NO_INFERENCE, _tricks, verdict_text
+from euchresim.play.verdicts import NO_INFERENCE, verdict_text
 from euchresim.play.view import table_view
-from euchresim.play.words import card_text, say_cards
+from euchresim.play.words import card_text, say_cards, trick_numbers
 from euchresim.records.format import parse_record
 from euchresim.rules import Rules
 from euchresim.studies.show import decisions
@@ -110,16 +108,29 @@ def test_a_verdict_names_the_trick_and_its_cards_and_leaves_the_hands_note_out()
 
 @pytest.mark.parametrize("seed", [2, 3])         # 3: a partner goes alone in the first hand (3 cards a trick)
 def test_each_play_is_given_the_trick_it_was_played_to(tmp_path, seed):
-    """The trick a verdict names is the engine's: the tricks completed when the card was played, plus one."""
+    """The trick a verdict names: the tricks on the table when the card was played, plus one, counted from the
+    record's own cards (tricks of 4, or of 3 when a seat goes alone) -- not from the engine that numbers them."""
     s = Session(Rules(), "heuristic", seed, str(tmp_path / "s"))
     for _ in hands(s, 4):
         pass
     for obj in s.finished:
         rec = parse_record(obj)
-        h = HandState.of_record(rec, s.tab)
-        got = _tricks(rec)
-        for d in decisions(rec):
-            if d["kind"] == "play":
-                assert got[d["step"]] == int(h.st[TRICK]) + 1
-            h.apply(d["code"])
-        assert sorted(set(got.values())) == ([1, 2, 3, 4, 5] if rec.plays else [])
+        per = 4 - len(rec.alone)
+        plays = [d for d in decisions(rec) if d["kind"] == "play"]
+        assert trick_numbers(rec) == {d["step"]: k // per + 1 for k, d in enumerate(plays)}
+        assert sorted(set(trick_numbers(rec).values())) == ([1, 2, 3, 4, 5] if rec.plays else [])
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_tricks_named_in_the_2_and_3_hand_games(tmp_path, players):
+    """Fewer seats, fewer cards a trick: five tricks of equal size, in the order played."""
+    s = Session(Rules(players=players), "heuristic", 5, str(tmp_path / "s"))
+    for _ in range(3):
+        while not s.h.done:
+            s.act(len(s.finished), s.step, next(a for a in range(64) if (s.h.legal() >> a) & 1))
+        s.next_hand(len(s.finished))
+    for obj in s.finished:
+        numbers = list(trick_numbers(parse_record(obj)).values())
+        if numbers:
+            assert numbers == sorted(numbers) and sorted(set(numbers)) == [1, 2, 3, 4, 5]
+            assert len({numbers.count(t) for t in range(1, 6)}) == 1 and numbers.count(1) <= players

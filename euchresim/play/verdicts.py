@@ -28,7 +28,7 @@ from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 
 from euchresim.play.table import YOU
-from euchresim.play.words import say_cards, where
+from euchresim.play.words import say_cards, trick_numbers, where
 from euchresim.stats import Z95
 
 KINDS = ("calls", "leads", "follows", "discards")
@@ -227,7 +227,7 @@ def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int =
     # cards allow, and its row says so (review_hand: the same for the table as for show --advise)
     review = review_hand(rec, policy, samples, seed=seed, seats=(YOU,))
     by_step = {d["step"]: d for d in mine}
-    trick_of = _tricks(rec)
+    trick_of = trick_numbers(rec)
     rows = []
     for r in review.to_dict("records"):
         if int(r["seat"]) != YOU or int(r["step"]) not in by_step:
@@ -242,13 +242,6 @@ def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int =
         row["text"] = verdict_text(row)
         rows.append(row)
     return rows
-
-
-def _tricks(rec) -> dict:
-    """The trick of each card play of the record, by step (1 to 5), for the verdict to name it."""
-    from euchresim.studies.show import decisions
-    per = 4 - len(rec.alone)                 # an alone seat's partner sits out (the table seats 4)
-    return {d["step"]: d["plays"] // per + 1 for d in decisions(rec) if d["kind"] == "play"}
 
 
 def summary(hands_rows) -> dict:

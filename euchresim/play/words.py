@@ -42,3 +42,23 @@ def where(kind: str, lead: bool = False, trick: int | None = None) -> str:
         what = "your lead" if lead else "you follow"
         return what if trick is None else f"trick {trick}, {what}"
     return WHERE.get(kind, kind)
+
+
+def trick_numbers(rec) -> dict:
+    """The trick (1 to 5) each card play of a hand record went to, by step, for a verdict to name it.
+
+    Read off the engine as it replays the record (its count of tricks
+    completed), not worked out from seats: a lone hand's trick has fewer
+    cards, and the 2- and 3-hand games fewer still.
+    """
+    from euchresim.engine.layout import TRICK
+    from euchresim.engine.tables import cached_tables
+    from euchresim.loops.step import HandState
+    from euchresim.studies.show import decisions
+    h = HandState.of_record(rec, cached_tables(rec.rules))
+    out = {}
+    for d in decisions(rec):
+        if d["kind"] == "play":
+            out[d["step"]] = int(h.st[TRICK]) + 1
+        h.apply(d["code"])
+    return out
