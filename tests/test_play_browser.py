@@ -220,5 +220,7 @@ def test_with_a_verdict_after_each_decision_it_comes_while_the_hand_is_played(pa
     row.wait_for(timeout=300_000)
     assert page.locator("#next").is_hidden() and not session.h.done          # the hand waits for the player
     text = row.text_content()
-    assert text.endswith("(judged at once)")
+    hand = page.locator("#verdicts .hand-verdicts[data-hand='0']")
+    assert hand.locator(".now-note").text_content().startswith("judged at once")       # said once, not on each line
+    assert hand.text_content().count("judged at once") == 1
     assert re.search(r": the best|gave up \d\.\d\d points a hand \[[+-]\d\.\d\d, [+-]\d\.\d\d\] against ", text)

@@ -12,7 +12,8 @@ let shown = null;     // { hand, plays }: how many of the hand's cards the page 
 let timer = null;
 let busy = false;
 let poll = null;
-const opened = {};    // the hands' verdicts the player opened or closed by hand: kept over redraws
+const opened = {};
+const NOW_NOTE = "judged at once, on the hand so far: the hand's own verdicts take their place when it ends";    // the hands' verdicts the player opened or closed by hand: kept over redraws
 
 function el(tag, attrs, text) {
   const e = document.createElement(tag);
@@ -200,10 +201,11 @@ function handVerdicts(index, v, latest, note) {
   if (v.status !== "done") {           // verdicts given at once, before the hand's own
     for (const r of v.now) {
       const cls = r.error ? "failed" : r.did === r.best || r.gave_up === 0 ? "best" : "cost";
-      box.append(verdictRow(r, "now " + cls, r.error ? "the advisor failed: " + r.error : r.text + " (judged at once)",
+      box.append(verdictRow(r, "now " + cls, r.error ? "the advisor failed: " + r.error : r.text,
                             mark && r.inference === false));
     }
     if (v.now_waiting) box.append(el("div", { class: "verdict waiting" }, "judging your last decision\u2026"));
+    if (v.now.length) box.append(el("div", { class: "verdict hand-note now-note" }, NOW_NOTE));
   }
   if (v.status === "failed") box.append(el("div", { class: "verdict failed" }, "the advisor failed: " + v.error));
   else if (v.status === "waiting" || v.status === "running") {
