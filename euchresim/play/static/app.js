@@ -12,8 +12,9 @@ let shown = null;     // { hand, plays }: how many of the hand's cards the page 
 let timer = null;
 let busy = false;
 let poll = null;
-const opened = {};
-const NOW_NOTE = "judged at once, on the hand so far: the hand's own verdicts take their place when it ends";    // the hands' verdicts the player opened or closed by hand: kept over redraws
+const opened = {};    // the hands' verdicts the player opened or closed by hand: kept over redraws
+// said once under a hand's verdicts judged after each decision, not on each of them
+const NOW_NOTE = "judged at once, on the hand so far: the hand's own verdicts take their place when it ends";
 
 function el(tag, attrs, text) {
   const e = document.createElement(tag);
