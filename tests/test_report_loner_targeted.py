@@ -72,7 +72,8 @@ def test_each_seat_deals_from_a_stream_of_its_own():
                         policies=("heuristic",), classes=("3T RL",), class_deals=200)
 
     def shared(own):
-        played, _ = targeted_deals(ctx, "alone", [0, 1], "maker alone", own_streams=own)
+        # two seats that class the hand as dealt (the dealer's counts the upcard, so it keeps other deals)
+        played, _ = targeted_deals(ctx, "alone", [1, 2], "maker alone", own_streams=own)
         deals = [{tuple(sorted(h)) for h in d["hands"].tolist()} for _, d in played]
         return len(deals[0] & deals[1])
     assert shared(False) > 10 and shared(True) == 0
@@ -101,7 +102,11 @@ def test_the_headline_table_has_every_seat_and_class_and_all_seats_weighted_by_r
     seats = head[head["position"] != "all seats"]
     assert (seats.groupby("position")["deals_kept"].sum() == N).all()
     assert ((seats["reached"] <= seats["deals_kept"]) & (seats["reached"] > 0)).all()
-    assert np.allclose(head["share"], head["deals_kept"] / head["deals_dealt"])
+    assert np.allclose(seats["share"], seats["deals_kept"] / seats["deals_dealt"])
+    for c in CLASSES:        # all seats: the mean of the seats' shares (the dealer's class counts its upcard)
+        mean = seats.loc[seats["hand_class"] == c, "share"].mean()
+        assert head.loc[(head["position"] == "all seats") & (head["hand_class"] == c), "share"].item() == \
+            pytest.approx(mean)
     assert ((head["share_low"] < head["share"]) & (head["share"] < head["share_high"])).all()
     assert ((head["share"] > 0) & (head["share"] < 1)).all()
     for c in CLASSES:
@@ -133,12 +138,15 @@ def test_shares_match_an_untargeted_runs_frequencies(made):
     head = pd.read_csv(made / "lo" / "loner_headline.csv")
     n = 40000
     spec = RunSpec(rules=Rules(), policies=("random",), seed=2, count=n, chunk_size=n)
-    held = play_chunk(spec, 0, "bid1", 1).hand_classes()
+    held = {p: play_chunk(spec, 0, "bid1", p).hand_classes() for p in range(4)}
     for c in CLASSES:
-        freq = float((held == c).mean())
-        for where in ("left", "all seats"):        # the seats' streams independent, all seats' interval honest
+        freqs = [float((held[p] == c).mean()) for p in range(4)]
+        # the seats' streams independent, all seats' interval honest; the dealer's class counts its upcard
+        for where, freq, n_ref in (("left", freqs[1], n), ("dealer", freqs[0], n),
+                                   ("all seats", float(np.mean(freqs)), 4 * n)):
             h = head[(head["position"] == where) & (head["hand_class"] == c)].iloc[0]
-            se = math.sqrt(freq * (1 - freq) / n + h["share"] * (1 - h["share"]) / h["deals_dealt"])
+            half = (h["share_high"] - h["share_low"]) / 2 / 1.96       # the table's own standard error
+            se = math.sqrt(freq * (1 - freq) / n_ref + half ** 2)
             assert abs(h["share"] - freq) < 3 * se, (c, where, h["share"], freq)
         a = head[(head["position"] == "all seats") & (head["hand_class"] == c)].iloc[0]
         p = a["untargeted_n"] / HANDS

@@ -44,9 +44,13 @@ def slow_class(hands, trumps, players, tab):
 
 
 def seat_hands(res):
-    """The hand (as dealt) of the seat at the run's position, per row."""
+    """The hand the seat at the run's position plays, per row: as dealt, the dealer's with the upcard (the
+    reports' one convention, written here the long way)."""
     seat = (res.dealer + res.position) % res.players
-    return res.hands[np.arange(len(res)), seat]
+    hands = res.hands[np.arange(len(res)), seat]
+    if res.position == 0:
+        hands = np.array([h | (1 << int(u)) if u != JOKER else h for h, u in zip(hands, res.upcard)], np.int64)
+    return hands
 
 
 def test_class_names_are_the_analysis_labels():
@@ -91,6 +95,22 @@ def test_kept_deals_hold_a_class_asked_for(players, deck):
     assert res.classes == WANT and res.class_mask == cf.class_mask("3T R, 2T R,3T L")
 
 
+def test_the_dealers_class_counts_the_upcard_it_takes_up():
+    """The dealer with the jack turned up holds the right bower, and its trumps count the upcard: the
+    convention changes some labels (it is no no-op) and every kept deal holds a class asked for."""
+    spec = spec_of(4, 24, 200, policies=("baseline",))
+    res = cf.play_chunk(spec, 0, "bid1", 0, ["4+T RL", "2T R"])
+    tab = build_tables(spec.rules)
+    seat = (res.dealer + 0) % 4
+    dealt = res.hands[np.arange(len(res)), seat]
+    as_dealt = slow_class(dealt, res.upcard >> 3, 4, tab)
+    played = slow_class(seat_hands(res), res.upcard >> 3, 4, tab)
+    assert set(played) <= {"4+T RL", "2T R"} and list(res.hand_classes()) == list(played)
+    assert (as_dealt != played).any()
+    jack_up = (res.upcard & 7) == 4
+    assert jack_up.any() and all(c.endswith("R") or c.endswith("RL") for c in played[jack_up])
+
+
 def test_a_rare_class_is_kept_too():
     """Four trumps with both bowers, 2 players, 24 cards: rare (about one deal in 600) but a hand can hold it."""
     spec = spec_of(2, 24, 20, policies=("baseline",))
@@ -112,7 +132,8 @@ def test_targeted_deals_are_the_untargeted_stream_filtered():
     for k in range(dealt):
         seat = (dealer + pos) % players
         up = int(full.upcard[k])
-        if up != JOKER and slow_class([full.hands[k, seat]], [up >> 3], players, tab)[0] in WANT:
+        held = int(full.hands[k, seat]) | ((1 << up) if pos == 0 and up != JOKER else 0)   # the dealer's upcard
+        if up != JOKER and slow_class([held], [up >> 3], players, tab)[0] in WANT:
             kept.append(k)
             dealers.append(dealer)
             dealer = (dealer + 1) % players       # the deal passes after a kept deal only
@@ -195,3 +216,13 @@ def test_untargeted_header_and_counts_are_as_before():
     back = cf.from_bytes(buf.getvalue())
     assert list(back.dealt) == [50] and list(back.skipped) == [0] and back.class_mask == 0
     assert (cf.from_bytes(cf.to_bytes(res)).points == res.points).all()
+
+
+def test_the_mean_share_of_seats_is_a_plain_mean_with_added_variances():
+    from euchresim.analysis.targeted import mean_share
+    from euchresim.stats import Z95
+    got = mean_share([0.1, 0.3], [100, 400])
+    se = np.sqrt(0.1 * 0.9 / 100 + 0.3 * 0.7 / 400) / 2
+    assert got["share"] == pytest.approx(0.2)
+    assert got["share_low"] == pytest.approx(0.2 - Z95 * se) and got["share_high"] == pytest.approx(0.2 + Z95 * se)
+    assert mean_share([0.0, 0.0], [10, 10])["share_low"] == 0.0

@@ -86,6 +86,36 @@ def hand_features(hands, trump, upcard, pos, players: int, tab) -> pd.DataFrame:
         "up_signed": np.where(up_trump, up_side, 0)})
 
 
+def played_hand(hands, upcard, pos, made_in_round_one) -> np.ndarray:
+    """The hand each seat would play, the one convention of every report's hand classes: the hand as dealt,
+    and the dealer's (``pos`` 0) with the upcard taken up when trump is the upcard's suit (round one, R5).
+
+    "As dealt", the dealer's four trumps with both bowers would be five once it
+    picks up, a sure march; and a dealer with the jack turned up holds the
+    right bower, which an as-dealt count leaves out.  The dealer's six cards
+    before its discard are counted (its discard is its own choice, made after
+    the call); a joker upcard, whose suit the dealer names (R7), is not added.
+    """
+    hands = np.asarray(hands, dtype=np.int64)
+    upcard = np.asarray(upcard, dtype=np.int64)
+    take = (np.asarray(pos) == 0) & np.asarray(made_in_round_one, bool) & (upcard != JOKER)
+    return np.where(take, hands | (np.int64(1) << np.where(take, upcard, 0)), hands)
+
+
+def played_features(hands, trump, upcard, pos, made_in_round_one, players: int, tab) -> pd.DataFrame:
+    """``hand_features`` of the hand the seat plays (``played_hand``): the dealer's upcard counted once, as
+    one of its cards, so its ``up_signed`` (the upcard's worth to the side, for a seat that does not hold
+    it) is 0 there; every other seat's features are as dealt."""
+    took = (np.asarray(pos) == 0) & np.asarray(made_in_round_one, bool) & (np.asarray(upcard) != JOKER)
+    f = hand_features(played_hand(hands, upcard, pos, made_in_round_one), trump, upcard, pos, players, tab)
+    f["up_signed"] = np.where(took, 0, f["up_signed"])
+    return f
+
+
+HAND_CLASS_NOTE = ("hand classes are of the hand the seat plays: the dealer's with the upcard it takes up in "
+                   "round one")
+
+
 def hand_class(f: pd.DataFrame) -> pd.Series:
     """One label a hand: trumps (0-1, 2, 3, 4+) and bowers (none, left, right, both), e.g. "3T R"."""
     t = np.minimum(np.maximum(f["trumps"].to_numpy(), 1), 4)

@@ -44,6 +44,21 @@ def class_shares(dealt, class_kept, classes, position: str) -> list[dict]:
     return rows
 
 
+def mean_share(shares, dealt, z: float = Z95) -> dict:
+    """The chance a seat holds a class, averaged over the seats, with a normal interval: each seat's share
+    (kept over dealt, from a deal stream of its own) counts once, so their variances add.
+
+    Kept over dealt summed over the seats would be the shares' harmonic mean,
+    which the seats' equal kept counts make of a mix where the dealer's class
+    (counting its upcard) is rarer or commoner than the others'.
+    """
+    p = np.asarray(shares, dtype=float)
+    n = np.asarray(dealt, dtype=float)
+    share = float(p.mean())
+    se = math.sqrt(float((p * (1 - p) / n).sum())) / len(p)
+    return {"share": share, "share_low": max(0.0, share - z * se), "share_high": min(1.0, share + z * se)}
+
+
 def pooled_by_reach(deals: pd.DataFrame, dealt: pd.Series, z: float = Z95) -> dict:
     """One cell of all seats from the targeted deals of one cell, each seat weighted by how often it reaches it.
 

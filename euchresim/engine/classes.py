@@ -1,4 +1,4 @@
-"""A hand's class (trumps and bowers, as dealt) in numba, for the deals a targeted study keeps.
+"""A hand's class (trumps and bowers of the hand the seat plays) in numba, for the deals a targeted study keeps.
 
 The class is ``analysis.calls.hand_class`` of ``hand_features``: the
 trumps counted in the trump suit as the rules make it (``T_EFF``: the left
@@ -35,10 +35,19 @@ def class_code(tab, hand, trump):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def upcard_class(tab, hand, upcard):
-    """The class of ``hand`` under the upcard's suit, ``NO_CLASS`` for a joker upcard."""
+def upcard_class(tab, hand, upcard, dealer):
+    """The class of the hand the seat would play under the upcard's suit, ``NO_CLASS`` for a joker upcard.
+
+    The dealer (``dealer`` nonzero) plays its hand with the upcard taken up
+    (R5), so its class counts the upcard as one of its trumps: a dealer
+    "as dealt" with four trumps and both bowers holds five once it picks up,
+    a sure march, and a class that hid that would mislabel every answer
+    about the dealer (analysis.calls.played_hand, the one convention).
+    """
     if upcard == _JOKER:
         return np.int64(NO_CLASS)
+    if dealer != 0:
+        hand = hand | (np.int64(1) << upcard)
     return class_code(tab, hand, upcard >> 3)
 
 

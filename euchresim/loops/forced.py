@@ -102,7 +102,7 @@ def _forced_hands(tab, n, drng, prng, pids, params, fns, kind, want_pos, want_cl
             seat = dealer
             for _ in range(want_pos):
                 seat = tab[U(T_NEXT + seat)]
-            c = upcard_class(tab, hands[U(seat)], upcard)
+            c = upcard_class(tab, hands[U(seat)], upcard, want_pos == 0)
             if c >= 0 and (want_classes >> c) & 1:
                 break
             counts[1] += 1

@@ -18,7 +18,8 @@ from euchresim.analysis import position_names
 from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table
 from euchresim.analysis.calls import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, count_points, evaluate, fit_count,
-                                      gain_table, hand_class, hand_features, interval_sign, model_compare,
+                                      HAND_CLASS_NOTE, gain_table, hand_class, interval_sign, model_compare,
+                                      played_features,
                                       published_points)
 from euchresim.analysis.count_error import REFITS, refits, spread
 from euchresim.report.calls import chose_note, collect, fmt_gain
@@ -34,8 +35,8 @@ def deal_frame(d: dict, who: str, players: int, tab, policy: str) -> pd.DataFram
     opts = d["options"]
     ok = (opts == 1).any(axis=1) & (opts == 0).any(axis=1) & (d["trump"] >= 0)
     gain = d["net"][rows, np.argmax(opts == 1, axis=1)] - d["net"][rows, np.argmax(opts == 0, axis=1)]
-    f = hand_features(hand, np.maximum(d["trump"], 0), d["upcard"], d["pos"], players, tab)
     r1 = d["make_round"] == 1
+    f = played_features(hand, np.maximum(d["trump"], 0), d["upcard"], d["pos"], r1, players, tab)
     f["up_signed"] = np.where(r1, f["up_signed"], 0)           # the upcard is in play in round one only
     f.insert(0, "policy", policy)
     f.insert(1, "who", who)
@@ -168,7 +169,8 @@ def _charts(ctx, df: pd.DataFrame, t: dict, policies: list) -> dict:
         charts[f"heatmap_{who}"] = plots.heatmap(
             c.sort_values(["policy", "hand_class"]), "policy", "hand_class", "gain", ctx.path(f"heatmap_{who}.png"),
             title=f"Gain of {'going alone' if who == 'maker' else 'defending alone'} by hand class and play model",
-            caption=ctx.caption(", ".join(policies), sum(n_of[(p, who)] for p in policies), f"the {who}'s choices"),
+            caption=ctx.caption(", ".join(policies), sum(n_of[(p, who)] for p in policies),
+                                f"the {who}'s choices; {HAND_CLASS_NOTE}"),
             ci_low="ci_low", ci_high="ci_high", row_label="play model", col_label="trumps held, bowers",
             value_label="gain (points)", count="n")
         tp = by_points[(by_points["who"] == who) & (by_points["n"] >= 20)]
@@ -197,7 +199,9 @@ def _method_text(players: int, maker_word: str, note_def: str) -> list[str]:
                "other two") + "), deal by deal. Defending alone: the defender asked, alone or not ("
             + ("only once the maker has gone alone, R8" if players == 4 else "whether or not the maker went "
                "alone, R9") + "). Hand "
-            "classes are of the hand as dealt under the trump made (`3T R`: three trumps with the right bower).\n"]
+            "classes are of the hand the seat plays under the trump made: the dealer's, when trump is the "
+            "upcard's suit, with the upcard it takes up (its six cards before the discard), every other hand "
+            "as dealt (`3T R`: three trumps with the right bower).\n"]
     if note_def:
         text.append(note_def + "\n")
     return text

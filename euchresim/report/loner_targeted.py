@@ -3,15 +3,16 @@
 "Go alone with four trumps and both bowers?" is asked of a hand one deal
 in a few hundred holds, so a slow main model would spend nearly all its
 time on makers nobody asks about.  Here it plays, at every seat position,
-N deals whose seat holds one of the classes as dealt under the upcard's
-suit (``studies.counterfactual``, targeted deals), each played out alone
+N deals whose seat holds one of the classes under the upcard's suit, of
+the hand it plays (the dealer's with the upcard: ``analysis.calls.played_hand``;
+``studies.counterfactual``, targeted deals), each played out alone
 and with partner at the maker's choice; a deal counts only where that
 seat made trump in round one.
 
 Round one only, because only there is it exact: trump is then the
-upcard's suit, so the class the deal was kept for (of the hand as dealt,
-the dealer's before the pick-up) is the class ``loner.deal_frame`` gives
-the maker's hand under the trump made.  In round two trump is another
+upcard's suit, so the class the deal was kept for (of the hand the seat
+plays, the dealer's with the upcard) is the class ``loner.deal_frame``
+gives the maker's hand under the trump made.  In round two trump is another
 suit and the kept hand's class under it is not the one asked for, so
 those deals are dropped; a joker upcard has no suit and is never kept.
 
@@ -29,10 +30,10 @@ import pandas as pd
 
 from euchresim.analysis import position_names, speaking_order
 from euchresim.analysis.calls import class_order, gain_table
-from euchresim.analysis.targeted import pooled_by_reach
+from euchresim.analysis.targeted import mean_share, pooled_by_reach
 from euchresim.report.calls import fmt_gain
 from euchresim.report.targeted import targeted_deals
-from euchresim.stats import wilson
+
 
 ALL_SEATS = "all seats"
 GAIN = ["n", "gain", "ci_low", "ci_high"]
@@ -68,11 +69,11 @@ def headline_table(targeted: pd.DataFrame, shares: pd.DataFrame, df: pd.DataFram
     for c in dict.fromkeys(shares["hand_class"]):
         seats = out[out["hand_class"] == c]
         kept, dealt = int(seats["deals_kept"].sum()), int(seats["deals_dealt"].sum())
-        low, high = wilson(kept, dealt)
+        mean = mean_share(seats["share"], seats["deals_dealt"])      # the dealer's class counts its upcard
         pooled = pooled_by_reach(targeted[targeted["hand_class"] == c],
                                  seats.set_index("position")["deals_dealt"])
         rows.append({"position": ALL_SEATS, "hand_class": c, "deals_kept": kept, "deals_dealt": dealt,
-                     "share": kept / dealt, "share_low": low, "share_high": high,
+                     **mean,
                      "reached": pooled["n"], **{k: pooled[k] for k in GAIN[1:]}})
     out = pd.concat([out, pd.DataFrame(rows)], ignore_index=True)
     out.insert(2, "policy", main)
@@ -102,7 +103,8 @@ def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, class_de
     classes = list(dict.fromkeys(head["hand_class"]))
     intro = (f"The makers' classes {', '.join(f'`{c}`' for c in classes)} are of round one only, where trump is the "
              f"upcard's suit ({main}'s figures from {class_deals:,} targeted deals per seat: deals dealt until the "
-             "seat held one of those classes as dealt under the upcard's suit, the rest skipped, and only those "
+             "seat held one of those classes under the upcard's suit (the dealer's hand with the upcard it takes "
+             "up), the rest skipped, and only those "
              "where that seat made trump in round one counted; the seats pooled, each weighted by how often a "
              "deal reaches the cell there, the class's share at the seat times the share of those deals where "
              "the seat makes trump in round one. The other models' figures are from their untargeted round-one "

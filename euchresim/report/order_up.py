@@ -17,7 +17,8 @@ from euchresim.cards import JOKER
 from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table
 from euchresim.analysis.calls import (PUBLISHED_CALL, PUBLISHED_URL, best_suit, class_order, count_points, evaluate,
-                                      fit_count, gain_table, hand_class, hand_features, interval_sign,
+                                      HAND_CLASS_NOTE, fit_count, gain_table, hand_class, interval_sign,
+                                      played_features,
                                       model_compare, published_points, table_calls)
 from euchresim.analysis.count_error import REFITS, refits, spread
 from euchresim.report.calls import chose_note, collect, fmt_gain
@@ -47,7 +48,7 @@ def deal_frame(d: dict, rnd: int, players: int, tab, policy: str) -> pd.DataFram
     col_pass = np.argmax(opts == (0 if rnd == 1 else 4), axis=1)
     rows = np.arange(n)
     gain = d["net"][rows, col_call] - d["net"][rows, col_pass]
-    f = hand_features(hand, np.maximum(trump, 0), d["upcard"], d["pos"], players, tab)
+    f = played_features(hand, np.maximum(trump, 0), d["upcard"], d["pos"], np.full(n, rnd == 1), players, tab)
     names = position_names(players)
     f.insert(0, "policy", policy)
     f.insert(1, "round", rnd)
@@ -211,7 +212,7 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
                 title=f"Round {rnd}: {word} or pass, by seat and hand ({policies[0]})",
                 caption=ctx.caption(policies[0], n_r1[policies[0]] if rnd == 1 else n_of[policies[0]] - n_r1[policies[0]],
                                     "close: the 95% interval holds 0; outlined: another model says the "
-                                    "opposite; classes with 30+ hands"
+                                    "opposite; classes with 30+ hands; " + HAND_CLASS_NOTE
                                     + (f"; {', '.join(ctx.classes)} from targeted deals" if targeted else "")),
                 row_label="seat", col_label="trumps held, bowers")
     for policy in policies:
@@ -223,7 +224,8 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
         charts[name] = plots.heatmap(
             c, "position", "hand_class", "gain", ctx.path(f"{name}.png"),
             title=f"Round one: points a hand gained by ordering up over passing ({policy})",
-            caption=ctx.caption(policy, n_r1[policy], "round one, all seats; cells with n<30 hatched"),
+            caption=ctx.caption(policy, n_r1[policy], "round one, all seats; cells with n<30 hatched; "
+                                + HAND_CLASS_NOTE),
             ci_low="ci_low", ci_high="ci_high", row_label="seat", col_label="trumps held, bowers",
             value_label="gain (points)", count="n")
     charts["bars_position"] = plots.bars(
@@ -284,8 +286,10 @@ def _method_text() -> list[str]:
             "every later decision; the gain is the difference in the hand's **net points** (the caller's "
             "side less the other side's), deal by deal. In round two the call is the suit the hand is "
             "strongest in (most trump points on the published scale below); the stuck dealer, who may "
-            "not pass, is left out. Hand classes are of the hand as dealt: `3T R` is three trumps "
-            "(bowers counted) with the right bower, `L` the left, `RL` both, `-` neither.\n"]
+            "not pass, is left out. Hand classes are of the hand the seat plays: the dealer's in round one "
+            "with the upcard it takes up (its six cards before the discard), every other hand as dealt; "
+            "`3T R` is three trumps (bowers counted) with the right bower, `L` the left, `RL` both, `-` "
+            "neither.\n"]
 
 
 def _by_seat_text(t: dict, order: list, strong_text: list | None = None) -> list[str]:

@@ -4,7 +4,8 @@ The round-one cells a player asks about first ("the dealer with two trumps
 and the right") are a few percent of deals each, so an untargeted run
 spends most of a slow bot's time on hands nobody asks about.  Here the
 main model plays, at every seat, only deals whose seat holds one of the
-classes as dealt (``studies.counterfactual``, targeted deals): N kept
+classes (of the hand it plays: the dealer's with the upcard;
+``studies.counterfactual``, targeted deals): N kept
 deals per seat, of which those that reach the seat's call give the cells.
 
 A targeted cell estimates the same quantity as the untargeted cell of its

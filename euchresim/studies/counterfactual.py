@@ -14,8 +14,8 @@ deals, and the choices the policies make, are those of the ordinary run
 with the same seed and chunk size.
 
 ``classes=("2T R", "3T L")`` targets the deals: only those whose seat at
-``position`` holds, as dealt, one of those hand classes under the upcard's
-suit are played, each chunk dealing until it keeps its count (a hand-class
+``position`` holds one of those hand classes under the upcard's suit (of
+the hand it plays: the dealer's with the upcard, ``engine.classes``) are played, each chunk dealing until it keeps its count (a hand-class
 cell that is 1% of deals costs 1% of the playing).  The deals dealt and
 skipped are kept per chunk, so a class's share of all deals is known
 (``Counterfactuals.share``).  A targeted run is not the ordinary run's
@@ -173,8 +173,9 @@ class Counterfactuals:
         return class_names(self.class_mask)
 
     def hand_classes(self) -> np.ndarray:
-        """Per deal, the class (analysis.calls.hand_class) of the hand dealt to the seat at ``position``,
-        under the upcard's suit; "" for a joker upcard, or every deal when no position was asked."""
+        """Per deal, the class (analysis.calls.hand_class) of the hand the seat at ``position`` plays under
+        the upcard's suit (the dealer's with the upcard: engine.classes.upcard_class, the targeting's own);
+        "" for a joker upcard, or every deal when no position was asked."""
         from euchresim.engine.classes import class_codes
         from euchresim.engine.tables import build_tables
         from euchresim.rules import Rules
@@ -185,6 +186,8 @@ class Counterfactuals:
         tab = build_tables(Rules(players=self.players))      # the trump suits (T_EFF) are every pack's
         seat = (self.dealer + self.position) % self.players
         hand = self.hands[np.arange(len(self)), seat]
+        if self.position == 0:
+            hand = hand | np.where(ok, np.int64(1) << np.where(ok, self.upcard, 0), 0)
         out[ok] = np.array(CLASS_NAMES, dtype=object)[class_codes(tab, hand[ok], self.upcard[ok] >> 3)]
         return out
 
