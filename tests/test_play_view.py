@@ -104,6 +104,9 @@ def test_a_verdict_names_the_trick_and_its_cards_and_leaves_the_hands_note_out()
                                "against K\u2660")
     assert verdict_text({**r, "did": "KS", "gave_up": 0.0}) == "trick 3, your lead: K\u2660: the best"
     assert NO_INFERENCE not in verdict_text(r) and "narrowed" not in verdict_text(r)
+    joker = {**r, "kind": "joker_suit", "where": "the joker's suit", "did": "H", "best": "S"}
+    assert verdict_text(joker).startswith("the joker's suit: hearts gave up 0.25")          # as its button says
+    assert verdict_text(joker).endswith("against spades")
 
 
 @pytest.mark.parametrize("seed", [2, 3])         # 3: a partner goes alone in the first hand (3 cards a trick)

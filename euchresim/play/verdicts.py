@@ -28,7 +28,7 @@ from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 
 from euchresim.play.table import YOU
-from euchresim.play.words import say_cards, trick_numbers, where
+from euchresim.play.words import say_option, trick_numbers, where
 from euchresim.stats import Z95
 
 KINDS = ("calls", "leads", "follows", "discards")
@@ -51,7 +51,7 @@ def verdict_text(r: dict) -> str:
     once under the hand's verdicts.
     """
     at = f"{r['where']}: " if r.get("where") else ""
-    did, best = say_cards(str(r["did"])), say_cards(str(r["best"]))
+    did, best = say_option(r.get("kind"), str(r["did"])), say_option(r.get("kind"), str(r["best"]))
     g = r["gave_up"]
     if g is None:
         return f"{at}{did}: the advisor has no verdict"

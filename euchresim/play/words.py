@@ -15,8 +15,9 @@ from euchresim.cards import RANKS
 
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 _CARD = re.compile(rf"\b[{RANKS}][CDHS]\b")
-WHERE = {"joker_suit": "the joker's suit", "bid1": "round one", "bid2": "round two", "alone": "alone",
-         "defend_alone": "defend alone", "discard": "your discard", "dummy_keep": "your keep"}
+WHERE = {"joker_suit": "the joker's suit", "bid1": "round one", "bid2": "round two", "alone": "going alone",
+         "defend_alone": "against a lone hand", "discard": "your discard", "dummy_keep": "your keep"}
+SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
 def card_text(card: str) -> str:
@@ -29,6 +30,14 @@ def card_text(card: str) -> str:
 def say_cards(text: str) -> str:
     """Every card code in ``text`` ('TS', 'JD') as the page draws it; the words around it unchanged."""
     return _CARD.sub(lambda m: card_text(m.group(0)), text)
+
+
+def say_option(kind: str | None, label: str) -> str:
+    """An advisor's option as the page's button says it: cards with their symbols, the joker's suit by name
+    (the advisor labels it 'H'; the button says 'hearts')."""
+    if kind == "joker_suit" and label in SUIT_WORDS:
+        return SUIT_WORDS[label]
+    return say_cards(label)
 
 
 def bid1_label(seat: int, dealer: int) -> str:
