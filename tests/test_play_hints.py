@@ -15,6 +15,7 @@ import time
 import pytest
 
 from euchresim.play import open_table
+from euchresim.play.hints import tally
 from euchresim.play.words import card_text
 from euchresim.records.format import RecordError, parse_record
 from euchresim.rules import Rules
@@ -79,6 +80,7 @@ def test_a_hint_is_the_advisors_table_for_the_decision_and_the_verdict_agrees_wi
     hand, step = state["hand"], state["step"]
     status, _, after = call(base, "/api/hint", {"hand": hand, "step": step})
     assert status == 200 and [h["step"] for h in after["hints"]] == [step]
+    assert after["hints"][0]["status"] == "waiting"      # the request does not wait for the advisor
     assert after["step"] == step                          # asking acts on nothing
     call(base, "/api/hint", {"hand": hand, "step": step})  # asked twice: asked once
     state = wait_for(base, lambda s: s["hints"][0]["status"] != "waiting")
@@ -192,3 +194,24 @@ def test_the_picture_adds_up_each_hands_verdicts_and_the_tally_by_kind(advised):
         assert h["low"] <= h["gave_up"] <= h["high"] and h["decisions"] == len(rows)
     assert pic["kinds"] == state["advice"]["summary"]["kinds"]
     assert sum(h["gave_up"] for h in pic["hands"]) == pytest.approx(sum(k["gave_up"] for k in pic["kinds"]))
+
+
+def test_a_resumed_session_reads_its_hints_back_and_keeps_them_out_of_the_tally(advised):
+    base, session, advisor = advised
+    _, _, state = call(base, "/api/state")
+    call(base, "/api/hint", {"hand": state["hand"], "step": state["step"]})
+    wait_for(base, lambda s: s["hints"][0]["status"] == "done")
+    play_hand(base)
+    session.close()
+    server, again, judge = open_table(Rules(), "heuristic", SEED, session.folder, resume=True, samples=SAMPLES)
+    try:
+        assert again.hints.steps(0) == {state["step"]}
+        end = time.time() + 300
+        while judge.state()["pending"] or judge.state()["hands"]["0"]["status"] != "done":
+            assert time.time() < end
+            time.sleep(0.3)
+        assert tally(judge.state(), again.hints)["hinted"] == 1
+    finally:
+        judge.stop()
+        again.close()
+        server.server_close()
