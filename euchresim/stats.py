@@ -81,3 +81,23 @@ def sequential_z(alpha: float, comparisons: int, looks: int) -> float:
         raise ValueError("alpha must be in (0, 1), comparisons and looks at least 1")
     from statistics import NormalDist
     return NormalDist().inv_cdf(1 - alpha / (comparisons * looks))
+
+
+def holm(p_values, alpha: float = 0.05) -> list[bool]:
+    """Holm's step-down procedure: which of ``p_values`` are rejected with family-wise error at most ``alpha``.
+
+    Sorted ascending, the k-th smallest (from 0) is rejected while
+    p <= alpha / (m - k), and every one after the first that is not stays
+    accepted. Uniformly more powerful than Bonferroni, with no assumption on
+    how the tests depend on each other: the right tool for "which of these
+    many cells really differ" (a report flagging cells from hundreds of
+    separate 95% tests flags some by chance alone).
+    """
+    p = [float(x) for x in p_values]
+    m = len(p)
+    out = [False] * m
+    for k, i in enumerate(sorted(range(m), key=lambda j: p[j])):
+        if p[i] > alpha / (m - k):
+            break
+        out[i] = True
+    return out

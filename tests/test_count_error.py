@@ -94,4 +94,34 @@ def test_table_calls_by_hand():
     t = table_calls(pd.DataFrame(rows), ["heuristic", "dd", "pimc"])
     assert list(t["call"]) == ["order", "pass", "close", "order"]
     # c0: dd says pass (pimc has too few hands); c1: pimc says order; c2: close, so no one differs; c3: all agree
-    assert list(t["differ"]) == ["dd", "pimc", "", ""]
+    assert list(t["differ"]) == ["dd", "pimc", "", ""] and t.attrs["tests"] == 5
+    # dd sees every card: left out of the advice, it differs nowhere
+    assert list(table_calls(pd.DataFrame(rows), ["heuristic", "dd", "pimc"], advisers=["pimc"])["differ"]) == \
+        ["", "pimc", "", ""]
+
+
+def test_table_calls_correct_for_the_number_of_tests():
+    """Holm over every (cell, model) test: one model a shade past 95% on the other side of the main model's call
+    in one cell of 50 is chance, and is not flagged; one far past it still is."""
+    from euchresim.analysis.calls import table_calls
+    from euchresim.stats import Z95
+    rows = []
+    for k in range(50):
+        rows.append({"policy": "main", "round": 1, "position": "dealer", "hand_class": f"c{k}", "n": 100,
+                     "gain": 1.0, "ci_low": 0.8, "ci_high": 1.2})
+        z = 2.1 if k == 0 else (6.0 if k == 1 else 0.0)          # the other model's z toward "pass"
+        se = 0.1
+        rows.append({"policy": "other", "round": 1, "position": "dealer", "hand_class": f"c{k}", "n": 100,
+                     "gain": -z * se, "ci_low": -z * se - Z95 * se, "ci_high": -z * se + Z95 * se})
+    t = table_calls(pd.DataFrame(rows), ["main", "other"])
+    assert t.loc[0, "ci_high"] > 0 and list(t["differ"][:3]) == ["", "other", ""]
+    assert t.loc[1, "differ_z"] == pytest.approx(6.0) and t.attrs["tests"] == 50
+
+
+def test_holm_against_a_worked_example():
+    from euchresim.stats import holm
+    # m = 4, sorted: 0.005 <= 0.05/4, 0.01 <= 0.05/3, 0.03 > 0.05/2 stops (0.04 then stays too)
+    assert holm([0.03, 0.01, 0.005, 0.04]) == [False, True, True, False]
+    assert holm([0.03, 0.01, 0.005, 0.015]) == [True, True, True, True]     # 0.015 <= 0.05/2, 0.03 <= 0.05
+    assert holm([0.03, 0.03]) == [False, False] and holm([0.02, 0.02]) == [True, True] and holm([]) == []
+    assert holm([0.04], alpha=0.05) == [True]

@@ -247,28 +247,48 @@ def interval_sign(low, high) -> np.ndarray:
     return np.where(low > 0, 1, np.where(high < 0, -1, 0))
 
 
-def table_calls(by_class: pd.DataFrame, policies: list, rnd: int = 1, min_n: int = 30) -> pd.DataFrame:
+def table_calls(by_class: pd.DataFrame, policies: list, rnd: int = 1, min_n: int = 30, alpha: float = 0.05,
+                advisers=None) -> pd.DataFrame:
     """The call a player can take to the table: per seat and hand class, the main model's answer and who differs.
 
     ``call`` is "order" where the main model's (``policies[0]``) interval
     lies above 0, "pass" below, "close" where it holds 0 (either is within
     the noise); cells under ``min_n`` hands are left out.  ``differ``
-    names the other models (``min_n``+ hands) whose interval gives the
-    opposite definite answer: a disagreement on the call, not on a digit.
+    names the other models (``min_n``+ hands) that give the opposite call,
+    by a one-sided test of each such model's gain against the main model's
+    sign, corrected for the number of tests (Holm, family-wise error
+    ``alpha``): a cell flagged because one of some hundred separate 95%
+    tests fell on the other side by chance is no disagreement.  Only
+    ``advisers`` (default every other model) can differ: a model that sees
+    every card (dd) is a bound, never advice.  ``differ_z`` is the weakest
+    flagged z, ``tests`` the number of tests made.
     """
+    from statistics import NormalDist
+    from euchresim.stats import Z95, holm
     t = by_class[by_class["round"] == rnd]
     words = {1: "order", -1: "pass", 0: "close"}
     main = t[(t["policy"] == policies[0]) & (t["n"] >= min_n)]
     out = main[["position", "hand_class", "n", "gain", "ci_low", "ci_high"]].copy()
     sign = interval_sign(out["ci_low"], out["ci_high"])
     out["call"] = [words[int(s)] for s in sign]
-    differ = [[] for _ in range(len(out))]
-    for p in policies[1:]:
+    others = [p for p in policies[1:] if advisers is None or p in advisers]
+    tests = []                      # (row, model, z toward the opposite call, p-value)
+    for p in others:
         o = t[(t["policy"] == p) & (t["n"] >= min_n)].set_index(["position", "hand_class"])
         for k, (key, s) in enumerate(zip(zip(out["position"], out["hand_class"]), sign)):
             if s != 0 and key in o.index:
                 r = o.loc[key]
-                if interval_sign([r["ci_low"]], [r["ci_high"]])[0] == -s:
-                    differ[k].append(str(p))
+                se = (r["ci_high"] - r["ci_low"]) / (2 * Z95)
+                z = -s * r["gain"] / se if se > 0 else 0.0
+                tests.append((k, str(p), z, 1 - NormalDist().cdf(z)))
+    rejected = holm([x[3] for x in tests], alpha)
+    differ = [[] for _ in range(len(out))]
+    weakest = [math.nan] * len(out)
+    for (k, p, z, _), yes in zip(tests, rejected):
+        if yes:
+            differ[k].append(p)
+            weakest[k] = z if math.isnan(weakest[k]) else min(weakest[k], z)
     out["differ"] = [", ".join(d) for d in differ]
+    out["differ_z"] = weakest
+    out.attrs["tests"] = len(tests)
     return out.reset_index(drop=True)

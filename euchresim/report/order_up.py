@@ -15,6 +15,7 @@ import pandas as pd
 from euchresim.analysis import position_names, speaking_order
 from euchresim.cards import JOKER
 from euchresim.engine.tables import build_tables
+from euchresim.policies import cheats
 from euchresim.report import Section, md_table
 from euchresim.analysis.calls import (PUBLISHED_CALL, PUBLISHED_URL, best_suit, class_order, count_points, evaluate,
                                       HAND_CLASS_NOTE, fit_count, gain_table, hand_class, interval_sign,
@@ -196,7 +197,7 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
         if targeted:
             from euchresim.report.order_up_targeted import with_targeted
         calls = table_calls(with_targeted(by_class, t["order_up_headline"], policies[0]) if targeted else by_class,
-                            policies, rnd)
+                            policies, rnd, advisers=[p for p in policies[1:] if not cheats(p)])
         if targeted:            # only then: an untargeted report's tables stay as they were
             calls["targeted"] = calls["hand_class"].isin(ctx.classes)
         if rnd == 2:
@@ -259,7 +260,6 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
 
 def _at_the_table_text(ctx, t: dict, charts: dict, policies: list) -> list[str]:
     """The README's opening: the call by seat and hand class under the main model, where the models differ."""
-    from euchresim.policies import cheats
     text = []
     for rnd, word in ((1, "order up"), (2, "name your best suit")):
         name = f"calls_round{rnd}"
@@ -273,10 +273,15 @@ def _at_the_table_text(ctx, t: dict, charts: dict, policies: list) -> list[str]:
                     + (f"; the cells of {', '.join(f'`{c}`' for c in ctx.classes)} from its targeted deals"
                        if "targeted" in calls and calls["targeted"].any() else "") + "). "
                     + (f"{len(differ)} of {len(calls)} cells are outlined in yellow: there "
-                       + ", ".join(p + (" (sees every hand)" if cheats(p) else "")
-                                   for p in sorted({p for d in differ["differ"] for p in d.split(', ')}))
-                       + " gives the opposite call. " if len(differ) else
-                       "No other model gives the opposite call in any cell. ")
+                       + ", ".join(sorted({p for d in differ["differ"] for p in d.split(', ')}))
+                       + " gives the opposite call" if len(differ) else
+                       "No other model gives the opposite call in any cell")
+                    + f" (one-sided tests of each other model against {policies[0]}'s call, "
+                      f"{calls.attrs.get('tests', 0)} of them, corrected by Holm's method so that the chance of "
+                      "any false flag is at most 5%"
+                    + ("; " + ", ".join(p for p in policies if cheats(p))
+                       + " sees every card: a bound, never counted as advice" if any(map(cheats, policies)) else "")
+                    + "). "
                     + f"`order_up_calls_round{rnd}.csv` has every cell's gain and interval.\n")
     return text
 
