@@ -107,14 +107,16 @@ def table_view(s) -> dict:
         "dealer": dealer, "seats": list(SEAT_NAMES), "turn": turn, "done": bool(h.done),
         "phase": PHASE_NAMES[h.phase],
         "your_hand": [card_str(c) for c in reversed(cards_of(h.hand_of(YOU)))],
-        "upcard": card_str(upcard), "upcard_note": upcard_note(st, len(calls)), "bid_suit": SUIT_NAMES[SUITS[bid_suit]] if bid_suit >= 0 else None,
+        "upcard": card_str(upcard), "upcard_note": upcard_note(st, len(calls)),
+        "bid_suit": SUIT_NAMES[SUITS[bid_suit]] if bid_suit >= 0 else None,
         "joker_suit": None if st[JOKER_SUIT] < 0 else SUITS[int(st[JOKER_SUIT])],
         "upcard_taken": bool(st[EXCHANGED]), "round": int(st[ROUND]) or None, "bidding": bidding,
         "maker": None if maker < 0 else maker, "trump": None if st[TRUMP] < 0 else SUIT_NAMES[SUITS[int(st[TRUMP])]],
         "alone": [x for x in range(4) if (int(st[ALONE]) >> x) & 1],
         "sitting_out": [x for x in range(4) if (int(st[OUT]) >> x) & 1],
         "tricks": tricks, "tricks_won": won, "your_decisions": list(s.mine),
-        "bot": s.bot_name, "bot_params": s.bot, "seed": s.seed, "deck": s.rules.deck, "records": f"/records/{s.path.rsplit('/', 1)[-1]}",
+        "bot": s.bot_name, "bot_params": s.bot, "seed": s.seed, "deck": s.rules.deck,
+        "records": f"/records/{s.path.rsplit('/', 1)[-1]}",
         "hands_played": len(s.finished), "each_decision": s.each_decision,
     }
     if turn == YOU:

@@ -211,7 +211,9 @@ function handVerdicts(index, v, latest, note) {
   if (v.status === "failed") box.append(el("div", { class: "verdict failed" }, "the advisor failed: " + v.error));
   else if (v.status === "waiting" || v.status === "running") {
     box.append(el("div", { class: "verdict waiting" }, v.status === "running" ? "judging\u2026" : "waiting\u2026"));
-  } else if (v.status === "done" && !v.rows.length) box.append(el("div", { class: "verdict" }, "none of your decisions had a choice"));
+  } else if (v.status === "done" && !v.rows.length) {
+    box.append(el("div", { class: "verdict" }, "none of your decisions had a choice"));
+  }
   if (v.status === "done") {
     for (const r of v.rows) {
       const cls = r.did === r.best || r.gave_up === 0 ? "best" : "cost";
