@@ -163,6 +163,10 @@ def test_a_review_steps_through_the_players_decisions_with_what_they_saw_and_the
         assert _seen_only(s, obj, d["plays"]) == [], s            # never a card the player had not seen
         assert sum(len(t["cards"]) for t in s["tricks"]) == d["plays"] and len(s["bidding"]) == d["calls"]
         assert s["upcard"] == obj["upcard"]
+        # what was done, in the words of its button
+        assert s["did"] == (card_text(d["action"]) if d["kind"] == "play" else
+                            d["action"] if d["kind"] != "bid1" or d["action"] == "pass" else
+                            "pick up" if obj["dealer"] == 0 else "order"), s
         if d["step"] in rows:
             assert s["verdict"]["text"] == rows[d["step"]]["text"]
         else:

@@ -26,7 +26,7 @@ import threading
 from euchresim.engine.layout import PHASE_NAMES
 from euchresim.play.table import YOU, Session, TableError
 from euchresim.play.verdicts import summary
-from euchresim.play.words import say_cards
+from euchresim.play.words import say_option
 
 HINTED = " (you asked a hint)"
 
@@ -53,7 +53,7 @@ def hint(record: dict, step: int, policy: str, samples: int, seed: int = 0) -> d
     dec = A.decision_of(sit)
     if len(dec.options) < 2:
         label = str(dec.labels[0])
-        return {"best": label, "options": [{"action": label, "said": say_cards(label), "best": True}],
+        return {"best": label, "options": [{"action": label, "said": say_option(d["kind"], label), "best": True}],
                 "samples": 0, "inference": True, "only": True}
     inferred = True
     try:
@@ -63,7 +63,7 @@ def hint(record: dict, step: int, policy: str, samples: int, seed: int = 0) -> d
     table = advice_table(adv)
     options = []
     for _, r in table.iterrows():
-        options.append({"action": str(r["action"]), "said": say_cards(str(r["action"])),
+        options.append({"action": str(r["action"]), "said": say_option(d["kind"], str(r["action"])),
                         "points": _num(r["points"]), "low": _num(r["points_low"]), "high": _num(r["points_high"]),
                         "gap": _num(r["gap"]), "gap_low": _num(r["gap_low"]), "gap_high": _num(r["gap_high"]),
                         "best": bool(r["best"]), "equal": bool(r["equal"])})

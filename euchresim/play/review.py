@@ -50,7 +50,7 @@ def review(obj: dict, seats, verdicts: dict | None, hints: list[dict]) -> dict:
             moment = _seen(h, players, seats)
             lead = d["kind"] == "play" and int(h.st[NINTRICK]) == 0
             trick = d["plays"] // (players - len(moment["sitting_out"])) + 1 if d["kind"] == "play" else None
-            moment.update(step=d["step"], kind=d["kind"], did=say_cards(d["action"]),
+            moment.update(step=d["step"], kind=d["kind"], did=_said(d, rec.dealer),
                           where=where(d["kind"], lead, trick), your_discard=discard,
                           verdict=_verdict(rows.get(d["step"]), verdicts), hint=asked.get(d["step"]))
             out.append(moment)
@@ -61,6 +61,16 @@ def review(obj: dict, seats, verdicts: dict | None, hints: list[dict]) -> dict:
             "score": None if rec.score is None else list(rec.score), "game": rec.game,
             "points": obj.get("points"), "maker": obj.get("maker"), "trump": obj.get("trump"),
             "verdicts": None if verdicts is None else verdicts.get("status"), "steps": out}
+
+
+def _said(d: dict, dealer: int) -> str:
+    """What the player did, in the words of the button they clicked ('pick up', 'hearts', '10♥')."""
+    action = d["action"]
+    if d["kind"] == "bid1" and action != "pass":
+        return bid1_label(YOU, dealer)
+    if d["kind"] in ("bid2", "joker_suit") and action in SUIT_NAMES:
+        return SUIT_NAMES[action]
+    return say_cards(action)
 
 
 def _seen(h, players: int, seats) -> dict:
