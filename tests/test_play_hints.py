@@ -16,6 +16,7 @@ import pytest
 
 from euchresim.play import open_table
 from euchresim.play.hints import tally
+from euchresim.play.table import SUIT_NAMES
 from euchresim.play.words import card_text
 from euchresim.records.format import RecordError, parse_record
 from euchresim.rules import Rules
@@ -164,9 +165,9 @@ def test_a_review_steps_through_the_players_decisions_with_what_they_saw_and_the
         assert sum(len(t["cards"]) for t in s["tricks"]) == d["plays"] and len(s["bidding"]) == d["calls"]
         assert s["upcard"] == obj["upcard"]
         # what was done, in the words of its button
-        assert s["did"] == (card_text(d["action"]) if d["kind"] == "play" else
-                            d["action"] if d["kind"] != "bid1" or d["action"] == "pass" else
-                            "pick up" if obj["dealer"] == 0 else "order"), s
+        said = {"pass": "pass", **SUIT_NAMES, "order": "pick up" if obj["dealer"] == 0 else "order"}
+        assert s["did"] == (card_text(d["action"]) if d["kind"] in ("play", "discard") else
+                            said.get(d["action"], d["action"])), s
         if d["step"] in rows:
             assert s["verdict"]["text"] == rows[d["step"]]["text"]
         else:
