@@ -326,6 +326,7 @@ paceBox.value = pace;
 paceBox.addEventListener("change", e => {
   pace = e.target.value;
   localStorage.setItem(PACE_KEY, pace);
+  if (timer) { clearTimeout(timer); timer = null; }       // the next card comes at the new pace
   if (state) advance();
 });
 document.getElementById("each").addEventListener("change", e => {
