@@ -167,18 +167,31 @@ def test_the_targeted_deals_are_in_no_other_table_nor_the_fitted_count(made):
 
 
 def test_the_readme_takes_the_makers_headline_from_the_targeted_cells(made):
+    """Each class's line gives every seat's targeted cell, the other models' untargeted cells at that seat, and
+    the seats pooled only where Cochran's Q finds they agree (issue 36: a pooled answer was wrong advice for
+    two seats)."""
+    from euchresim.analysis.targeted import seats_agree
     readme = (made / "lo" / "README.md").read_text()
     head = pd.read_csv(made / "lo" / "loner_headline.csv")
     assert f"heuristic's figures from {N:,} targeted deals per seat" in readme
-    assert "round one only" in readme
+    assert "round one only" in readme and "Each answer is per seat" in readme
+    lines = readme.splitlines()
     for _, h in head[head["position"] == "all seats"].iterrows():
-        line = next(ln for ln in readme.splitlines() if ln.startswith(f"- maker with `{h['hand_class']}`"))
+        k = next(i for i, ln in enumerate(lines) if ln.startswith(f"- maker with `{h['hand_class']}`"))
+        line = lines[k]
+        assert "trump made in round one" in line and f"the hand {h['share']:.2%} of a seat's deals" in line
+        seats = head[(head["hand_class"] == h["hand_class"]) & (head["position"] != "all seats")]
+        test = seats_agree(seats["gain"], seats["ci_low"], seats["ci_high"])
         half = (h["ci_high"] - h["ci_low"]) / 2
-        assert "trump made in round one" in line
-        assert (f"{h['gain']:+.2f} points a hand (±{half:.2f}, {h['reached']:,} hands, heuristic, targeted, seats "
-                "weighted by how often each reaches the cell)") in line
-        assert "heuristic:human, untargeted)" in line
-        assert f"the hand {h['share']:.2%} of a seat's deals" in line
+        pooled = f"{h['gain']:+.2f} points a hand (±{half:.2f}, {h['reached']:,} hands, heuristic, targeted, seats"
+        assert (pooled in line) is test["agree"]
+        assert ("the seats differ" in line) is not test["agree"]
+        below = lines[k + 1:k + 1 + len(seats)]
+        for (_, s), sub in zip(seats.iterrows(), below):
+            shalf = (s["ci_high"] - s["ci_low"]) / 2
+            assert sub.startswith(f"  - {s['position']}: {s['gain']:+.2f} points a hand (±{shalf:.2f}, "
+                                  f"{s['reached']:,} hands, heuristic, targeted)")
+        assert any("heuristic:human, untargeted)" in sub for sub in below)
 
 
 def test_a_resume_gives_identical_tables_and_other_classes_are_refused(made, tmp_path):

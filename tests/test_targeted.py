@@ -226,3 +226,22 @@ def test_the_mean_share_of_seats_is_a_plain_mean_with_added_variances():
     assert got["share"] == pytest.approx(0.2)
     assert got["share_low"] == pytest.approx(0.2 - Z95 * se) and got["share_high"] == pytest.approx(0.2 + Z95 * se)
     assert mean_share([0.0, 0.0], [10, 10])["share_low"] == 0.0
+
+
+def test_seats_agree_is_cochrans_q_with_the_chi_square_tail():
+    """Known values: the chi-square tail against scipy's, Q worked by hand, and the committed loner report's
+    three-trumps-both-bowers cells (the dealer's left +0.41, the right -0.23: the seats differ)."""
+    from scipy.stats import chi2
+    from euchresim.analysis.targeted import _chi2_sf, seats_agree
+    from euchresim.stats import Z95
+    for x, df in ((3.84, 1), (5.99, 2), (7.81, 3), (0.5, 3), (12.0, 5)):
+        assert _chi2_sf(x, df) == pytest.approx(chi2.sf(x, df), rel=1e-9)
+    # two cells 0 and 1, each se 0.5: weighted mean 0.5, Q = 2 * (0.5 / 0.5)**2 = 2, one degree of freedom
+    got = seats_agree([0.0, 1.0], [-Z95 * 0.5, 1 - Z95 * 0.5], [Z95 * 0.5, 1 + Z95 * 0.5])
+    assert got["q"] == pytest.approx(2.0) and got["df"] == 1 and got["p"] == pytest.approx(chi2.sf(2.0, 1))
+    assert got["agree"]
+    import os
+    import pandas as pd
+    h = pd.read_csv(os.path.join(os.path.dirname(__file__), "..", "reports", "loner", "loner_headline.csv"))
+    seats = h[(h["hand_class"] == "3T RL") & (h["position"] != "all seats")]
+    assert not seats_agree(seats["gain"], seats["ci_low"], seats["ci_high"])["agree"]

@@ -106,12 +106,19 @@ def chose_note(policies, column: str = "policy_chose") -> list[str]:
             "are heuristic's own calls).\n"]
 
 
+# below this many hands a mean's normal interval is not trusted (the skew of a hand's points, -4 to +4): the
+# reports print the value and the count, never an interval
+MIN_INTERVAL_HANDS = 30
+
+
 def fmt_gain(r, policy: str) -> str:
     """A table row's gain as prose: "+0.41 points a hand (±0.02, 12,345 hands, heuristic)"."""
     half = (r["ci_high"] - r["ci_low"]) / 2
     n = int(r["n"])
     if n < 2 or half != half:                      # one hand: a value, but no interval to give
         return f"{r['gain']:+.2f} points a hand (one hand only, {policy})" if n == 1 else f"no hands ({policy})"
+    if n < MIN_INTERVAL_HANDS:                     # a normal interval on a handful of hands is no interval
+        return f"{r['gain']:+.2f} points a hand ({n} hands, too few for an interval, {policy})"
     if half < 0.01:                                # two digits that say something, not ±0.00
         return f"{r['gain']:+.3f} points a hand (±{half:.3f}, {n:,} hands, {policy})"
     return f"{r['gain']:+.2f} points a hand (±{half:.2f}, {n:,} hands, {policy})"

@@ -30,7 +30,7 @@ import pandas as pd
 
 from euchresim.analysis import position_names, speaking_order
 from euchresim.analysis.calls import class_order, gain_table
-from euchresim.analysis.targeted import mean_share, pooled_by_reach
+from euchresim.analysis.targeted import mean_share, pooled_by_reach, seats_agree
 from euchresim.report.calls import fmt_gain
 from euchresim.report.targeted import targeted_deals
 
@@ -97,30 +97,46 @@ def headline_table(targeted: pd.DataFrame, shares: pd.DataFrame, df: pd.DataFram
 
 
 def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, class_deals: int) -> tuple[str, dict]:
-    """The words before the makers' class lines, and a line for each targeted class: the main model's pooled
-    targeted cell, the other models' untargeted round-one cells beside."""
+    """The words before the makers' class lines, and a line for each targeted class: the main model's targeted
+    cell at each seat, the other models' untargeted round-one cells at each seat beside, and the seats pooled
+    only where a test finds they agree (``analysis.targeted.seats_agree``)."""
     main = policies[0]
     classes = list(dict.fromkeys(head["hand_class"]))
     intro = (f"The makers' classes {', '.join(f'`{c}`' for c in classes)} are of round one only, where trump is the "
              f"upcard's suit ({main}'s figures from {class_deals:,} targeted deals per seat: deals dealt until the "
              "seat held one of those classes under the upcard's suit (the dealer's hand with the upcard it takes "
-             "up), the rest skipped, and only those "
-             "where that seat made trump in round one counted; the seats pooled, each weighted by how often a "
-             "deal reaches the cell there, the class's share at the seat times the share of those deals where "
-             "the seat makes trump in round one. The other models' figures are from their untargeted round-one "
-             "makers; `loner_headline.csv` has each seat's targeted cell, the class's share and the main "
-             "model's untargeted cell beside):\n")
+             "up), the rest skipped, and only those where that seat made trump in round one counted. Each answer "
+             "is per seat: a seat's cell says what going alone gains there. The seats pooled (each weighted by "
+             "how often a deal reaches the cell there) are shown only where Cochran's Q finds no difference "
+             "between the seats at 5%. The other models' figures are from their untargeted round-one makers; "
+             "`loner_headline.csv` has each seat's targeted cell, the class's share and the main model's "
+             "untargeted cell beside):\n")
     lines = {}
-    for _, h in head[head["position"] == ALL_SEATS].iterrows():
-        parts = [fmt_gain({"gain": h["gain"], "ci_low": h["ci_low"], "ci_high": h["ci_high"], "n": h["reached"]},
-                          f"{main}, targeted, seats weighted by how often each reaches the cell")]
-        for policy in policies[1:]:
-            mine = round_one(df, policy)
-            cell = gain_table(mine[mine["hand_class"] == h["hand_class"]], ["hand_class"])
-            if len(cell):
-                parts.append(fmt_gain(cell.iloc[0], f"{policy}, untargeted"))
-        lines[h["hand_class"]] = (
-            f"- maker with `{h['hand_class']}`, trump made in round one (the hand {h['share']:.2%} of a seat's "
-            f"deals, {h['share_low']:.2%}-{h['share_high']:.2%}; the cell {h['cell_share']:.2%} of deals): "
-            + "; ".join(parts) + ".")
+    order = [p for p in head["position"].drop_duplicates() if p != ALL_SEATS]
+    for c in classes:
+        seats = head[(head["hand_class"] == c) & (head["position"] != ALL_SEATS)].set_index("position")
+        pooled = head[(head["hand_class"] == c) & (head["position"] == ALL_SEATS)].iloc[0]
+        test = seats_agree(seats["gain"], seats["ci_low"], seats["ci_high"])
+        per_seat = []
+        for pos in order:
+            h = seats.loc[pos]
+            parts = [fmt_gain({"gain": h["gain"], "ci_low": h["ci_low"], "ci_high": h["ci_high"],
+                               "n": h["reached"]}, f"{main}, targeted")]
+            for policy in policies[1:]:
+                mine = round_one(df, policy)
+                cell = gain_table(mine[(mine["hand_class"] == c) & (mine["position"] == pos)], ["hand_class"])
+                if len(cell):
+                    parts.append(fmt_gain(cell.iloc[0], f"{policy}, untargeted"))
+            per_seat.append(f"  - {pos}: " + "; ".join(parts))
+        if test["agree"]:
+            together = ("the seats agree (Cochran's Q " f"{test['q']:.1f} on {test['df']} degrees of freedom, "
+                        f"p = {test['p']:.2f}); pooled: " + fmt_gain(
+                            {"gain": pooled["gain"], "ci_low": pooled["ci_low"], "ci_high": pooled["ci_high"],
+                             "n": pooled["reached"]}, f"{main}, targeted, seats weighted by reach"))
+        else:
+            together = (f"the seats differ (Cochran's Q {test['q']:.1f} on {test['df']} degrees of freedom, "
+                        f"p = {test['p']:.2g}): no answer for all seats")
+        lines[c] = (f"- maker with `{c}`, trump made in round one (the hand {pooled['share']:.2%} of a seat's "
+                    f"deals, {pooled['share_low']:.2%}-{pooled['share_high']:.2%}); {together}:\n"
+                    + "\n".join(per_seat))
     return intro, lines
