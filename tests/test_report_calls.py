@@ -216,4 +216,4 @@ def test_a_gain_on_fewer_than_30_hands_is_printed_without_an_interval():
     assert fmt_gain({"gain": 1.333, "ci_low": 0.02, "ci_high": 2.64, "n": 3}, "heuristic") == \
         "+1.33 points a hand (3 hands, too few for an interval, heuristic)"
     assert fmt_gain({"gain": 0.4, "ci_low": 0.3, "ci_high": 0.5, "n": 30}, "best") == \
-        "+0.40 points a hand (±0.05, 30 hands, best)"
+        "+0.40 points a hand (±0.10, 30 hands, best)"
