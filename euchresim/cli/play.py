@@ -54,7 +54,7 @@ def play(rules, bot, seed, folder, resume, host, allow_remote, port, no_browser,
     from euchresim.cli.options import COMPILING
     from euchresim.play import open_table
     from euchresim.play.server import is_loopback
-    from euchresim.play.table import TableError, policy_message
+    from euchresim.play.table import Session, TableError, policy_message
     from euchresim.policies import PolicyError
     from euchresim.run.errors import SimError
 
@@ -73,6 +73,10 @@ def play(rules, bot, seed, folder, resume, host, allow_remote, port, no_browser,
             resolve([advise_policy], rules.players)
         except (PolicyError, SimError) as e:
             raise InputError(f"--advise-policy: {policy_message(e)}") from None
+    try:
+        Session.check(rules, bot, folder, resume)       # a refusal is one line, before any compile notice
+    except (TableError, PolicyError, SimError) as e:
+        raise InputError(str(e)) from None
     if not _table_compiled():
         click.echo(COMPILING, err=True)         # dealing the first hand runs the bots' kernels
     try:

@@ -71,11 +71,25 @@ class Session:
     server answers each request with ``view()`` taken under the same lock.
     """
 
+    @staticmethod
+    def check(rules, bot: str, folder: str, resume: bool) -> None:
+        """What a start would refuse, found before anything is compiled or written: the bot, and a --resume
+        with no session there (a TableError, one line). The command line asks this first, so a typo is
+        one line, not a compile notice and then the refusal."""
+        from euchresim.policies import resolve
+        if bot.rstrip().endswith(":python"):
+            raise TableError(f"--bot {bot}: a :python policy cannot sit at the table; give it jitted", 400)
+        try:
+            resolve([bot], rules.players)
+        except ValueError as e:
+            raise TableError(f"--bot: {policy_message(e)}", 400) from None
+        if resume and not (os.path.exists(os.path.join(folder, RECORDS)) or os.path.exists(os.path.join(folder, META))):
+            raise TableError(f"--resume: there is no session in {folder} to go on with", 400)
+
     def __init__(self, rules, bot: str, seed: int, folder: str, resume: bool = False, on_hand=None,
                  on_decision=None):
         from euchresim.policies import functions, resolve
-        if bot.rstrip().endswith(":python"):
-            raise TableError(f"--bot {bot}: a :python policy cannot sit at the table; give it jitted", 400)
+        Session.check(rules, bot, folder, resume)
         self.rules, self.seed, self.folder = rules, int(seed), folder
         self.players = rules.players
         self.parties = 2 if self.players == 4 else self.players     # who scores: sides, or each player
