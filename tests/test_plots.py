@@ -298,3 +298,18 @@ def test_call_grid_words_colours_and_outlines():
     assert [to_hex(p.get_facecolor()) for p in cells] == ["#2166ac", "#e0e0e0", "#b2182b", "#2166ac"]
     marked = [p for p in ax.patches if p.get_gid() == "marked"]
     assert len(marked) == 1 and marked[0].get_x() == pytest.approx(-0.44)      # row 0, column 0 only
+
+
+def test_call_grid_prints_each_cells_gain_and_tells_too_few_hands_from_close():
+    """A toss-up ("close", grey) and an unmeasured cell ("few", white and hatched) never look alike, and each
+    cell prints the gain the word stands for (issue 36: "close" on 51 hands read as a toss-up)."""
+    df = pd.DataFrame(dict(seat=["dealer", "dealer", "left"], hand=["2T R", "3T R", "4+T RL"],
+                           call=["order", "close", "too few hands"], gain=[1.37, 0.04, 0.3]))
+    fig = P.call_grid_figure(df, "seat", "hand", "call", title="t", caption=CAPTION, value="gain")
+    ax = fig.axes[0]
+    assert _texts(ax, "value") == ["order", "close", "few"]
+    assert _texts(ax, "gain") == ["+1.37", "+0.04", "+0.30"]
+    from matplotlib.colors import to_hex
+    cells = [p for p in ax.patches if p.get_gid() == "call"]
+    assert [to_hex(p.get_facecolor()) for p in cells] == ["#2166ac", "#e0e0e0", "#ffffff"]
+    assert [bool(p.get_hatch()) for p in cells] == [False, False, True]

@@ -155,7 +155,9 @@ def test_the_opening_chart_takes_the_targeted_classes_cells_from_their_targeted_
     assert len(mine) == len(head) and set(mine["hand_class"]) == set(CLASSES)
     assert (mine["n"] == mine["reached"]).all() and np.allclose(mine["gain"], mine["gain_head"])
     assert np.allclose(mine["ci_low"], mine["ci_low_head"]) and np.allclose(mine["ci_high"], mine["ci_high_head"])
-    words = np.where(mine["ci_low"] > 0, "order", np.where(mine["ci_high"] < 0, "pass", "close"))
+    toss_up = (mine["ci_low"] > -0.1) & (mine["ci_high"] < 0.1)
+    words = np.where(mine["ci_low"] > 0, "order", np.where(mine["ci_high"] < 0, "pass",
+                                                          np.where(toss_up, "close", "too few hands")))
     assert (mine["call"] == words).all()
     rest = calls[~calls["targeted"]].merge(
         by_class[(by_class["policy"] == "heuristic") & (by_class["round"] == 1)], on=["position", "hand_class"])

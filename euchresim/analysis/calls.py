@@ -247,13 +247,22 @@ def interval_sign(low, high) -> np.ndarray:
     return np.where(low > 0, 1, np.where(high < 0, -1, 0))
 
 
+# a call whose gain lies within this many points of 0 either way is a toss-up ("close"); one whose interval holds
+# 0 but reaches past it is unmeasured ("too few hands")
+TOSS_UP = 0.10
+TOO_FEW = "too few hands"
+
+
 def table_calls(by_class: pd.DataFrame, policies: list, rnd: int = 1, min_n: int = 30, alpha: float = 0.05,
                 advisers=None) -> pd.DataFrame:
     """The call a player can take to the table: per seat and hand class, the main model's answer and who differs.
 
     ``call`` is "order" where the main model's (``policies[0]``) interval
-    lies above 0, "pass" below, "close" where it holds 0 (either is within
-    the noise); cells under ``min_n`` hands are left out.  ``differ``
+    lies above 0, "pass" below, "close" where it lies within ±``TOSS_UP``
+    points (a real toss-up: either call is worth the same to a tenth of a
+    point), and "too few hands" where it holds 0 but reaches past that (the
+    cell is not measured well enough to say) or the cell has under
+    ``min_n`` hands: "close" on 51 hands was noise read as a toss-up.  ``differ``
     names the other models (``min_n``+ hands) that give the opposite call,
     by a one-sided test of each such model's gain against the main model's
     sign, corrected for the number of tests (Holm, family-wise error
@@ -267,10 +276,11 @@ def table_calls(by_class: pd.DataFrame, policies: list, rnd: int = 1, min_n: int
     from euchresim.stats import Z95, holm
     t = by_class[by_class["round"] == rnd]
     words = {1: "order", -1: "pass", 0: "close"}
-    main = t[(t["policy"] == policies[0]) & (t["n"] >= min_n)]
+    main = t[t["policy"] == policies[0]]
     out = main[["position", "hand_class", "n", "gain", "ci_low", "ci_high"]].copy()
-    sign = interval_sign(out["ci_low"], out["ci_high"])
-    out["call"] = [words[int(s)] for s in sign]
+    sign = np.where(out["n"] >= min_n, interval_sign(out["ci_low"], out["ci_high"]), 0)
+    toss_up = (out["ci_low"] > -TOSS_UP) & (out["ci_high"] < TOSS_UP) & (out["n"] >= min_n)
+    out["call"] = [words[int(s)] if s != 0 or close else TOO_FEW for s, close in zip(sign, toss_up)]
     others = [p for p in policies[1:] if advisers is None or p in advisers]
     tests = []                      # (row, model, z toward the opposite call, p-value)
     for p in others:

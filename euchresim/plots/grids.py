@@ -232,41 +232,52 @@ def score_heatmap(df: pd.DataFrame, ours, theirs, value, path, title: str = "",
     return B.save(fig, path, dpi)
 
 
-CALL_COLOURS = {"order": "#2166ac", "call": "#2166ac", "pass": "#b2182b", "close": "#e0e0e0"}
+CALL_COLOURS = {"order": "#2166ac", "call": "#2166ac", "pass": "#b2182b", "close": "#e0e0e0",
+                "too few hands": "#ffffff"}
 
 
 def call_grid_figure(df: pd.DataFrame, row, col, call, marked=None, title: str = "", caption: str = "",
-                     row_label=None, col_label=None, figsize=B.FIGSIZE):
-    """The call as a word in each cell ("order" or "call", "pass", "close"), coloured; cells in df[marked] outlined.
+                     row_label=None, col_label=None, figsize=B.FIGSIZE, value=None, fmt: str = "{:+.2f}"):
+    """The call as a word in each cell ("order" or "call", "pass", "close", "too few hands"), coloured, with
+    the gain under it when ``value`` is given; cells in df[marked] outlined.
 
-    A chart to read at the table: words, not numbers, large; a thick
-    outline (not a colour, so it reads in grey too) says where another
+    A chart to read at the table: words large, the number small under them;
+    "too few hands" is white and hatched, so it never reads as a toss-up; a
+    thick outline (not a colour, so it reads in grey too) says where another
     model gives the opposite answer (df[marked] non-empty).
     """
-    B.need(df, row, col, call, marked)
+    B.need(df, row, col, call, marked, value)
     rows = B.order(df[row])
     cols = B.order(df[col])
-    cells = {(r, c): (w, bool(m) if marked else False)
-             for r, c, w, m in zip(df[row], df[col], df[call], df[marked] if marked else [""] * len(df))}
-    chars = max([len(str(w)) for w, _ in cells.values()] or [5])
-    fig, ax = B.new_figure(_fit_size(figsize, len(rows), len(cols), chars, 1))
+    values = df[value] if value else [math.nan] * len(df)
+    cells = {(r, c): (w, bool(m) if marked else False, x)
+             for r, c, w, m, x in zip(df[row], df[col], df[call], df[marked] if marked else [""] * len(df), values)}
+    chars = max([len(str(w)) for w, _, _ in cells.values() if str(w) != "too few hands"] or [5])
+    lines = 2 if value else 1
+    fig, ax = B.new_figure(_fit_size(figsize, len(rows), len(cols), chars, lines))
     B.titles(ax, title, col if col_label is None else col_label, row if row_label is None else row_label)
     if not rows or not cols:
         B.no_data(ax)
         return B.finish(fig, caption)
     _ticks(ax, rows, cols)
-    pt = max(B.NUMBER_PT + 1, _annotation_pt(fig, len(rows), len(cols), chars + 1, 1))   # bold: a glyph wider
+    pt = max(B.NUMBER_PT + 1, _annotation_pt(fig, len(rows), len(cols), chars + 1, lines))   # bold: a glyph wider
     for i, r in enumerate(rows):
         for j, c in enumerate(cols):
             if (r, c) not in cells:
                 continue
-            word, mark = cells[r, c]
+            word, mark, x = cells[r, c]
+            few = str(word) == "too few hands"
             colour = CALL_COLOURS.get(str(word), "#ffffff")
-            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor="white", linewidth=1.0,
-                                   gid="call"))
-            text_colour = "black" if word == "close" else "white"
-            ax.text(j, i, str(word), ha="center", va="center", fontsize=pt,
-                    color=text_colour, fontweight="normal" if word == "close" else "bold", gid="value")
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor="#bdbdbd" if few else "white",
+                                   hatch="///" if few else None, linewidth=1.0, gid="call"))
+            text_colour = "black" if word in ("close", "too few hands") else "white"
+            shown = "few" if few else str(word)              # the word that fits a cell; the caption says it
+            ax.text(j, i, shown, ha="center", va="bottom" if value else "center", fontsize=pt,
+                    color=text_colour, fontweight="bold" if word in ("order", "call", "pass") else "normal",
+                    gid="value")
+            if value and math.isfinite(x):
+                ax.text(j, i, B.fmt_value(fmt, x), ha="center", va="top", fontsize=max(B.NUMBER_PT, pt * 0.8),
+                        color=text_colour, gid="gain")
             if mark:
                 ax.add_patch(Rectangle((j - 0.44, i - 0.42), 0.88, 0.84, fill=False, edgecolor="#ffbf00",
                                        linewidth=4.0, gid="marked"))
@@ -276,7 +287,8 @@ def call_grid_figure(df: pd.DataFrame, row, col, call, marked=None, title: str =
 
 
 def call_grid(df: pd.DataFrame, row, col, call, path, marked=None, title: str = "", caption: str = "",
-              row_label=None, col_label=None, figsize=B.FIGSIZE, dpi: int = B.DPI):
+              row_label=None, col_label=None, figsize=B.FIGSIZE, dpi: int = B.DPI, value=None,
+              fmt: str = "{:+.2f}"):
     """Write call_grid_figure's chart as a PNG at path; returns path."""
-    return B.save(call_grid_figure(df, row, col, call, marked, title, caption, row_label, col_label, figsize),
-                  path, dpi)
+    return B.save(call_grid_figure(df, row, col, call, marked, title, caption, row_label, col_label, figsize,
+                                   value, fmt), path, dpi)

@@ -18,7 +18,7 @@ from euchresim.engine.tables import build_tables
 from euchresim.policies import cheats
 from euchresim.report import Section, md_table
 from euchresim.analysis.calls import (PUBLISHED_CALL, PUBLISHED_URL, best_suit, class_order, count_points, evaluate,
-                                      HAND_CLASS_NOTE, fit_count, gain_table, hand_class, interval_sign,
+                                      HAND_CLASS_NOTE, TOSS_UP, fit_count, gain_table, hand_class, interval_sign,
                                       played_features,
                                       model_compare, published_points, table_calls)
 from euchresim.analysis.count_error import REFITS, refits, spread
@@ -209,11 +209,13 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
             word = "order up" if rnd == 1 else "name a suit"
             charts[f"calls_round{rnd}"] = plots.call_grid(
                 calls.sort_values(["position", "hand_class"]), "position", "hand_class", "call",
-                ctx.path(f"calls_round{rnd}.png"), marked="differ",
+                ctx.path(f"calls_round{rnd}.png"), marked="differ", value="gain",
                 title=f"Round {rnd}: {word} or pass, by seat and hand ({policies[0]})",
-                caption=ctx.caption(policies[0], n_r1[policies[0]] if rnd == 1 else n_of[policies[0]] - n_r1[policies[0]],
-                                    "close: the 95% interval holds 0; outlined: another model says the "
-                                    "opposite; classes with 30+ hands; " + HAND_CLASS_NOTE
+                caption=ctx.caption(policies[0], int(calls["n"].sum()),
+                                    f"the gain of calling under each word; close: within ±{TOSS_UP:.2f} of 0 "
+                                    "either way; few: too few hands to say (the interval holds 0 and reaches "
+                                    "past that, or under 30 hands); outlined: another fair model gives the "
+                                    "opposite call (Holm-corrected); " + HAND_CLASS_NOTE
                                     + (f"; {', '.join(ctx.classes)} from targeted deals" if targeted else "")),
                 row_label="seat", col_label="trumps held, bowers")
     for policy in policies:
@@ -269,7 +271,9 @@ def _at_the_table_text(ctx, t: dict, charts: dict, policies: list) -> list[str]:
         differ = calls[calls["differ"] != ""]
         text.append(f"![Round {rnd}: the call]({name}.png)\n")
         text.append(f"Round {rnd}, at the table: **{word}** in the blue cells, pass in the red, either in the grey "
-                    f"(\"close\": the interval of {policies[0]}'s gain holds 0"
+                    f"(\"close\": {policies[0]}'s gain is within ±{TOSS_UP:.2f} points of 0 either way; the white "
+                    "hatched \"few\" cells have too few hands to say, their interval holding 0 but reaching past "
+                    "that, or under 30 hands; each cell prints its gain"
                     + (f"; the cells of {', '.join(f'`{c}`' for c in ctx.classes)} from its targeted deals"
                        if "targeted" in calls and calls["targeted"].any() else "") + "). "
                     + (f"{len(differ)} of {len(calls)} cells are outlined in yellow: there "
