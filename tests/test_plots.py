@@ -313,3 +313,34 @@ def test_call_grid_prints_each_cells_gain_and_tells_too_few_hands_from_close():
     cells = [p for p in ax.patches if p.get_gid() == "call"]
     assert [to_hex(p.get_facecolor()) for p in cells] == ["#2166ac", "#e0e0e0", "#ffffff"]
     assert [bool(p.get_hatch()) for p in cells] == [False, False, True]
+
+
+def test_a_share_that_is_not_certain_is_never_printed_as_certain():
+    from euchresim.plots._base import fmt_value
+    assert fmt_value("{:.0%}", 0.995) == "99.5%" and fmt_value("{:.0%}", 0.9996) == "99.96%"
+    assert fmt_value("{:.0%}", 1.0) == "100%" and fmt_value("{:.0%}", 0.0) == "0%"
+    assert fmt_value("{:.0%}", 0.003) == "0.3%" and fmt_value("{:.0%}", 0.5) == "50%"
+    assert fmt_value("{:+.2f}", -0.001) == "+0.00"
+
+
+def test_every_report_bar_chart_names_its_category_axis():
+    """Axes named after a scratch column ('what', 'where') or a file label ('heuristic_1') were defects: every
+    bars(...) call of the reports gives category_label."""
+    import glob
+    import euchresim.report
+    folder = os.path.dirname(euchresim.report.__file__)
+    calls = 0
+    for path in glob.glob(os.path.join(folder, "*.py")):
+        text = open(path).read()
+        start = text.find("plots.bars(")
+        while start >= 0:
+            depth, i = 0, start + len("plots.bars")
+            while True:                                  # the call's text, to its matching parenthesis
+                depth += {"(": 1, ")": -1}.get(text[i], 0)
+                i += 1
+                if depth == 0:
+                    break
+            assert "category_label=" in text[start:i], (path, text[start:start + 120])
+            calls += 1
+            start = text.find("plots.bars(", i)
+    assert calls >= 3

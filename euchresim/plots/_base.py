@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import textwrap
 from pathlib import Path
 
@@ -73,10 +74,18 @@ def label_of(v) -> str:
 
 
 def fmt_value(fmt: str, x: float) -> str:
-    """fmt.format(x), with a value that rounds to zero shown as zero ("+0.00", never "-0.00")."""
+    """fmt.format(x), with a value that rounds to zero shown as zero ("+0.00", never "-0.00"), and a share
+    that is not certain never shown as certain: 99.5% is "99.5%", not "100%" (a digit more, as many as it
+    takes, up to four), 0.3% is "0.3%", not "0%"."""
     s = fmt.format(x)
     if s.lstrip().startswith("-") and not any(c in "123456789" for c in s):
         return fmt.format(0.0)
+    m = re.fullmatch(r"\{:([+ ]?)\.(\d+)%\}", fmt)
+    if m and math.isfinite(x):
+        digits = int(m.group(2))
+        while digits < 4 and ((s.lstrip("+ ").startswith("100") and x < 1) or (float(s.rstrip("%")) == 0 and x > 0)):
+            digits += 1
+            s = f"{{:{m.group(1)}.{digits}%}}".format(x)
     return s
 
 

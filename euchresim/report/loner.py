@@ -184,7 +184,8 @@ def _charts(ctx, df: pd.DataFrame, t: dict, policies: list) -> dict:
         by_who.assign(what=by_who["who"] + " r" + by_who["round"].astype(str)), "what", "gain",
         ctx.path("bars_round.png"), title="Gain of going alone (maker) and defending alone, by round made",
         caption=ctx.caption(", ".join(policies), len(df), "one bar per play model"),
-        ci_low="ci_low", ci_high="ci_high", group="policy", value_label="points a hand")
+        ci_low="ci_low", ci_high="ci_high", group="policy", value_label="points a hand",
+        category_label="who chose, and the round trump was made (r1, r2)")
     return charts
 
 

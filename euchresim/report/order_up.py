@@ -218,8 +218,12 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
                                     "opposite call (Holm-corrected); " + HAND_CLASS_NOTE
                                     + (f"; {', '.join(ctx.classes)} from targeted deals" if targeted else "")),
                 row_label="seat", col_label="trumps held, bowers")
+    shown = by_class
+    if "order_up_headline" in t:          # the main model's targeted cells, as the text and the call chart give
+        from euchresim.report.order_up_targeted import with_targeted
+        shown = with_targeted(by_class, t["order_up_headline"], policies[0])
     for policy in policies:
-        c = by_class[(by_class["policy"] == policy) & (by_class["round"] == 1)].copy()
+        c = shown[(shown["policy"] == policy) & (shown["round"] == 1)].copy()
         c["hand_class"] = pd.Categorical(c["hand_class"], [k for k in class_order() if k in set(c["hand_class"])],
                                          ordered=True)
         c = c.sort_values(["position", "hand_class"])
@@ -227,15 +231,18 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
         charts[name] = plots.heatmap(
             c, "position", "hand_class", "gain", ctx.path(f"{name}.png"),
             title=f"Round one: points a hand gained by ordering up over passing ({policy})",
-            caption=ctx.caption(policy, n_r1[policy], "round one, all seats; cells with n<30 hatched; "
-                                + HAND_CLASS_NOTE),
+            caption=ctx.caption(policy, int(c["n"].sum()), "round one, all seats; the hands behind the cells"
+                                + ("; the targeted classes from their targeted deals" if policy == policies[0]
+                                   and "order_up_headline" in t else "")
+                                + "; cells under 30 hands hatched, no interval; " + HAND_CLASS_NOTE),
             ci_low="ci_low", ci_high="ci_high", row_label="seat", col_label="trumps held, bowers",
             value_label="gain (points)", count="n")
     charts["bars_position"] = plots.bars(
         by_pos.assign(where=by_pos["position"].astype(str) + " r" + by_pos["round"].astype(str)),
         "where", "gain", ctx.path("bars_position.png"), title="Gain of calling over passing by seat and round",
         caption=ctx.caption(", ".join(policies), sum(n_of.values()), "one bar per play model"),
-        ci_low="ci_low", ci_high="ci_high", group="policy", value_label="points a hand")
+        ci_low="ci_low", ci_high="ci_high", group="policy", value_label="points a hand",
+        category_label="seat and round (r1: round one, r2: round two)")
     first = policies[0]
     if 1 in fits:
         r1 = df[(df["policy"] == first) & (df["round"] == 1)].copy()
@@ -250,13 +257,14 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
             y_label="gain of ordering (points)")
     if len(ev):
         e = ev[ev["rule"].isin(["fitted count", f"published count (call at {PUBLISHED_CALL}+)"])]
-        e = e.assign(what=e["policy"].map(lambda p: _label(p, policies)) + " r" + e["round"].astype(str))
+        e = e.assign(what=e["policy"] + " r" + e["round"].astype(str))       # the model as named, not a file label
         charts["bars_counts"] = plots.bars(
             e, "what", "given_up", ctx.path("bars_counts.png"),
             title="Points a hand a point count gives up against the simulation's best call",
             caption=ctx.caption(", ".join(policies), int(e["deals"].sum() // 2),
                                 "fitted count judged on deals it was not fitted on"),
-            ci_low="given_up_low", ci_high="given_up_high", group="rule", value_label="points a hand given up")
+            ci_low="given_up_low", ci_high="given_up_high", group="rule", value_label="points a hand given up",
+            category_label="play model and round (r1: round one, r2: round two)")
     return charts
 
 
