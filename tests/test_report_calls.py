@@ -217,3 +217,13 @@ def test_a_gain_on_fewer_than_30_hands_is_printed_without_an_interval():
         "+1.33 points a hand (3 hands, too few for an interval, heuristic)"
     assert fmt_gain({"gain": 0.4, "ci_low": 0.3, "ci_high": 0.5, "n": 30}, "best") == \
         "+0.40 points a hand (±0.10, 30 hands, best)"
+
+
+def test_what_played_is_named_in_full_beside_the_name_given():
+    from euchresim.report import ReportContext, canonical, played
+    from euchresim.rules import Rules
+    assert canonical("best") == "pimc:bid_worlds=100" and played("best") == "best = pimc:bid_worlds=100"
+    assert played("heuristic") == "heuristic"
+    assert played("heuristic:human").startswith("heuristic:human = heuristic:order_1=")
+    ctx = ReportContext(kind="order-up", out="x", hands=10, seed=1, rules=Rules(), policies=("best",))
+    assert ctx.caption("best", 10).startswith("policy best = pimc:bid_worlds=100 · 10 hands")

@@ -66,7 +66,7 @@ class ReportContext:
         return self.model_hands[k - 1]
 
     def caption(self, policy: str, hands: int, extra: str = "") -> str:
-        s = f"policy {policy} · {hands:,} hands · seed {self.seed} · {self.rules.players} players, " \
+        s = f"policy {played(policy)} · {hands:,} hands · seed {self.seed} · {self.rules.players} players, " \
             f"{self.rules.deck} cards · 95% intervals"
         return s + (f" · {extra}" if extra else "")
 
@@ -238,6 +238,22 @@ def _cpu_model() -> str:
     return platform.processor() or "CPU model not known"
 
 
+def canonical(policy: str) -> str:
+    """What played, every setting written out (``best`` is ``pimc:bid_worlds=100``): a name's meaning may
+    change, the canonical string does not. Several policies joined by commas each become theirs."""
+    from euchresim.policies import parse
+    try:
+        return ",".join(parse(p.strip()).name for p in str(policy).split(","))
+    except ValueError:
+        return str(policy)
+
+
+def played(policy: str) -> str:
+    """A policy as a caption names it: as given, and what it is when the two differ ("best = pimc:...")."""
+    full = canonical(policy)
+    return policy if full == policy else f"{policy} = {full}"
+
+
 def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
     """README.md, the CSV tables and meta.json in ``ctx.out``; the charts are already there."""
     os.makedirs(ctx.out, exist_ok=True)
@@ -248,7 +264,8 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
         write_atomic(ctx.path(f"{name}.csv"), df.to_csv(index=False).encode())
     meta = {
         "report": ctx.kind, "command": ctx.command, "seed": ctx.seed, "hands": ctx.hands,
-        "model_hands": list(ctx.model_hands), "policies": list(ctx.policies), "rules": ctx.rules.to_dict(),
+        "model_hands": list(ctx.model_hands), "policies": list(ctx.policies),
+        "played": {p: canonical(p) for p in ctx.policies}, "rules": ctx.rules.to_dict(),
         "euchresim": __version__, "engine_version": ENGINE_VERSION,
         "python": platform.python_version(), "numpy": np.__version__,
         "run_seconds": seconds, "sittings": sittings, "machine": machine(ctx),
@@ -269,6 +286,9 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
             + (f"; {ctx.defend_hands:,} hands for {ctx.policies[0]}'s defenders" if ctx.defend_hands else "")
             + f"; {seconds} s" + (f" over {sittings} sittings, resumed from the kept work" if sittings > 1 else "")
             + "). Every figure names the policy that played its hands and "
-              "carries a 95% interval.\n\n")
+              "carries a 95% interval."
+            + "".join(f" `{p}` is `{canonical(p)}`." for p in ctx.policies if canonical(p) != p)
+            + f" How strong {ctx.policies[0]} is, against the other bots and OpenSpiel's IS-MCTS, with the "
+              "commands that measured it: docs/policies.md, 'Which is stronger'.\n\n")
     write_atomic(ctx.path("README.md"), (head + section.text.rstrip() + "\n").encode())
     return meta
