@@ -137,3 +137,64 @@ def test_the_tricks_named_in_the_2_and_3_hand_games(tmp_path, players):
         if numbers:
             assert numbers == sorted(numbers) and sorted(set(numbers)) == [1, 2, 3, 4, 5]
             assert len({numbers.count(t) for t in range(1, 6)}) == 1 and numbers.count(1) <= players
+
+
+def _makes(v):
+    """The player's choice that makes trump where it can (order, name a suit), takes the dummy, keeps the first
+    five of the ten, defends alone; else the first legal option: a code, or a Cutthroat keep's board."""
+    legal = [o for o in v["options"] if o["legal"]]
+    if v.get("keep"):
+        return sum(1 << o["code"] for o in legal[:v["keep"]])
+    wanted = {"order", "pick up", "clubs", "diamonds", "hearts", "spades", "take the dummy", "defend alone"}
+    return next((o for o in legal if o["label"] in wanted), legal[0])["code"]
+
+
+def _legal_codes(s):
+    legal = s.h.legal()
+    return {a for a in range(64) if (legal >> a) & 1}
+
+
+@pytest.mark.parametrize("players,seed", [(2, 5), (3, 2), (3, 1)])
+def test_the_2_hand_and_cutthroat_views_name_their_seats_parties_keep_and_partnership(tmp_path, players, seed):
+    """Seats and scores by the variant's parties; the options are the engine's legal actions (Cutthroat's keep:
+    the ten cards, any five of them); the partnership once there is a maker; the result line per variant."""
+    s = Session(Rules(players=players), "heuristic", seed, str(tmp_path / "s"))
+    names = {2: ["you", "opponent"], 3: ["you", "left", "right"]}[players]
+    seen = set()
+    for _ in range(3):
+        while not s.h.done:
+            v = table_view(s)
+            assert v["seats"] == v["parties"] == names and len(v["score"]) == len(v["tricks_won"]) == players
+            assert all(b["seat"] < players for b in v["bidding"]) and v["party_of"] == list(range(players))
+            legal = {o["code"] for o in v["options"] if o["legal"]}
+            assert legal == _legal_codes(s)                      # the keep: the ten cards the engine offers
+            if v.get("keep"):
+                assert v["keep"] == 5 and len(v["options"]) == 10 and v["phase"] == "dummy_keep"
+                assert sorted(o["from"] for o in v["options"]) == ["dummy"] * 5 + ["hand"] * 5
+                seen.add("keep")
+            if players == 3 and v["maker"] is not None and v["phase"] != "alone":
+                maker = names[v["maker"]]
+                against = f"against {maker}" + (" alone" if v["maker"] in v["alone"] else ", with the dummy")
+                assert v["partnership"].split("; ")[0].endswith(against)
+                assert v["dummy"] in (f"the dummy: taken up by {maker}", f"the dummy: set aside ({maker} went alone)")
+                seen.add("partnership")
+            if v["phase"] == "defend_alone":
+                assert v["prompt"].startswith(f"{names[v['maker']]} made trump") and "sits out" in v["prompt"]
+                seen.add("defend")
+            a = _makes(v)
+            s.act(v["hand"], v["step"], a)
+            if v["phase"] == "defend_alone" and a == 1:
+                w = table_view(s)
+                assert w["partnership"].startswith("you defend alone against ") and "sits out" in w["partnership"]
+                assert len(w["sitting_out"]) == 1
+        v = table_view(s)
+        assert v["points"] == [int(p) for p in s.finished[-1]["points"]]
+        if v["maker"] is not None:
+            made = s.finished[-1]["tricks"][v["maker"]]
+            assert v["result"].startswith(f"{names[v['maker']]} made {v['trump']}")
+            assert f": {names[v['maker']]} took {made} trick" in v["result"]
+            assert v["result"].endswith("; points " + ", ".join(f"{p} to {n}" for p, n in zip(v["points"], names)))
+        s.next_hand(len(s.finished))
+    assert {"keep", "partnership"} <= seen if seed == 2 else True
+    assert "defend" in seen if (players, seed) == (3, 1) else True
+    s.close()

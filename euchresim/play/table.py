@@ -329,8 +329,8 @@ class Session:
             return "pass" if a == BID2_PASS else _suit_name(a)
         if phase == PH_JOKER:
             return _suit_name(a)
-        if phase == PH_ALONE:
-            return "alone" if a else "with partner"
+        if phase == PH_ALONE:          # the advisor's words: Cutthroat's maker plays with the dummy, not a partner
+            return "alone" if a else "with partner" if self.players == 4 else "take the dummy"
         if phase == PH_DEFEND:
             return "defend alone" if a else "defend with partner"
         if phase == PH_DUMMY:

@@ -13,14 +13,15 @@ from euchresim.engine.layout import (ALONE, BID2_PASS, BIDSUIT, CALLS, DEALER, E
                                      NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY,
                                      PH_JOKER, PH_PLAY, PHASE_NAMES, PLAY_SEAT, PLAYS, POINTS, ROUND, TRICK_WINNER,
                                      TRUMP, UPCARD)
-from euchresim.play.table import SEAT_NAMES, SUIT_NAMES, YOU
-from euchresim.play.words import bid1_label, card_text
+from euchresim.play.table import SUIT_NAMES, YOU
+from euchresim.play.words import bid1_label, card_text, game_over_line, partnership, party_names, result_line
 from euchresim.records.format import call_str
 
 PROMPTS = {PH_JOKER: "the joker is turned up: name its suit", PH_BID1: "round one: order the upcard up, or pass",
            PH_BID2: "round two: name a suit, or pass", PH_ALONE: "you made trump: go alone?",
            PH_DEFEND: "the maker went alone: defend alone?", PH_DISCARD: "you picked up the upcard: discard a card",
-           PH_PLAY: "your lead", PH_DUMMY: "keep five cards"}
+           PH_PLAY: "your lead", PH_DUMMY: "you took up the dummy: keep five of the ten cards"}
+KEEP = 5          # a Cutthroat maker's keep: five of its hand and the dummy (R9)
 
 
 def _options(s) -> list[dict]:
@@ -37,6 +38,8 @@ def _options(s) -> list[dict]:
         codes = [0, 1]
     elif phase == PH_DISCARD:
         codes = cards_of(h.hand_of(YOU) | legal)
+    elif phase == PH_DUMMY:
+        return _keep_options(s)
     else:
         codes = cards_of(h.hand_of(YOU))
     out = []
@@ -46,12 +49,21 @@ def _options(s) -> list[dict]:
     return out
 
 
-def _tricks(st) -> list[dict]:
+def _keep_options(s) -> list[dict]:
+    """The Cutthroat keep's ten cards, each its own toggle: the keep is any five of them, sent as one board
+    (the sum of ``1 << code`` of the five), so the page offers the cards and the server judges the five.
+    Each says whether it came from the dummy, the five the player had not seen before."""
+    legal, mine = s.h.legal(), s.h.hand_of(YOU)
+    return [{"code": int(c), "label": card_str(c), "legal": True, "why": "", "from": "hand" if (mine >> c) & 1
+             else "dummy"} for c in reversed(cards_of(legal))]
+
+
+def _tricks(st, players: int) -> list[dict]:
     """The tricks so far, each from its leader: who played what, and who won the finished ones."""
     tricks: list[dict] = []
     n = int(st[NPLAYS])
     out = int(st[OUT])
-    per = 4 - bin(out).count("1")
+    per = players - bin(out).count("1")
     for k in range(n):
         if k % per == 0:
             tricks.append({"cards": [], "winner": None})
@@ -69,7 +81,7 @@ def _call(c: int, seat: int, rnd: int, dealer: int) -> str:
     return bid1_label(seat, dealer) if rnd == 1 and said == "order" else said
 
 
-def upcard_note(st, n_calls: int) -> str:
+def upcard_note(st, n_calls: int, seats=("you", "left", "partner", "right")) -> str:
     """What became of the upcard, said for as long as the hand lasts: 'upcard Q♥, picked up by right'.
 
     Whether a bot dealer then discarded the upcard itself stays on the
@@ -80,62 +92,100 @@ def upcard_note(st, n_calls: int) -> str:
     if st[MAKER] >= 0 and st[ROUND] == 1:
         if (int(st[OUT]) >> dealer) & 1:
             return f"upcard {up}, ordered up; the dealer sits out"
-        return f"upcard {up}, picked up by {SEAT_NAMES[dealer]}"
-    return f"upcard {up}, turned down" if n_calls >= 4 else f"upcard {up}"
+        return f"upcard {up}, picked up by {seats[dealer]}"
+    return f"upcard {up}, turned down" if n_calls >= len(seats) else f"upcard {up}"
+
+
+def _dummy(st, players: int, seats, decided: bool) -> str | None:
+    """What became of Cutthroat's dummy, all anyone sees of it: face down, taken up by the maker, or set aside
+    when the maker went alone. None with 2 or 4 players, who have none."""
+    if players != 3:
+        return None
+    maker = int(st[MAKER])
+    if maker < 0 or st[TRUMP] < 0 or not decided:
+        return "the dummy: five cards face down"
+    if (int(st[ALONE]) >> maker) & 1:
+        return f"the dummy: set aside ({seats[maker]} went alone)"
+    return f"the dummy: taken up by {seats[maker]}"
+
+
+def _prompt(s, view: dict) -> str:
+    """What the player is asked, in the variant's words (Cutthroat's maker goes alone without the dummy; either
+    defender may go alone there, the maker alone or not)."""
+    h, seats = s.h, s.seat_names
+    if h.phase == PH_BID1 and view["dealer"] == YOU:
+        return "round one: pick up the upcard, or pass"
+    if h.phase == PH_PLAY and view["tricks"] and len(view["tricks"][-1]["cards"]) < s.players - len(view["sitting_out"]):
+        return "your turn: follow"
+    if s.players == 3 and h.phase == PH_ALONE:
+        return "you made trump: take up the dummy, or go alone without it?"
+    if s.players == 3 and h.phase == PH_DEFEND:
+        maker = view["maker"]
+        other = [seats[x] for x in range(3) if x not in (maker, YOU)][0]
+        return (f"{seats[maker]} made trump{' alone' if maker in view['alone'] else ''}: defend alone "
+                f"(then {other} sits out), or with {other}?")
+    return PROMPTS.get(h.phase, "")
 
 
 def table_view(s) -> dict:
-    """The JSON the page draws (docs/play.md)."""
+    """The JSON the page draws (docs/play.md): the seats and who scores with whom come from the session, so one
+    page draws 4 players, Cutthroat and the 2-hand game."""
     h, st = s.h, s.h.st
+    players, seats = s.players, list(s.seat_names)
     dealer = int(st[DEALER])
     calls = [int(c) for c in st[CALLS:CALLS + st[NCALLS]]]
-    first = (dealer + 1) % 4
-    bidding = [{"seat": (first + k) % 4, "round": 1 + k // 4,
-                "call": _call(c, (first + k) % 4, 1 + k // 4, dealer)} for k, c in enumerate(calls)]
+    first = (dealer + 1) % players
+    bidding = [{"seat": (first + k) % players, "round": 1 + k // players,
+                "call": _call(c, (first + k) % players, 1 + k // players, dealer)} for k, c in enumerate(calls)]
     maker = int(st[MAKER])
-    upcard = int(st[UPCARD])
     bid_suit = int(st[BIDSUIT])
-    turn = None if h.done else h.to_act
-    tricks = _tricks(st)
-    won = [0, 0]
+    tricks = _tricks(st, players)
+    won = [0] * s.parties
     for t in tricks:
         if t["winner"] is not None:
-            won[t["winner"] % 2] += 1
+            won[s.party(t["winner"])] += 1
+    alone = [x for x in range(players) if (int(st[ALONE]) >> x) & 1]
+    out = [x for x in range(players) if (int(st[OUT]) >> x) & 1]
+    trump = None if st[TRUMP] < 0 else SUIT_NAMES[SUITS[int(st[TRUMP])]]
+    decided = h.done or h.phase != PH_ALONE          # the maker has said whether it goes alone
     view = {
         "hand": len(s.finished) - (1 if h.done else 0), "step": s.step, "game": s.game,
+        "players": players, "parties": party_names(seats), "party_of": [s.party(x) for x in range(players)],
         "score": list(s.score), "game_to": s.rules.game_to, "game_over": s.game_over,
-        "dealer": dealer, "seats": list(SEAT_NAMES), "turn": turn, "done": bool(h.done),
+        "dealer": dealer, "seats": seats, "turn": None if h.done else h.to_act, "done": bool(h.done),
         "phase": PHASE_NAMES[h.phase],
         "your_hand": [card_str(c) for c in reversed(cards_of(h.hand_of(YOU)))],
-        "upcard": card_str(upcard), "upcard_note": upcard_note(st, len(calls)),
+        "upcard": card_str(int(st[UPCARD])), "upcard_note": upcard_note(st, len(calls), seats),
         "bid_suit": SUIT_NAMES[SUITS[bid_suit]] if bid_suit >= 0 else None,
         "joker_suit": None if st[JOKER_SUIT] < 0 else SUITS[int(st[JOKER_SUIT])],
         "upcard_taken": bool(st[EXCHANGED]), "round": int(st[ROUND]) or None, "bidding": bidding,
-        "maker": None if maker < 0 else maker, "trump": None if st[TRUMP] < 0 else SUIT_NAMES[SUITS[int(st[TRUMP])]],
-        "alone": [x for x in range(4) if (int(st[ALONE]) >> x) & 1],
-        "sitting_out": [x for x in range(4) if (int(st[OUT]) >> x) & 1],
+        "maker": None if maker < 0 else maker, "trump": trump, "alone": alone, "sitting_out": out,
+        "partnership": partnership(seats, maker if trump else -1, alone, out, decided),
+        "dummy": _dummy(st, players, seats, decided),
         "tricks": tricks, "tricks_won": won, "your_decisions": list(s.mine),
         "bot": s.bot_name, "bot_params": s.bot, "seed": s.seed, "deck": s.rules.deck,
         "records": f"/records/{s.path.rsplit('/', 1)[-1]}",
         "hands_played": len(s.finished), "each_decision": s.each_decision,
     }
-    if turn == YOU:
-        view["prompt"] = PROMPTS.get(h.phase, "")
-        if h.phase == PH_BID1 and dealer == YOU:
-            view["prompt"] = "round one: pick up the upcard, or pass"
-        if h.phase == PH_PLAY and tricks and len(tricks[-1]["cards"]) < 4 - len(view["sitting_out"]):
-            view["prompt"] = "your turn: follow"
+    if view["turn"] == YOU:
+        view["prompt"] = _prompt(s, view)
         view["options"] = _options(s)
+        if h.phase == PH_DUMMY:
+            view["keep"] = KEEP
     if h.done:
-        pts = [int(p) for p in st[POINTS:POINTS + 2]]
-        view["points"] = pts
-        if maker < 0:
-            view["result"] = "everyone passed: the hand is thrown in"
-        else:
-            side = maker % 2
-            made = won[side]
-            what = "march" if made == 5 else "made it" if made >= 3 else "euchred"
-            who = "you and your partner" if side == 0 else "left and right"
-            view["result"] = (f"{SEAT_NAMES[maker]} made {view['trump']}: {who} took {made} trick"
-                              f"{'s' if made != 1 else ''} ({what}); points {pts[0]} to you, {pts[1]} to them")
+        _result(s, view, tricks)
     return view
+
+
+def _result(s, view: dict, tricks: list[dict]) -> None:
+    """The hand's points per party and the result line; the game's end in words."""
+    st = s.h.st
+    view["points"] = [int(p) for p in st[POINTS:POINTS + s.parties]]
+    if view["maker"] is None:
+        view["result"] = "everyone passed: the hand is thrown in"
+    else:
+        per_seat = [sum(t["winner"] == x for t in tricks) for x in range(s.players)]
+        view["result"] = result_line(view["seats"], view["maker"], view["trump"], per_seat,
+                                     [int(p) for p in st[POINTS:POINTS + s.players]], view["alone"])
+    if s.game_over is not None:
+        view["game_over_text"] = game_over_line(view["seats"], s.game_over)

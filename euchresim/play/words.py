@@ -53,6 +53,62 @@ def where(kind: str, lead: bool = False, trick: int | None = None) -> str:
     return WHERE.get(kind, kind)
 
 
+def party_names(seats) -> list[str]:
+    """Who scores, as the page says it: the two sides with 4 players, each player with 2 or 3."""
+    return ["you and partner", "left and right"] if len(seats) == 4 else list(seats)
+
+
+def together(names: list[str]) -> str:
+    """'left and right', 'you and right': two or more names joined as said aloud."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def partnership(seats, maker: int, alone: list[int], out: list[int], decided: bool = True) -> str | None:
+    """Cutthroat's partnership of one hand, once there is a maker (R9): the other two defend together, or one
+    of them alone while the other sits out. None with 2 or 4 players, whose sides never change. ``decided``:
+    whether the maker has said yet if it goes alone or takes the dummy."""
+    if len(seats) != 3 or maker < 0:
+        return None
+    defenders = [x for x in range(3) if x != maker]
+    lone = [x for x in defenders if x in alone]
+    against = seats[maker] + ("" if not decided else " alone" if maker in alone else ", with the dummy")
+    if lone:
+        sits = [seats[x] for x in defenders if x in out and x not in lone]
+        verb = "defend" if lone[0] == 0 else "defends"
+        return f"{seats[lone[0]]} {verb} alone against {against}" + (f"; {sits[0]} sits out" if sits else "")
+    return f"{together([seats[x] for x in defenders])} defend together against {against}"
+
+
+def result_line(seats, maker: int, trump: str, tricks: list[int], points: list[int], alone: list[int]) -> str:
+    """The hand's end in words for each variant: who made, who took how many tricks, the points to whom.
+
+    ``tricks`` and ``points`` are per seat (4 players: the side's points at seats 0 and 1)."""
+    players = len(seats)
+    plural = (lambda n: f"{n} trick{'s' if n != 1 else ''}")
+    if players == 4:
+        side = maker % 2
+        made = tricks[side] + tricks[side + 2]
+        who = "you and your partner" if side == 0 else "left and right"
+    else:
+        made, who = tricks[maker], seats[maker]
+    what = "march" if made == 5 else "made it" if made >= 3 else "euchred"
+    line = f"{seats[maker]} made {trump}{' alone' if maker in alone else ''}: {who} took {plural(made)} ({what})"
+    if players == 3:
+        defenders = [x for x in range(3) if x != maker]
+        lone = [x for x in defenders if x in alone]
+        line += f", {seats[lone[0]] + ' alone' if lone else together([seats[x] for x in defenders])} {5 - made}"
+    if players == 4:
+        return line + f"; points {points[0]} to you, {points[1]} to them"
+    return line + "; points " + ", ".join(f"{points[x]} to {seats[x]}" for x in range(players))
+
+
+def game_over_line(seats, party: int) -> str:
+    """Who won the game: a side with 4 players, a player with 2 or 3."""
+    if len(seats) == 4:
+        return "you and your partner win" if party == 0 else "left and right win"
+    return "you win" if party == 0 else f"{seats[party]} wins"
+
+
 def trick_numbers(rec) -> dict:
     """The trick (1 to 5) each card play of a hand record went to, by step, for a verdict to name it.
 
