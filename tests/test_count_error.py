@@ -128,3 +128,18 @@ def test_holm_against_a_worked_example():
     assert holm([0.03, 0.01, 0.005, 0.015]) == [True, True, True, True]     # 0.015 <= 0.05/2, 0.03 <= 0.05
     assert holm([0.03, 0.03]) == [False, False] and holm([0.02, 0.02]) == [True, True] and holm([]) == []
     assert holm([0.04], alpha=0.05) == [True]
+
+
+def test_recovered_is_the_share_of_the_bots_gain_over_passing_a_rule_keeps():
+    """Worked by hand: gains +1, +2, -1, -3 (calling right on the first two). Passing gives up 1+2 = 3 over
+    four deals; the bot calls the first two and gives up 0; a rule calling only the first gives up 2: it keeps
+    (3 - 2) / (3 - 0) = 1/3 of the bot's gain."""
+    from euchresim.analysis.calls import recovered
+    gain = [1.0, 2.0, -1.0, -3.0]
+    own = [True, True, False, False]
+    got = recovered(gain, [True, False, False, False], own)
+    assert got["recovered"] == pytest.approx(1 / 3)
+    assert got["recovered_low"] < 1 / 3 < got["recovered_high"]
+    assert recovered(gain, own, own)["recovered"] == pytest.approx(1.0)
+    assert recovered(gain, [False] * 4, own)["recovered"] == pytest.approx(0.0)
+    assert recovered(gain, [True] * 4, own)["recovered"] == pytest.approx((3 - 4) / 3)   # calling the losers

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from euchresim.cards import JOKER, RANKS, card_index
-from euchresim.stats import mean_interval, wilson
+from euchresim.stats import Z95, mean_interval, wilson
 
 JACK, ACE, KING, QUEEN, TEN = 4, 7, 6, 5, 3
 # euchrestrategy.info "Euchre Point System": trump cards and the up-card's value (7 and 8 count as the nine)
@@ -200,6 +200,33 @@ def evaluate(gain: np.ndarray, call: np.ndarray) -> dict:
     g = mean_interval(lost)
     return {"deals": n, "calls": int(call.sum()), "agree": k / n if n else math.nan, "agree_low": lo,
             "agree_high": hi, "given_up": g["mean"], "given_up_low": g["low"], "given_up_high": g["high"]}
+
+
+def recovered(gain, call, own, z: float = Z95) -> dict:
+    """The share of a policy's own gain over always passing that a rule keeps, in points given up.
+
+    Per deal, ``lost(rule)`` is the points a rule's choice gives up against
+    the better option (``evaluate``); always passing gives up ``lost(pass)``.
+    The share is mean(lost(pass) - lost(rule)) / mean(lost(pass) - lost(own)),
+    ``own`` the policy's own calls: 1 where the rule does as well as the bot,
+    0 where no better than never calling. A ratio of paired means, so its
+    interval is the delta method's. Agreement (the share of deals where the
+    rule picks the better call) counts a tie as agreement and says little
+    about the points at stake; this says how many of them a player keeps.
+    """
+    gain = np.asarray(gain, float)
+
+    def lost(c):
+        c = np.asarray(c, bool)
+        return np.where(c, np.maximum(-gain, 0), np.maximum(gain, 0))
+    never = lost(np.zeros(len(gain), bool))
+    num, den = never - lost(call), never - lost(own)
+    n = len(gain)
+    if n < 2 or den.mean() <= 0:
+        return {"recovered": math.nan, "recovered_low": math.nan, "recovered_high": math.nan}
+    r = float(num.mean() / den.mean())
+    se = float(np.std(num - r * den, ddof=1) / math.sqrt(n) / den.mean())
+    return {"recovered": r, "recovered_low": r - z * se, "recovered_high": r + z * se}
 
 
 # ---- tables -------------------------------------------------------------------

@@ -19,6 +19,7 @@ from euchresim.policies import cheats
 from euchresim.report import Section, md_table
 from euchresim.analysis.calls import (PUBLISHED_CALL, PUBLISHED_URL, best_suit, class_order, count_points, evaluate,
                                       HAND_CLASS_NOTE, TOSS_UP, fit_count, gain_table, hand_class, interval_sign,
+                                      recovered,
                                       played_features,
                                       model_compare, published_points, table_calls)
 from euchresim.analysis.count_error import REFITS, refits, spread
@@ -109,10 +110,11 @@ def count_tables(df: pd.DataFrame, policies: list) -> tuple[pd.DataFrame, pd.Dat
             thr = held["pos"].map(fit["thresholds"]).fillna(np.inf).to_numpy()
             rules = {"fitted count": score >= thr, **_baselines(held, rnd, policy),
                      "always call": np.ones(len(held), bool)}
+            own = rules[f"{policy}'s own call"]
             for name, call in rules.items():
                 ev_rows.append({"policy": policy, "round": rnd,
                                 "deals_from": "odd chunks (held out)" if policy == first else "all",
-                                "rule": name, **evaluate(gain, call)})
+                                "rule": name, **evaluate(gain, call), **recovered(gain, call, own)})
     spread_t = pd.concat(spreads, ignore_index=True) if spreads else pd.DataFrame()
     if len(spread_t):
         spread_t = spread_t[["round"] + [c for c in spread_t if c != "round"]]
@@ -361,6 +363,28 @@ def _models_text(models: pd.DataFrame, policies: list) -> list[str]:
     return text
 
 
+TRUMP_RANKS = ("right", "left", "trump_ace", "trump_kq", "trump_low")      # high to low
+
+
+def _doubted_values_text(pts: pd.DataFrame) -> str:
+    """A sentence where the fitted count gives a lower trump more points than a higher one (a trump nine
+    worth 3 beside a left bower worth 1): why a player may trust it, and how far."""
+    out = []
+    for rnd, g in pts.groupby("round"):
+        v = dict(zip(g["card_class"], g["points"]))
+        pairs = [(hi, lo) for k, hi in enumerate(TRUMP_RANKS) for lo in TRUMP_RANKS[k + 1:]
+                 if hi in v and lo in v and v[lo] > v[hi]]
+        if pairs:
+            said = ", ".join(f"`{lo}` {v[lo]:g} above `{hi}` {v[hi]:g}" for hi, lo in pairs[:3])
+            out.append(f"Round {rnd} gives some lower trumps more points than higher ones ({said}). A "
+                       "weight is what a card adds to the gain with the rest of the hand held, fitted jointly: "
+                       "every trump also counts toward the trumps a hand holds, and a hand with the left bower "
+                       "is one that lacks it in its own suit, so the fit splits their worth between classes "
+                       "that go together; the sum over a hand, not a card's weight alone, is what the count "
+                       "says. How firmly each weight is fitted is in the refits below.")
+    return ("\n".join(out) + "\n") if out else ""
+
+
 def _upcard_text(by_up: pd.DataFrame, first: str) -> list[str]:
     text = ["## By upcard, and by what the hand holds\n",
             "`order_up_by_upcard.csv` has the round-one gain by seat and the upcard's rank, "
@@ -385,6 +409,7 @@ def _count_text(ctx, df: pd.DataFrame, t: dict, charts: dict, policies: list) ->
             "deals. `up_signed` is the upcard: +1 when it goes to the seat's side (the dealer or "
             "the dealer's partner), -1 when it goes to the other side.\n",
             md_table(pts.assign(fitted_gain=pts["fitted_gain"].round(3))) + "\n",
+            _doubted_values_text(pts),
             md_table(thr.drop(columns=["pos"])) + "\n",
             f"Compared with the published count of euchrestrategy.info, \"Euchre Point System\" "
             f"({PUBLISHED_URL}): trump right bower 4, left 3, ace 3, king 2, queen 2, ten and nine 1 "
@@ -397,9 +422,12 @@ def _count_text(ctx, df: pd.DataFrame, t: dict, charts: dict, policies: list) ->
             "equal) option, *given up* the points a hand lost against the better option.\n"]
     for _, r in ev[ev["rule"].isin(["fitted count", f"published count (call at {PUBLISHED_CALL}+)"])].iterrows():
         text.append(f"- {r['rule']}, round {r['round']}, {r['policy']} ({r['deals']:,} deals, "
-                    f"{r['deals_from']}): agrees {r['agree']:.1%} ({r['agree_low']:.1%}-"
-                    f"{r['agree_high']:.1%}), gives up {r['given_up']:.3f} points a hand "
-                    f"({r['given_up_low']:.3f}-{r['given_up_high']:.3f}).")
+                    f"{r['deals_from']}): keeps {r['recovered']:.0%} ({r['recovered_low']:.0%}-"
+                    f"{r['recovered_high']:.0%}) of {r['policy']}'s own gain over always passing, in points "
+                    f"given up; gives up {r['given_up']:.3f} points a hand ({r['given_up_low']:.3f}-"
+                    f"{r['given_up_high']:.3f}); picks the better call on {r['agree']:.1%} of the deals "
+                    f"({r['agree_low']:.1%}-{r['agree_high']:.1%}; a tie counts as picking it, so this share "
+                    "says little about the points at stake).")
     text.append("")
     text += _refit_text(t["order_up_count_refits"], first)
     if "threshold" in charts:
