@@ -70,6 +70,22 @@ def test_resume_with_another_seed_is_refused_naming_it(tmp_path):
     assert json.loads((tmp_path / "r" / "meta.json").read_text())["seed"] == 5
 
 
+def test_resume_of_work_other_code_made_is_refused(tmp_path, monkeypatch):
+    """A report made over sittings must be one code's: kept chunks of another engine, bot or loop would mix
+    two runs (a headline cell of the committed order-up report did not replicate after such a remake)."""
+    import euchresim.report as report
+    args = ["report", "euchre-rates", "--hands", "2000", "--out", "r", "--workers", "1", "--quiet", "--seed", "4"]
+    assert run(args, cwd=tmp_path).exit_code == 0
+    assert run(args + ["--resume"], cwd=tmp_path).exit_code == 0          # the same code resumes
+    monkeypatch.setattr(report, "code_fingerprint", lambda: "0123456789abcdef")
+    line = _one_error_line(run(args + ["--resume"], cwd=tmp_path))
+    assert "made by other code" in line and "0123456789abcdef now" in line and "--force" in line
+    fp = report.code_fingerprint
+    assert fp() == "0123456789abcdef"
+    monkeypatch.undo()
+    assert len(report.code_fingerprint()) == 16 and report.code_fingerprint() == report.code_fingerprint()
+
+
 def test_an_unwritable_out_is_one_line(tmp_path, monkeypatch):
     """A read-only --out (root ignores chmod, so the refusal is the operating system's, simulated)."""
     import euchresim.report as report

@@ -132,6 +132,34 @@ class _ArraysJob(Job):
         return Played({}, {"result": buf.getvalue()})
 
 
+# the code whose change moves a report's numbers: the engine, the bots, the loops that play a chunk, the rules,
+# and the report's own collecting of deals (report/calls, report/targeted, studies/counterfactual)
+PLAY_CODE = ("cards.py", "rules.py", "engine", "policies", "loops", "studies/counterfactual.py", "report/calls.py",
+             "report/targeted.py")
+
+
+def code_fingerprint() -> str:
+    """A hash of the source of ``PLAY_CODE``: a report made over several sittings must be made by one code.
+
+    The order-up report of 2026-12-04 was made over four sittings while the
+    targeted deals' code changed between them, and one of its headline cells
+    did not replicate on fresh runs; a resume now refuses kept work that
+    other code made (the engine's version alone did not move).
+    """
+    import hashlib
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    h = hashlib.sha256()
+    for part in PLAY_CODE:
+        path = os.path.join(root, part)
+        files = [path] if path.endswith(".py") else sorted(
+            os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs if f.endswith(".py"))
+        for f in files:
+            h.update(os.path.relpath(f, root).encode())
+            with open(f, "rb") as fh:
+                h.update(fh.read())
+    return h.hexdigest()[:16]
+
+
 def claim(ctx: ReportContext) -> None:
     """Say what this report is made from in ``OUT/_work/report.json``; a --resume must match it.
 
@@ -140,7 +168,8 @@ def claim(ctx: ReportContext) -> None:
     and silently start afresh: refused here, naming what differs.
     """
     want = {"kind": ctx.kind, "seed": ctx.seed, "hands": ctx.hands, "policies": list(ctx.policies),
-            "model_hands": list(ctx.model_hands), "rules": ctx.rules.to_dict(), "chunk_size": ctx.chunk_size}
+            "model_hands": list(ctx.model_hands), "rules": ctx.rules.to_dict(), "chunk_size": ctx.chunk_size,
+            "code": code_fingerprint()}
     if ctx.classes:             # only when targeted: an untargeted report's header names no classes
         want.update(classes=list(ctx.classes), class_deals=ctx.class_deals)
     if ctx.defend_hands:        # likewise
@@ -153,6 +182,10 @@ def claim(ctx: ReportContext) -> None:
         except (OSError, ValueError) as e:
             raise ReportError(f"{path}: cannot read what the kept work was made from ({e}); use --force")
         diff = sorted(k for k in set(have) | set(want) if have.get(k) != want.get(k))
+        if diff == ["code"]:
+            raise ReportError(f"{ctx.out}: the kept work was made by other code (the engine, bots or loops "
+                              f"changed: {have.get('code')} then, {want['code']} now), so its chunks and new ones "
+                              "would not be one run; --force makes the report afresh")
         if diff:
             raise ReportError(f"{ctx.out}: the kept work was made with other {', '.join(diff)} "
                               f"({', '.join(f'{k} {have.get(k)}' for k in diff)}); --resume needs the same, "
