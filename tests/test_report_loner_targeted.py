@@ -237,3 +237,12 @@ def test_the_pooled_interval_covers_as_its_variance_says():
     # the seats' means alone would give too narrow an interval here: the weights' part is needed
     means_only = math.sqrt(((reach / reach.sum()) ** 2 * sd ** 2 / (reach * dealt)).sum())
     assert means_only < 0.8 * spread
+
+
+def test_each_seats_headline_cell_is_measured_again(made):
+    head = pd.read_csv(made / "lo" / "loner_headline.csv")
+    seats = head[(head["position"] != "all seats") & (head["reached"] > 0)]
+    assert (seats["replicate_n"] > 0).all() and not head["beyond_chance"].any()
+    assert np.isfinite(seats["z_replicate"]).all()
+    readme = (made / "lo" / "README.md").read_text()
+    assert readme.count("measured again on deals of its own") == len(seats)

@@ -165,3 +165,39 @@ def test_the_opening_chart_takes_the_targeted_classes_cells_from_their_targeted_
     assert np.allclose(rest["gain_x"], rest["gain_y"]) and (rest["n_x"] == rest["n_y"]).all()
     readme = (made / "ou" / "README.md").read_text()
     assert "the cells of `2T R`, `3T L`, `3T R` from its targeted deals" in readme
+
+
+def test_every_headline_cell_is_measured_again_and_its_z_printed(made):
+    """Each targeted cell has a replicate on deals of its own (another seed, other kept work) and two z's,
+    against the replicate and against the untargeted cell; the README prints them beside the cell."""
+    from euchresim.stats import Z95
+    head = pd.read_csv(made / "ou" / "order_up_headline.csv")
+    assert {"replicate_n", "replicate_gain", "z_replicate", "z_untargeted", "beyond_chance"} <= set(head)
+    reached = head[head["reached"] > 0]
+    assert (reached["replicate_n"] > 0).all() and not head["beyond_chance"].any()
+    se = lambda lo, hi: (hi - lo) / (2 * Z95)
+    want = (reached["gain"] - reached["replicate_gain"]) / np.hypot(
+        se(reached["ci_low"], reached["ci_high"]), se(reached["replicate_ci_low"], reached["replicate_ci_high"]))
+    assert np.allclose(reached["z_replicate"], want)
+    assert not np.allclose(reached["gain"], reached["replicate_gain"])        # other deals, not a copy
+    readme = (made / "ou" / "README.md").read_text()
+    for _, h in reached.iterrows():
+        assert f"measured again on deals of its own {h['replicate_gain']:+.2f} ({int(h['replicate_n']):,} " \
+               f"hands, z {h['z_replicate']:+.1f}" in readme
+
+
+def test_a_headline_cell_that_does_not_replicate_stops_the_report(tmp_path, monkeypatch):
+    """The replicate shifted by a point a hand (as a bug or a mixed kept work would): the build refuses in one
+    line naming the cells, and writes no README."""
+    import euchresim.report.order_up_targeted as T
+    real = T.simulate
+
+    def shifted(ctx, *a, **k):
+        df, shares = real(ctx, *a, **k)
+        return (df.assign(gain=df["gain"] + 1.0) if ctx.replicate else df), shares
+    monkeypatch.setattr(T, "simulate", shifted)
+    r = run(ARGS + ["--out", "ou"], cwd=tmp_path)
+    line = [ln for ln in r.output.splitlines() if ln.strip() and "compil" not in ln]
+    assert r.exit_code != 0 and len(line) == 1 and "Traceback" not in r.output, r.output
+    assert "headline cells disagree with their measures again beyond chance" in line[0] and "2T R" in line[0]
+    assert not (tmp_path / "ou" / "README.md").exists()

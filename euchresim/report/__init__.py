@@ -58,6 +58,7 @@ class ReportContext:
     classes: tuple = ()                     # order-up, loner: the hand classes of the main model's targeted deals
     class_deals: int = 0                    # order-up, loner: targeted deals kept per seat (with ``classes``)
     defend_hands: int = 0                   # loner: the main model's hands for the defender's choice; 0: ``hands``
+    replicate: int = 0                      # the targeted cells' replicate: 0 the cells, 1 their measure again
 
     def hands_for(self, k: int) -> int:
         """Hands the k-th play model plays (the first plays ``hands``; slow ones fewer)."""

@@ -65,8 +65,11 @@ def build(ctx) -> Section:
     strong = None
     if ctx.classes:             # the makers' headline cells from targeted deals (report/loner_targeted.py)
         from euchresim.report import loner_targeted as targeted
-        tdf, shares = targeted.simulate(ctx, build_tables(ctx.rules), deal_frame)
-        t["loner_headline"] = targeted.headline_table(tdf, shares, df, policies[0], players)
+        from euchresim.report.targeted import replicated
+        tab = build_tables(ctx.rules)
+        tdf, shares = targeted.simulate(ctx, tab, deal_frame)
+        head = targeted.headline_table(tdf, shares, df, policies[0], players)
+        t["loner_headline"] = replicated(ctx, head, lambda c: targeted.simulate(c, tab, deal_frame)[0])
         strong = targeted.headline_text(t["loner_headline"], df, policies, ctx.class_deals)
     text = (_method_text(players, maker_word, note_def) + _gain_text(t, players, strong)
             + _where_it_pays_text(t["loner_fit"]) + _chart_text(ctx, charts, df, policies)

@@ -32,7 +32,7 @@ from euchresim.analysis import position_names, speaking_order
 from euchresim.analysis.calls import class_order, gain_table
 from euchresim.analysis.targeted import mean_share, pooled_by_reach, seats_agree
 from euchresim.report.calls import fmt_gain
-from euchresim.report.targeted import targeted_deals
+from euchresim.report.targeted import replication_words, targeted_deals
 
 
 ALL_SEATS = "all seats"
@@ -122,6 +122,9 @@ def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, class_de
             h = seats.loc[pos]
             parts = [fmt_gain({"gain": h["gain"], "ci_low": h["ci_low"], "ci_high": h["ci_high"],
                                "n": h["reached"]}, f"{main}, targeted")]
+            again = replication_words(h)
+            if again:
+                parts[0] += f", {again}"
             for policy in policies[1:]:
                 mine = round_one(df, policy)
                 cell = gain_table(mine[(mine["hand_class"] == c) & (mine["position"] == pos)], ["hand_class"])

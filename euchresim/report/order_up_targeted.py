@@ -24,7 +24,7 @@ import pandas as pd
 
 from euchresim.analysis.calls import gain_table
 from euchresim.report.calls import fmt_gain
-from euchresim.report.targeted import targeted_deals
+from euchresim.report.targeted import replication_words, targeted_deals
 
 GAIN = ["n", "gain", "ci_low", "ci_high"]
 
@@ -74,6 +74,9 @@ def headline_text(head: pd.DataFrame, by_class: pd.DataFrame, policies: list, cl
         parts = [fmt_gain({"gain": h["gain"], "ci_low": h["ci_low"], "ci_high": h["ci_high"], "n": h["reached"]},
                           f"{main}, targeted")]
         others = r1[(r1["position"].astype(str) == h["position"]) & (r1["hand_class"] == h["hand_class"])]
+        again = replication_words(h)
+        if again:
+            parts[0] += f", {again}"
         parts += [fmt_gain(r, r["policy"]) for _, r in others.iterrows()]
         text.append(f"- {h['position']}, `{h['hand_class']}` ({share}): " + "; ".join(parts) + ".")
     text.append("")

@@ -20,7 +20,7 @@ from euchresim.analysis.targeted import class_shares
 from euchresim.report.calls import collect
 
 
-def targeted_seed(seed: int, position: int | None = None) -> int:
+def targeted_seed(seed: int, position: int | None = None, replicate: int = 0) -> int:
     """The targeted runs' seed: the first 32-bit word of numpy's SeedSequence([seed, 0x7A26]), or of
     SeedSequence([seed, 0x7A26, position + 1]) for a position's own stream (+ 1: SeedSequence reads its
     words as one number, so a trailing 0 would give the shared seed).
@@ -34,6 +34,8 @@ def targeted_seed(seed: int, position: int | None = None) -> int:
     seats independent.
     """
     key = [int(seed), 0x7A26] + ([] if position is None else [int(position) + 1])
+    if replicate:               # the same cells measured again, on deals of their own (report.replication)
+        key = [int(seed), 0x7A27, int(replicate)] + key[2:]
     return int(np.random.SeedSequence(key).generate_state(1)[0])
 
 
@@ -45,9 +47,47 @@ def targeted_deals(ctx, decision: str, positions: list[int], label: str, with_tr
     names = position_names(ctx.rules.players)
     played, shares = [], []
     for p in positions:
-        tctx = dataclasses.replace(ctx, seed=targeted_seed(ctx.seed, p if own_streams else None))
+        tctx = dataclasses.replace(ctx, seed=targeted_seed(ctx.seed, p if own_streams else None, ctx.replicate))
         d = collect(tctx, 0, decision, p, f"{label}, position {p}, targeted", classes=ctx.classes,
                     count=ctx.class_deals, with_trump=with_trump)
         played.append((p, d))
         shares += class_shares(d["dealt"], d["class_kept"], ctx.classes, names[p])
     return played, pd.DataFrame(shares)
+
+
+def replicated(ctx, head: pd.DataFrame, simulate_again, keys=("position", "hand_class")) -> pd.DataFrame:
+    """``head`` with every headline cell measured again on deals of its own (``simulate_again(ctx)`` is the
+    report's targeted simulation, run with ``ctx.replicate`` 1: its own seeds, its own kept work), the z's
+    of ``analysis.targeted.replication``; a cell that disagrees beyond chance stops the report (ReportError,
+    one line naming the cells), so that a headline no fresh run reproduces is never printed."""
+    from euchresim.analysis.calls import gain_table
+    from euchresim.analysis.targeted import replication
+    from euchresim.report import ReportError
+    again_df = simulate_again(dataclasses.replace(ctx, replicate=1))
+    keys = list(keys)
+    again = gain_table(again_df, keys) if len(again_df) else pd.DataFrame(
+        columns=keys + ["n", "gain", "ci_low", "ci_high"])
+    again = again.assign(**{k: again[k].astype(str) for k in keys if k == "position"})
+    out = replication(head, again, keys)
+    bad = out[out["beyond_chance"]]
+    if len(bad):
+        said = "; ".join(f"{r['position']} {r['hand_class']}: {r['gain']:+.2f}, again {r['replicate_gain']:+.2f} "
+                         f"(z {r['z_replicate']:+.1f})"
+                         + (f", untargeted {r['untargeted_gain']:+.2f} (z {r['z_untargeted']:+.1f})"
+                            if "z_untargeted" in r and np.isfinite(r["z_untargeted"]) else "")
+                         for _, r in bad.iterrows())
+        raise ReportError(f"{ctx.out}: headline cells disagree with their measures again beyond chance "
+                          f"(Holm, 5% over {out.attrs['tests']} comparisons): {said}; the report is not written, "
+                          "its kept work is")
+    return out
+
+
+def replication_words(h) -> str:
+    """A headline cell's replicate and its z's, as the README says them."""
+    if "replicate_n" not in h or not np.isfinite(h.get("replicate_gain", np.nan)):
+        return ""
+    out = (f"measured again on deals of its own {h['replicate_gain']:+.2f} ({int(h['replicate_n']):,} hands, "
+           f"z {h['z_replicate']:+.1f}")
+    if np.isfinite(h.get("z_untargeted", np.nan)):
+        out += f"; against the untargeted cell z {h['z_untargeted']:+.1f}"
+    return out + ")"
