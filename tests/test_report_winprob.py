@@ -168,3 +168,16 @@ def test_three_players_through_the_command(tmp_path):
     tab = pd.read_csv(out / "p_win_to10.csv")
     assert list(tab.columns) == ["score0", "score1", "score2", "dealer", "win0", "win1", "win2"]
     assert (out / "p_win_to10_we_deal.png").exists() and (out / "meta.json").exists()
+
+
+def test_late_scores_name_the_calls_gains_and_losses_of_p_win_both_ways():
+    """At 9-9 the call may win the game (+16.9) and at 9-8 lose it (-8.5): the report names both signs, only
+    where a side is within two of the target and the change is clear of its noise."""
+    import pandas as pd
+    from euchresim.report.win_probability import _late_scores_text
+    sub = pd.DataFrame({"ours": [9, 9, 8, 2, 9], "theirs": [9, 8, 9, 2, 7], "delta": [0.169, -0.085, 0.03, 0.2, -0.001],
+                        "se": [0.01, 0.01, 0.01, 0.01, 0.01], "clear": [True, True, True, True, False]})
+    text = _late_scores_text(sub, 10, 4)
+    assert "raises P(win) most at 9-9 +16.9" in text and "8-9 +3.0" in text
+    assert "lowers it most at 9-8 -8.5" in text and "2-2" not in text and "9-7" not in text
+    assert _late_scores_text(sub[sub["ours"] == 2], 10, 4) == ""

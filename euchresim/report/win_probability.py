@@ -28,7 +28,8 @@ from euchresim.stats import Z95
 
 CHECK_STATES = 4          # often-visited states checked besides 0-0
 SE_REPS = 20              # resamples for the DP's standard error (10 with 3 players: 10x the states)
-# (position left of the dealer, label, trumps in hand besides the upcard, needs a bower)
+# (position left of the dealer, label, trumps in the hand the seat plays -- the dealer's with the upcard it takes
+# up, analysis.calls.played_hand -- needs a bower)
 CLASSES = ((1, "dealer's left, 2 trumps with a bower", 2, True),
            (1, "dealer's left, 3 trumps", 3, False),
            (0, "dealer, 2 trumps with a bower", 2, True),
@@ -69,7 +70,9 @@ def _cf_job(spec: runner.RunSpec, position: int, i: int) -> dict:
     c = cf.play_chunk(spec, i, "bid1", position)
     n, pl = len(c), spec.rules.players
     seat = (c.dealer + position) % pl
-    held, bower = _trumps(c.hands[np.arange(n), seat], c.upcard)
+    from euchresim.analysis.calls import played_hand
+    hand = played_hand(c.hands[np.arange(n), seat], c.upcard, np.full(n, position), np.ones(n, bool))
+    held, bower = _trumps(hand, c.upcard)
     ka, kb = c.column(1), c.column(0)
     cls = np.full(n, -1, np.int64)
     for j, (pos, _, t, need_bower) in enumerate(CLASSES):
@@ -296,7 +299,7 @@ def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps) ->
     pl = ctx.rules.players
     side = "side" if pl == 4 else "player"
     out = (_method_text(ctx, targets, dist, reps) + _findings_text(targets, head, pl, side)
-           + _check_text(ctx, T, n_games, chk, side) + _decisions_text(T, gains, dec, flips, pl))
+           + _check_text(ctx, T, n_games, chk, side) + _decisions_text(T, gains, dec, flips, pl, ctx.policies[0]))
     return "\n".join(out) + "\n"
 
 
@@ -354,16 +357,40 @@ def _check_text(ctx, T: int, n_games: int, chk: pd.DataFrame, side: str) -> list
                           "agree"]]), ""]
 
 
-def _decisions_text(T: int, gains: pd.DataFrame, dec: pd.DataFrame, flips: pd.DataFrame, pl: int) -> list[str]:
-    """Each hand class's points gain, and the scores where the change in P(win) has the other sign."""
+def _late_scores_text(sub: pd.DataFrame, T: int, pl: int) -> str:
+    """At the scores where a side is two points or less from the target, the call's clearest gains and losses
+    of P(win), both signs: one score alone (9-9) makes the call look always right or always wrong."""
+    late = sub[((sub["ours"] >= T - 2) | (sub["theirs"] >= T - 2)) & sub["clear"]]
+    ups = late[late["delta"] > 0].sort_values("delta", ascending=False).head(3)
+    downs = late[late["delta"] < 0].sort_values("delta").head(3)
+    if not len(ups) and not len(downs):
+        return ""
+
+    def said(rows):
+        return "; ".join(f"{_score(int(x.ours), int(x.theirs), pl)} {100 * x.delta:+.1f} (±{100 * Z95 * x.se:.1f})"
+                         for x in rows.itertuples())
+    parts = []
+    if len(ups):
+        parts.append(f"ordering raises P(win) most at {said(ups)}")
+    if len(downs):
+        parts.append(f"lowers it most at {said(downs)}")
+    return (f" Late in the game (a side within 2 of {T}; percentage points, clear of their noise): "
+            + ", and ".join(parts) + ".")
+
+
+def _decisions_text(T: int, gains: pd.DataFrame, dec: pd.DataFrame, flips: pd.DataFrame, pl: int,
+                    policy: str = "") -> list[str]:
+    """Each hand class's points gain, the scores where the change in P(win) has the other sign, and at the late
+    scores the largest changes both ways (the same call can win a game at 9-9 and lose one at 9-8)."""
     out = ["## Order or pass: the decisions whose answer changes with the score\n",
-           "Paired counterfactuals (`euchresim.studies.counterfactual`, round-one call): each deal where the seat "
+           (f"Under {policy}, as every figure here. " if policy else "") + "Paired counterfactuals (`euchresim.studies.counterfactual`, round-one call): each deal where the seat "
            "held a hand of the class and the call was open is played once ordered up and once passed, "
            "everything else by the policy. Points gain: our points less the others' (on average), order "
            "minus pass, 95% interval. The change in P(win) (`order_pass_by_score.csv`) is the mean, over "
            "the same deals, of P(win) after the hand ordered minus passed, the rest of the game from the "
            f"distribution above; its ± is the half-width of the paired 95% interval over deals ({Z95:.2f} "
-           "standard errors; the distribution's own error left out). Trumps are counted in hand, besides the upcard; the joker counts as a bower.\n",
+           "standard errors; the distribution's own error left out). Trumps are counted in the hand the seat plays, "
+           "the dealer's with the upcard it takes up; the joker counts as a bower.\n",
            md_table(gains), ""]
     for _, r in gains.iterrows():
         sub = dec[(dec["class"] == r["class"]) & (dec["target"] == T)]
@@ -384,7 +411,7 @@ def _decisions_text(T: int, gains: pd.DataFrame, dec: pd.DataFrame, flips: pd.Da
                      f"({len(fc)} of them by more than {Z95:.2f} standard errors), e.g. "
                      + "; ".join(f"{_score(int(x.ours), int(x.theirs), pl)}: {100 * x.delta:+.1f} percentage "
                                  f"points of P(win) (±{100 * Z95 * x.se:.1f})" for x in show.itertuples()) + ".")
-        out.append(line)
+        out.append(line + _late_scores_text(sub, T, pl))
     out.append(f"\nAll scores, every target: `order_pass_by_score.csv`; where the signs differ: "
                f"`order_pass_flips.csv` ({len(flips)} rows).")
     return out
