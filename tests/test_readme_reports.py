@@ -14,8 +14,11 @@ def _findings():
 
 
 def _quoted(bullet):
-    """The bullet's numbers without their signs (a report writes -0.45 where the README writes −0.45)."""
-    return [n.replace(",", "") for n in NUMBER.findall(re.sub(r"\([^()]*\]\(reports/[^)]*\)\)?", "", bullet))]
+    """The bullet's numbers without their signs (a report writes -0.45 where the README writes −0.45); a number
+    of percentage points is marked as a percentage ("8.5 percentage points" is the CSV's 0.085)."""
+    text = re.sub(r"\([^()]*\]\(reports/[^)]*\)\)?", "", bullet)
+    text = re.sub(r"(\d(?:[\d,]*\d)?(?:\.\d+)?)(\s+percentage\s+points?)", r"\1%\2", text)
+    return [n.replace(",", "") for n in NUMBER.findall(text)]
 
 
 def _csv_values(link):
