@@ -13,6 +13,9 @@ let timer = null;
 let busy = false;
 let poll = null;
 const opened = {};    // the hands' verdicts the player opened or closed by hand: kept over redraws
+let chosen = { at: "", cards: new Set() };   // a Cutthroat keep's cards picked so far, at "hand:step": kept over redraws
+// where each seat sits around the table, by players: the player at the bottom, then clockwise
+const POSITIONS = { 4: ["bottom", "left", "top", "right"], 3: ["bottom", "left", "right"], 2: ["bottom", "top"] };
 // said once under a hand's verdicts judged after each decision, not on each of them
 const NOW_NOTE = "judged at once, on the hand so far: the hand's own verdicts take their place when it ends";
 
@@ -75,12 +78,29 @@ function capital(name) {
   return name[0].toUpperCase() + name.slice(1);
 }
 
+function drawDummy(box) {
+  // Cutthroat's dummy sits across from the player, where a partner would: face down, taken up, or set aside
+  box.hidden = view.players !== 3;
+  box.dataset.pos = "top";
+  box.classList.add("dummy");
+  box.classList.remove("to-act");
+  if (view.players === 3) box.append(el("div", { class: "name" }, "Dummy"), el("div", { class: "bid" }, view.dummy));
+}
+
 function drawSeats() {
   const trick = view.tricks.length ? view.tricks[view.tricks.length - 1] : null;
   const current = trick && trick.winner === null ? trick : null;
+  const positions = POSITIONS[view.players];
   for (let seat = 0; seat < 4; seat++) {
     const box = document.getElementById("seat-" + seat);
     box.replaceChildren();
+    if (seat >= view.players) {           // no such seat: the dummy's place in Cutthroat, else nothing
+      if (seat === 3) drawDummy(box); else box.hidden = true;
+      continue;
+    }
+    box.hidden = false;
+    box.classList.remove("dummy");
+    box.dataset.pos = positions[seat];
     box.classList.toggle("to-act", view.turn === seat);
     const name = el("div", { class: "name" }, seat === 0 ? "You" : capital(seatName(seat)));
     if (view.dealer === seat) name.append(el("span", { class: "tag" }, "dealer"));
@@ -106,7 +126,8 @@ function drawCentre() {
   if (view.trump) up.append(el("div", { class: "trump" }, "trump: " + view.trump + " (" + seatName(view.maker) + ")"));
   const won = document.getElementById("tricks-won");
   won.textContent = view.maker === null ? "" :
-    "tricks: you and partner " + view.tricks_won[0] + ", left and right " + view.tricks_won[1];
+    "tricks: " + view.parties.map((name, p) => name + " " + view.tricks_won[p]).join(", ");
+  document.getElementById("partnership").textContent = view.partnership || "";
   const trick = document.getElementById("trick");
   trick.replaceChildren();
   const last = view.tricks.filter(t => t.winner !== null).pop();
@@ -129,6 +150,7 @@ function drawYou() {
   hand.replaceChildren();
   calls.replaceChildren();
   document.getElementById("prompt").textContent = view.prompt || "";
+  if (view.options && view.keep) { drawKeep(hand, calls); drawEnd(); return; }
   const cardOptions = {};
   const isCards = view.options && (view.phase === "play" || view.phase === "discard");
   if (isCards) for (const o of view.options) cardOptions[o.label] = o;
@@ -154,16 +176,47 @@ function drawYou() {
       calls.append(b);
     }
   }
+  drawEnd();
+}
+
+function drawEnd() {
   document.getElementById("result").textContent = view.result || "";
   const next = document.getElementById("next");
   next.hidden = !view.done;
-  if (view.game_over !== null && view.game_over !== undefined) {
-    document.getElementById("result").textContent += ". Game over: " +
-      (view.game_over === 0 ? "you and your partner win" : "left and right win") + ".";
+  if (view.game_over !== null && view.game_over !== undefined && view.game_over_text) {
+    document.getElementById("result").textContent += ". Game over: " + view.game_over_text + ".";
     next.textContent = "New game";
   } else {
     next.textContent = "Next hand";
   }
+}
+
+function drawKeep(hand, calls) {
+  // Cutthroat's keep: the ten cards are toggles, and Keep sends the five picked as one board (the server judges it)
+  const at = view.hand + ":" + view.step;
+  if (chosen.at !== at) chosen = { at, cards: new Set() };
+  for (const o of view.options) {
+    const on = chosen.cards.has(o.code);
+    const b = el("button", { class: "card legal keep-card" + (o.from === "dummy" ? " from-dummy" : "") +
+                             (on ? " chosen" : ""), "data-card": o.label, "data-code": o.code,
+                             "aria-pressed": String(on), title: (on ? "put back " : "keep ") + cardText(o.label) +
+                             (o.from === "dummy" ? " (from the dummy)" : "") }, cardText(o.label));
+    if (o.label !== "JK" && "DH".includes(o.label.slice(-1))) b.classList.add("red");
+    b.addEventListener("click", () => {
+      if (chosen.cards.has(o.code)) chosen.cards.delete(o.code); else chosen.cards.add(o.code);
+      drawYou();
+    });
+    hand.append(b);
+  }
+  const n = chosen.cards.size;
+  calls.append(el("span", { id: "keep-count" }, n + " of " + view.keep + " chosen "));
+  const keep = el("button", { id: "keep-button", class: n === view.keep ? "legal" : "illegal" }, "Keep");
+  keep.disabled = n !== view.keep;
+  keep.addEventListener("click", () => {
+    const board = [...chosen.cards].reduce((t, c) => t + 2 ** c, 0);    // 33 bits: beyond JavaScript's << 
+    send("/api/act", { hand: state.hand, step: state.step, action: board });
+  });
+  calls.append(keep, el("div", { class: "keep-note" }, "dashed: the dummy's five cards"));
 }
 
 function drawStory() {
@@ -262,7 +315,8 @@ function moment(s, k) {
   // the table after the hand's first k cards: what the player sees while the bots' later cards are on their way
   const all = cardsOf(s);
   if (k >= all.length) return s;
-  const f = Object.assign({}, s, { tricks: [], tricks_won: [0, 0], turn: all[k].seat, options: undefined,
+  const f = Object.assign({}, s, { tricks: [], tricks_won: s.tricks_won.map(() => 0), turn: all[k].seat,
+                                   options: undefined,
                                    prompt: "", done: false, result: undefined, game_over: null, moment: true });
   let left = k;
   for (const t of s.tricks) {
@@ -271,9 +325,9 @@ function moment(s, k) {
     left -= cards.length;
     const winner = cards.length === t.cards.length ? t.winner : null;
     f.tricks.push({ cards, winner });
-    if (winner !== null) f.tricks_won[winner % 2] += 1;
+    if (winner !== null) f.tricks_won[s.party_of[winner]] += 1;
   }
-  if (s.done && s.points) f.score = [s.score[0] - s.points[0], s.score[1] - s.points[1]];
+  if (s.done && s.points) f.score = s.score.map((x, p) => x - s.points[p]);
   return f;
 }
 
@@ -301,7 +355,7 @@ function advance() {
 
 function render(v) {
   view = v;
-  document.getElementById("score").textContent = "you and partner " + v.score[0] + ", left and right " + v.score[1] +
+  document.getElementById("score").textContent = v.parties.map((name, p) => name + " " + v.score[p]).join(", ") +
     " (game to " + v.game_to + ")";
   document.getElementById("about").textContent = "game " + (v.game + 1) + ", hand " + (v.hand + 1) + "; bots: " + v.bot +
     "; seed " + v.seed;
@@ -313,6 +367,7 @@ function render(v) {
     document.body.dataset.hand = v.hand;
     document.body.dataset.phase = v.phase;
     document.body.dataset.turn = v.turn === null ? "" : v.turn;
+    document.body.dataset.players = v.players;
   }
   drawSeats();
   drawCentre();
