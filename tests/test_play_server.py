@@ -258,7 +258,7 @@ def _cli(*args, **kw):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("args,words", [
-    (["--players", "3"], "--players: the practice table's page seats 4 players"),
+    (["--players", "3", "--defend-alone"], "defend_alone is a 4-player rule"),
     (["--bot", "nosuch"], "unknown policy 'nosuch'"),
     (["--advise-policy", "nosuch"], "--advise-policy: unknown policy"),
     (["--resume"], "--resume: name the session's folder"),
@@ -270,6 +270,18 @@ def test_bad_options_are_one_line(tmp_path, args, words):
     out = _cli("play", "--no-browser", "--port", "0", *where, *[str(tmp_path / "new") if a == "NEW" else a for a in args])
     assert out.returncode == 1 and words in out.stderr and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", ["2", "3"])
+def test_the_command_seats_2_and_3_players(tmp_path, players):
+    """The page draws the 2-hand and Cutthroat tables (tests/test_play_browser_variants.py), so the command
+    opens them: a start deals the first hand and keeps the rules for a resume."""
+    folder = str(tmp_path / "s")
+    out = _cli("play", "--no-browser", "--port", "0", "--stop-after", "0", "--no-advice", "--players", players,
+               "--session", folder)
+    assert out.returncode == 0 and "the table is at http://127.0.0.1:" in out.stdout, out.stderr
+    assert json.load(open(os.path.join(folder, "session.json")))["rules"]["players"] == int(players)
 
 
 @pytest.mark.slow

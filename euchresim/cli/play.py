@@ -12,7 +12,7 @@ from euchresim.cli.options import InputError, rules_options
 @click.command()
 @rules_options
 @click.option("--bot", default="heuristic", show_default=True,
-              help="The policy of the other three seats (heuristic, pimc, heuristic:human, ...: docs/policies.md).")
+              help="The policy of the other seats (heuristic, pimc, heuristic:human, ...: docs/policies.md).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="The session's deals: hand i is dealt from the seed's stream i, so a seed replays a session.")
 @click.option("--session", "folder", type=click.Path(file_okay=False), default=None,
@@ -63,9 +63,6 @@ def play(rules, bot, seed, folder, resume, host, allow_remote, port, no_browser,
         raise InputError("--resume: name the session's folder with --session")
     if resume:
         rules, bot, seed = _kept(folder, rules, bot, seed)
-    if rules.players != 4:
-        # the session plays 2 and 3 (play.table.Session, tested), but the page draws four seats only so far
-        raise InputError("--players: the practice table's page seats 4 players (2 and 3 are not drawn yet)")
     folder = folder or time.strftime("play-%Y%m%d-%H%M%S")
     if advise_policy is not None:
         try:
