@@ -201,3 +201,22 @@ def test_a_headline_cell_that_does_not_replicate_stops_the_report(tmp_path, monk
     assert r.exit_code != 0 and len(line) == 1 and "Traceback" not in r.output, r.output
     assert "headline cells disagree with their measures again beyond chance" in line[0] and "2T R" in line[0]
     assert not (tmp_path / "ou" / "README.md").exists()
+
+
+def test_the_readme_has_a_decision_table_read_off_the_call_cells(made):
+    """Per round and seat: the classes to call with, a toss-up, too few hands, pass, each with the number its
+    cell in order_up_calls_round{1,2}.csv holds (the gain and half-width, or the hand count under 30)."""
+    readme = (made / "ou" / "README.md").read_text()
+    assert "## The decision table" in readme
+    table = readme.split("## The decision table", 1)[1].split("\n## ", 1)[0]
+    calls = pd.read_csv(made / "ou" / "order_up_calls_round1.csv")
+    one = table.split("Round two:")[0]
+    for pos in POSITIONS:
+        line = next(ln for ln in one.splitlines() if ln.startswith(f"- **{pos}**: "))
+        for _, c in calls[calls["position"] == pos].iterrows():
+            shown = (f"`{c['hand_class']}` {c['gain']:+.2f} ±{(c['ci_high'] - c['ci_low']) / 2:.2f}"
+                     if c["n"] >= 30 else f"`{c['hand_class']}` {c['n']} hand")
+            assert shown in line, (pos, shown)
+            verb = {"order": "order up", "pass": "pass", "close": "either (a toss-up)",
+                    "too few hands": "too few hands to say"}[c["call"]]
+            assert line.index(verb) < line.index(f"`{c['hand_class']}`")

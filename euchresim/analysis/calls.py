@@ -329,3 +329,22 @@ def table_calls(by_class: pd.DataFrame, policies: list, rnd: int = 1, min_n: int
     out["differ_z"] = weakest
     out.attrs["tests"] = len(tests)
     return out.reset_index(drop=True)
+
+
+def decision_table(calls: pd.DataFrame, order: list) -> pd.DataFrame:
+    """A guide's decision table read off a call table (``table_calls``): per seat, the hand classes where the
+    answer is to call, to pass, a toss-up, or not measured, each class with its gain and interval, the
+    seats in ``order`` (speaking order) and the classes strongest first."""
+    rank = {c: -i for i, c in enumerate(class_order())}
+    rows = []
+    for pos in order:
+        mine = calls[calls["position"].astype(str) == pos]
+        mine = mine.assign(_r=mine["hand_class"].map(rank)).sort_values("_r")
+        for word in ("order", "close", "too few hands", "pass"):
+            cells = mine[mine["call"] == word]
+            if len(cells):
+                rows.append({"position": pos, "call": word, "classes": list(cells["hand_class"]),
+                             "cells": [(c, g, lo, hi, n) for c, g, lo, hi, n in
+                                       zip(cells["hand_class"], cells["gain"], cells["ci_low"], cells["ci_high"],
+                                           cells["n"])]})
+    return pd.DataFrame(rows, columns=["position", "call", "classes", "cells"])

@@ -98,7 +98,8 @@ def build(ctx) -> Section:
         strong = targeted.headline_text(t["order_up_headline"], t["order_up_by_class"], policies, ctx.class_deals)
     charts = _charts(ctx, df, t, fits, policies)
     human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order)
-    text = (_at_the_table_text(ctx, t, charts, policies) + _method_text() + _by_seat_text(t, order, strong)
+    text = (_at_the_table_text(ctx, t, charts, policies) + _decision_text(t, policies, order) + _method_text()
+            + _by_seat_text(t, order, strong)
             + _heatmap_text(ctx, df, policies)
             + (human[0] if human is not None else []) + _models_text(t["order_up_models"], policies)
             + _upcard_text(t["order_up_by_upcard"], policies[0])
@@ -242,6 +243,53 @@ def _at_the_table_text(ctx, t: dict, charts: dict, policies: list) -> list[str]:
                        + " sees every card: a bound, never counted as advice" if any(map(cheats, policies)) else "")
                     + "). "
                     + f"`order_up_calls_round{rnd}.csv` has every cell's gain and interval.\n")
+    return text
+
+
+def _decision_text(t: dict, policies: list, order: list) -> list[str]:
+    """The decision table a guide prints: per round and seat, the classes to call with and to pass with under
+    the main model, each cell's gain and interval beside it, and where the other seats calling as people do
+    (heuristic:human) changes the answer, that answer too."""
+    from euchresim.analysis.calls import decision_table
+    text = ["## The decision table\n",
+            f"Read off the cells above ({policies[0]}; {HAND_CLASS_NOTE}): call with the classes listed, pass "
+            "with the rest. Each class has its gain of calling over passing in points a hand and the 95% "
+            "interval's half-width, or its hand count where there are too few to say.\n"]
+    human = "heuristic:human" if "heuristic:human" in policies[1:] else None
+    for rnd, word in ((1, "order up"), (2, "name your best suit")):
+        calls = t.get(f"order_up_calls_round{rnd}")
+        if calls is None or not len(calls):
+            continue
+        text.append(f"Round {'one' if rnd == 1 else 'two'}:\n")
+        table = decision_table(calls, order)
+        people = None
+        if human:
+            by = t["order_up_by_class"]
+            people = table_calls(by[by["policy"] != policies[0]], [human], rnd).set_index(["position", "hand_class"])
+        for pos in order:
+            seat = table[table["position"] == pos]
+            if not len(seat):
+                continue
+            said = []
+            for _, r in seat.iterrows():
+                cells = ", ".join(f"`{c}` " + (f"{g:+.2f} ±{(hi - lo) / 2:.2f}" if n >= 30 else
+                                                f"{n} hand{'s' if n != 1 else ''}")
+                                  for c, g, lo, hi, n in r["cells"])
+                verb = {"order": word, "close": "either (a toss-up)", "too few hands": "too few hands to say",
+                        "pass": "pass"}[r["call"]]
+                said.append(f"{verb}: {cells}")
+            line = f"- **{pos}**: " + "; ".join(said)
+            if people is not None:
+                mine = calls[calls["position"].astype(str) == pos].set_index(["position", "hand_class"])
+                other = [(k[1], people.loc[k]) for k in mine.index if k in people.index
+                         and people.loc[k, "call"] in ("order", "pass") and mine.loc[k, "call"] in ("order", "pass")
+                         and people.loc[k, "call"] != mine.loc[k, "call"]]
+                if other:
+                    line += (f". Against seats that call as people do ({human}): "
+                             + ", ".join(f"`{c}` {r['call']} ({r['gain']:+.2f} ±{(r['ci_high'] - r['ci_low']) / 2:.2f})"
+                                         for c, r in other))
+            text.append(line + ".")
+        text.append("")
     return text
 
 
