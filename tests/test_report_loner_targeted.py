@@ -246,3 +246,14 @@ def test_each_seats_headline_cell_is_measured_again(made):
     assert np.isfinite(seats["z_replicate"]).all()
     readme = (made / "lo" / "README.md").read_text()
     assert readme.count("measured again on deals of its own") == len(seats)
+
+
+def test_the_readme_has_a_decision_table_per_seat_for_going_and_defending_alone(made):
+    """Per who, round and seat: where going alone pays, costs, or cannot be told, each class with its cell's
+    gain (the untargeted round-one makers' cells of the main model) or its hand count."""
+    readme = (made / "lo" / "README.md").read_text()
+    table = readme.split("## The decision table", 1)[1].split("\n## ", 1)[0]
+    one = table.split("Going alone, trump made in round one:")[1].split("\n\n", 2)[1]
+    for pos in POSITIONS:
+        assert any(ln.startswith(f"- **{pos}**: ") for ln in one.splitlines()), pos
+    assert "it pays" in one and "it costs" in one and "Defending alone" in table

@@ -72,6 +72,7 @@ def build(ctx) -> Section:
         t["loner_headline"] = replicated(ctx, head, lambda c: targeted.simulate(c, tab, deal_frame)[0])
         strong = targeted.headline_text(t["loner_headline"], df, policies, ctx.class_deals)
     text = (_method_text(players, maker_word, note_def) + _gain_text(t, players, strong)
+            + _decision_text(df, policies, players)
             + _where_it_pays_text(t["loner_fit"]) + _chart_text(ctx, charts, df, policies)
             + _threshold_text(t) + _count_text(t, policies[0]) + _models_text(t["loner_models"], policies)
             + chose_note(policies))
@@ -208,6 +209,42 @@ def _method_text(players: int, maker_word: str, note_def: str) -> list[str]:
             "as dealt (`3T R`: three trumps with the right bower).\n"]
     if note_def:
         text.append(note_def + "\n")
+    return text
+
+
+def _decision_text(df: pd.DataFrame, policies: list, players: int) -> list[str]:
+    """The decision table for going alone and defending alone: per who, round and seat, the classes where it
+    pays, is a toss-up, has too few hands to say, or costs, each with its gain and half-width (or its hand
+    count), under the main model; every answer per seat, as the seats differ (a pooled answer was wrong for
+    two of them)."""
+    from euchresim.analysis import speaking_order
+    from euchresim.analysis.calls import decision_table, table_calls
+    main = policies[0]
+    order = [position_names(players)[p] for p in speaking_order(players)]
+    mine = df[df["policy"] == main]
+    text = ["## The decision table\n",
+            f"Per seat and round ({main}; {HAND_CLASS_NOTE}): go alone (or defend alone) with the classes "
+            "where it pays, not with those where it costs; each class with its gain in points a hand and the "
+            "95% interval's half-width, or its hand count where there are too few to say.\n"]
+    words = {"order": "it pays", "close": "a toss-up", "too few hands": "too few hands to say", "pass": "it costs"}
+    for who, what in (("maker", "Going alone"), ("defender", "Defending alone")):
+        for rnd in (1, 2):
+            sub = mine[(mine["who"] == who) & (mine["round"] == rnd)]
+            if not len(sub):
+                continue
+            cells = gain_table(sub.assign(policy=main), ["policy", "round", "position", "hand_class"])
+            calls = table_calls(cells, [main], rnd)
+            text.append(f"{what}, trump made in round {'one' if rnd == 1 else 'two'}:\n")
+            table = decision_table(calls, order)
+            for pos in order:
+                seat = table[table["position"] == pos]
+                if len(seat):
+                    text.append(f"- **{pos}**: " + "; ".join(
+                        f"{words[r['call']]}: " + ", ".join(
+                            f"`{c}` " + (f"{g:+.2f} ±{(hi - lo) / 2:.2f}" if n >= 30 else
+                                         f"{n} hand{'s' if n != 1 else ''}") for c, g, lo, hi, n in r["cells"])
+                        for _, r in seat.iterrows()) + ".")
+            text.append("")
     return text
 
 
