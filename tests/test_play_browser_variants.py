@@ -241,3 +241,34 @@ def test_four_hand_packs_and_options_a_hand_played_by_clicks(browser, open_varia
             assert obj["calls"][:7] == ["pass"] * 7 and obj["calls"][7] != "pass" and obj["dealer"] == 0
         if met == "defend_alone":
             assert 0 in obj["alone"] and page.locator("#seat-2").text_content().count("sits out") == 1
+
+
+@pytest.mark.parametrize("players,seed", [(3, 2), (2, 1)])
+def test_the_verdicts_on_a_cutthroat_and_a_2_hand_hand_are_the_advisors(browser, tmp_path, players, seed):
+    """With the advisor on, the hand's verdicts appear as for four players: each of the player's decisions with a
+    choice, the keep of five included, the very numbers of review_hand on the written record."""
+    from euchresim.analysis.advice import review_hand
+    from euchresim.play.words import say_cards
+    server, session, advisor = open_table(Rules(players=players), "heuristic", seed, str(tmp_path / "s"), samples=200)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    host, port = server.server_address[:2]
+    try:
+        for page in open_page(browser, pace="instant"):
+            page.goto(f"http://{host}:{port}/")
+            obj = play_by_clicks(page, session, MAKE, [])
+            rows = "#verdicts .hand-verdicts[data-hand='0'] .verdict[data-step]"
+            page.wait_for_selector(rows, timeout=300_000)
+            inferred = advisor.state()["hands"]["0"]["rows"][0]["inference"]
+            mine = review_hand(parse_record(obj), session.bot, 200, seed=0, infer=inferred, seats=(0,))
+            shown = page.locator(rows).all()
+            assert len(shown) == len(mine) > 0
+            assert ("dummy_keep" in set(mine["kind"])) == (players == 3)
+            for row, (_, r) in zip(shown, mine.iterrows()):
+                assert int(row.get_attribute("data-step")) == r["step"] and say_cards(str(r["did"])) in row.text_content()
+                if r["did"] != r["best"] and r["gave_up"] != 0:
+                    assert f"gave up {r['gave_up']:.2f} points a hand" in row.text_content()
+    finally:
+        server.shutdown()
+        server.server_close()
+        session.close()
+        advisor.stop()
