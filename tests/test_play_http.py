@@ -23,7 +23,7 @@ from euchresim.play.table import TableError
 from euchresim.rules import Rules
 from tests.helpers import hears_ctrl_c, one_error_line, run
 from tests.test_lifeline import wait_gone
-from tests.test_play_server import call, table  # noqa: F401  (the fixture)
+from tests.test_play_server import _cli, call, table  # noqa: F401  (the fixture)
 
 def raw(base, method, path, body=None, headers=None):
     """(status, headers, body text) of one request with exactly the headers given (Host included)."""
@@ -313,3 +313,15 @@ def test_a_table_killed_with_sigkill_leaves_no_advisor_worker(started_table):
     p.kill()
     p.wait(timeout=60)
     wait_gone(workers)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", ["2", "3"])
+def test_the_command_seats_2_and_3_players(tmp_path, players):
+    """The page draws the 2-hand and Cutthroat tables (tests/test_play_browser_variants.py), so the command
+    opens them: a start deals the first hand and keeps the rules for a resume."""
+    folder = str(tmp_path / "s")
+    out = _cli("play", "--no-browser", "--port", "0", "--stop-after", "0", "--no-advice", "--players", players,
+               "--session", folder)
+    assert out.returncode == 0 and "the table is at http://127.0.0.1:" in out.stdout, out.stderr
+    assert json.load(open(os.path.join(folder, "session.json")))["rules"]["players"] == int(players)

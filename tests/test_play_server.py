@@ -273,18 +273,6 @@ def test_bad_options_are_one_line(tmp_path, args, words):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", ["2", "3"])
-def test_the_command_seats_2_and_3_players(tmp_path, players):
-    """The page draws the 2-hand and Cutthroat tables (tests/test_play_browser_variants.py), so the command
-    opens them: a start deals the first hand and keeps the rules for a resume."""
-    folder = str(tmp_path / "s")
-    out = _cli("play", "--no-browser", "--port", "0", "--stop-after", "0", "--no-advice", "--players", players,
-               "--session", folder)
-    assert out.returncode == 0 and "the table is at http://127.0.0.1:" in out.stdout, out.stderr
-    assert json.load(open(os.path.join(folder, "session.json")))["rules"]["players"] == int(players)
-
-
-@pytest.mark.slow
 def test_the_command_serves_the_table_on_a_free_port_and_stops_on_ctrl_c(tmp_path):
     folder = str(tmp_path / "s")
     p = subprocess.Popen([sys.executable, "-m", "euchresim.cli", "play", "--no-browser", "--port", "0",
