@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Iterable
 
 SUITS = "CDHS"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")     # the suits as a player calls them, in SUITS order
 RANKS = "789TJQKA"
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 RANK_9, RANK_J, RANK_A = 2, 4, 7

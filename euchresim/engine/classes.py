@@ -21,7 +21,7 @@ from euchresim.engine.layout import T_EFF
 CLASS_NAMES = tuple(f"{t}T {b}" for t in ("0-1", "2", "3", "4+") for b in ("-", "L", "R", "RL"))
 NCLASSES = 16
 NO_CLASS = -1           # a joker upcard: no suit, so no class (the dealer names trump, R7)
-_JOKER = 32
+from euchresim.cards import JOKER as _JOKER  # noqa: E402  (the one definition)
 
 
 @njit(cache=True, _nrt=False, inline='always')

@@ -49,7 +49,7 @@ NMEAS = len(MEASURES)
 
 RADIX_NONE = np.array(RADIX, np.int64) - 1     # a constant: numba freezes it into the compiled code
 _ACES = np.int64(0x80808080)
-_JOKER = 32
+from euchresim.cards import JOKER as _JOKER  # noqa: E402  (the one definition)
 
 
 @njit(cache=True, _nrt=False, inline='always')

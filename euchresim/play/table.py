@@ -22,19 +22,18 @@ import threading
 
 import numpy as np
 
-from euchresim.cards import NO_CARD, NO_KEEP, SUITS, card_str, cards_of
+from euchresim.cards import NO_CARD, NO_KEEP, SUIT_NAMES as CARD_SUIT_NAMES, SUITS, card_str, cards_of
 from euchresim.engine.game import game_winners
-from euchresim.engine.layout import (ALONE, BIDSUIT, BID2_PASS, CALLS, CFG_GAME_TO, CFG_NPACK, CFG_TIE, DEAL, DEAL_DUMMY, DEALER,
-                                     DISCARD, DUMMY_KEEP, HAND, JOKER_SUIT, KITTY, LED, MAKER, NCALLS, NINTRICK,
-                                     NPLAYS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER,
-                                     PH_PLAY,
-                                     PHASE_NAMES, PLAY_SEAT, PLAYS, POINTS, REDEAL, SCORE, T_NEXT, T_PACK,
+from euchresim.engine.layout import (ALONE, BIDSUIT, BID2_PASS, CALLS, CFG_GAME_TO, CFG_NPACK, CFG_TIE, DEAL,
+                                     DEAL_DUMMY, DEALER, DISCARD, DUMMY_KEEP, JOKER_SUIT, KITTY, LED, MAKER, NCALLS,
+                                     NINTRICK, NPLAYS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY,
+                                     PH_JOKER, PH_PLAY, PHASE_NAMES, PLAYS, POINTS, REDEAL, SCORE, T_NEXT, T_PACK,
                                      T_SUIT_OF, TRICK_WINNER, TRICKS, TRUMP, UPCARD)
 from euchresim.engine.tables import cached_tables
 from euchresim.loops.hands import new_workspace
 from euchresim.loops.step import HandState
 from euchresim.play.words import bid1_label, card_text
-from euchresim.records.format import Record, call_str, format_record, parse_record
+from euchresim.records.format import Record, format_record, parse_record
 from euchresim.records.jsonl import iter_jsonl
 from euchresim.run.runner import chunk_states
 
@@ -42,7 +41,7 @@ YOU = 0
 SEAT_NAMES = ("you", "left", "partner", "right")
 # the seats by players at the table, the player first and then clockwise (the player's left first)
 SEATS_BY_PLAYERS = {4: SEAT_NAMES, 3: ("you", "left", "right"), 2: ("you", "opponent")}
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SUIT_NAMES = dict(zip(SUITS, CARD_SUIT_NAMES))       # by letter: "H" -> "hearts" (cards.SUIT_NAMES, the one list)
 RECORDS = "hands.jsonl"
 META = "session.json"
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 
-from euchresim.cards import RANKS
+from euchresim.cards import RANKS, SUIT_NAMES, SUITS
 
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 _CARD = re.compile(rf"\b[{RANKS}][CDHS]\b")
 WHERE = {"joker_suit": "the joker's suit", "bid1": "round one", "bid2": "round two", "alone": "going alone",
          "defend_alone": "against a lone hand", "discard": "your discard", "dummy_keep": "your keep"}
-SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SUIT_WORDS = dict(zip(SUITS, SUIT_NAMES))          # by letter (cards.SUIT_NAMES, the one list)
 
 
 def card_text(card: str) -> str:

@@ -44,7 +44,7 @@ B_DEFEND = slot_of(BASELINE_PARAMS, "defend")
 B_PARTNER_UP = slot_of(BASELINE_PARAMS, "partner_up")
 B_DEFEND_CUTTHROAT = slot_of(BASELINE_PARAMS, "defend_cutthroat")
 
-JOKER = 32
+from euchresim.cards import JOKER  # noqa: E402  (the one definition)
 
 
 @njit(cache=True, _nrt=False, inline='always')

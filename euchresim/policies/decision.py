@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from euchresim.cards import JOKER, SUITS, card_index, card_str, parse_card, same_colour
+from euchresim.cards import JOKER, SUIT_NAMES, SUITS, card_index, card_str, parse_card, same_colour
 from euchresim.engine.bits import randbelow
 from euchresim.engine.layout import (ALONE, BID2_PASS, CFG_PLAYERS, DEALER, MAKER, NINTRICK, NPLAYS, PH_ALONE,
                                      PH_BID1, PH_BID2, PH_DEFEND, PH_DUMMY, PH_JOKER, PHASE,
@@ -40,7 +40,6 @@ from euchresim.policies.params import PolicyError, declare
 from euchresim.policies.user import BOT_MARK
 from euchresim.policies.view import led_suit, shown_voids, teammate
 
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
 
 @dataclass(frozen=True)

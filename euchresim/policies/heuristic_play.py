@@ -12,7 +12,7 @@ from euchresim.policies.builtin import cheapest_by_power
 from euchresim.policies.view import cheapest, played_cards, shown_voids, strongest, teammate
 from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, CFG_PACK, CFG_PLAYERS, DEALER, EXCHANGED, LED, MAKER, NACTIVE, NINTRICK, OUT, TRUMP, UPCARD, T_EFF, T_NEXT, T_ORDER, T_POWER, T_SUIT_OF)
 
-JOKER = 32
+from euchresim.cards import JOKER  # noqa: E402  (the one definition)
 ONE = np.int64(1)
 
 from euchresim.policies.heuristic_params import (H_JOKER, H_LEAD_TRUMP, H_LEFT, H_OFF_ACE,  # noqa: E402

@@ -16,13 +16,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from euchresim.cards import SUITS, card_str
+from euchresim.cards import SUIT_NAMES, SUITS, card_str
 from euchresim.engine.tables import cached_tables
 from euchresim.engine.layout import (BID2_PASS, ERR_SCRIPT_SHORT, EXCHANGED, MAKER, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE_NAMES, PLAY_SEAT, NO_CARD, NO_KEEP)
 from euchresim.records.format import Record
 from euchresim.rules import Rules
 
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")     # round two's options, as a player calls them
 from euchresim.run.runner import chunk_states
 
 @dataclass(frozen=True)
