@@ -199,15 +199,17 @@ def test_cutthroat_the_player_defends_alone_and_the_other_defender_sits_out(brow
         _check_outcome(page, session, obj)
 
 
-def test_two_hand_a_hand_played_by_clicks(browser, open_variant):
+@pytest.mark.parametrize("width", [1200, 390])
+def test_two_hand_a_hand_played_by_clicks(browser, open_variant, width):
     url, session = open_variant(Rules(players=2), 1)          # seed 1: the player picks up and discards
-    for page in open_page(browser, pace="instant"):
+    for page in open_page(browser, pace="instant", viewport={"width": width, "height": 900}):
         page.goto(url)
         page.wait_for_selector("#calls button")
         _check_seats(page, 2)
         assert page.locator("#seat-1 .name").text_content().startswith("Opponent")
         seen = []
-        obj = play_by_clicks(page, session, MAKE, seen, shot=("play", "play-two-hand.png"))
+        obj = play_by_clicks(page, session, MAKE, seen, shot=("play", "play-two-hand.png") if width > 390 else None,
+                             phone=width == 390)
         assert {k for k, _ in seen} >= {"bid1", "discard", "play"}
         assert page.locator("#partnership").text_content() == ""
         _check_outcome(page, session, obj)
