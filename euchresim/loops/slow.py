@@ -14,7 +14,7 @@ bit for bit (tests/test_python_policy.py).
 
 A Python seat that raises, returns something that is not an integer, or
 an illegal action stops the chunk with ``Failed``: the row of the hand so
-far is written, and the decision (run.blame.Decision) is known at once.
+far is written, and the decision (run.blame.FailedDecision) is known at once.
 """
 from __future__ import annotations
 

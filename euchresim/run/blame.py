@@ -33,7 +33,7 @@ CODES = {PH_JOKER: {s: SUITS[s] for s in range(4)}, PH_BID1: {0: "pass", 1: "ord
 
 
 @dataclass(frozen=True)
-class Decision:
+class FailedDecision:
     """The decision a chunk failed at: whose, which, what came back (an action, or an exception)."""
     seat: int
     phase: int
@@ -71,7 +71,7 @@ def _play_to(spec, chunk, stop, tab, pids, params, fns, chunk_states):
     return prng
 
 
-def failing_decision(spec, chunk, at: int, row, chunk_states) -> Decision | None:
+def failing_decision(spec, chunk, at: int, row, chunk_states) -> FailedDecision | None:
     """Hand ``at`` (its row ``row``: the deal, the dealer, the score) played again decision by decision.
 
     ``chunk_states(seed, chunk)`` gives a chunk's two random streams (the runner's, passed in: the
@@ -97,9 +97,9 @@ def failing_decision(spec, chunk, at: int, row, chunk_states) -> Decision | None
                 fn(h.st, h.priv[HAND + seat], h.priv[AWAY + seat], np.int64(seat), np.int64(legal), params[seat],
                    before, tab)
             except Exception as e:
-                return Decision(seat, phase, legal, error=e)
+                return FailedDecision(seat, phase, legal, error=e)
         if h.apply(a, legal):
-            return Decision(seat, phase, legal, action=a)
+            return FailedDecision(seat, phase, legal, action=a)
     return None
 
 
@@ -122,14 +122,14 @@ def _legal(phase: int, legal: int) -> str:
     return "the legal actions: " + ", ".join(f"{a} ({CODES[phase][a]})" for a in range(8) if (legal >> a) & 1)
 
 
-def returned(decision: Decision | None) -> str:
+def returned(decision: FailedDecision | None) -> str:
     """``it returned X; the legal ...: ...`` for an illegal move's line ('' when it was not found again)."""
     if decision is None or decision.action is None:
         return ""
     return f"it returned {_action(decision.phase, decision.action)}; {_legal(decision.phase, decision.legal)}"
 
 
-def line(decision: Decision | None, names) -> tuple[str, str, str] | None:
+def line(decision: FailedDecision | None, names) -> tuple[str, str, str] | None:
     """(who, what it did, detail) for a failure's one line, or None when the decision was not found again."""
     if decision is None or not 0 <= decision.seat < len(names):
         return None

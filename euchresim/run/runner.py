@@ -241,10 +241,10 @@ def _python_seats(spec, chunk, pyfns):
     once: the decision is known, so the chunk is not played again to find it.
     """
     from euchresim.loops import slow
-    from euchresim.run.blame import Decision
+    from euchresim.run.blame import FailedDecision
 
     def stopped(f, rows, plays):
-        decision = Decision(f.seat, f.phase, f.legal, action=f.action, error=f.error, where=f.where)
+        decision = FailedDecision(f.seat, f.phase, f.legal, action=f.action, error=f.error, where=f.where)
         return SimError(_policy_error(spec, chunk, f.at, rows[f.at], plays[f.at], decision))
 
     def hands(tab, n, drng, prng, pids, params, fns, rows, plays, chunk_, counts):

@@ -33,7 +33,7 @@ from euchresim.run.runner import chunk_states
 from euchresim.stats import sequential_z
 from euchresim.engine.tables import cached_tables
 # what a situation is, and how one is built (studies/situation.py): the advisor's vocabulary, named here too
-from euchresim.studies.situation import (AdviceError, Decision, Situation, _policy_arrays, _score_tuple,  # noqa: F401
+from euchresim.studies.situation import (AdviceError, Options, Situation, _policy_arrays, _score_tuple,  # noqa: F401
                                          decision_of, default_calls, from_hand, from_record, probe, seat_name,
                                          seat_of)
 
@@ -93,7 +93,7 @@ class AdviseJob(Job):
     """Batches ``first .. first + count - 1`` of one situation's samples, as chunks of the one runner."""
     stop_label = "batch"
 
-    def __init__(self, sit: Situation, decision: Decision, policy, infer: bool, batch: int, seed: int,
+    def __init__(self, sit: Situation, decision: Options, policy, infer: bool, batch: int, seed: int,
                  first: int, count: int, infer_policy=None, stray: float = STRAY):
         self.sit, self.decision, self.policy, self.infer = sit, decision, policy, infer
         self.batch, self.seed, self.first, self.n_chunks = batch, seed, first, count
@@ -113,7 +113,7 @@ class AdviseJob(Job):
                                                           self.infer_policy, self.stray))})
 
 
-def play_batch(sit: Situation, decision: Decision, policy, infer: bool, n: int, seed: int, batch: int,
+def play_batch(sit: Situation, decision: Options, policy, infer: bool, n: int, seed: int, batch: int,
                infer_policy=None, stray: float = STRAY) -> Samples:
     """Batch ``batch`` of ``n`` kept deals (the streams of chunk ``batch`` of ``seed``).
 
@@ -187,7 +187,7 @@ class Advice:
     schedule's length: the intervals shown hold at every look at once.
     """
     situation: Situation
-    decision: Decision
+    decision: Options
     policy: str
     samples: Samples
     stopped: str

@@ -63,8 +63,12 @@ class Situation:
 
 
 @dataclass(frozen=True)
-class Decision:
-    """The decision a situation leads to: its phase and the options, as (action, alone follow-up) rows."""
+class Options:
+    """The decision a situation leads to: its phase and the options, as (action, alone follow-up) rows.
+
+    Named for what it holds, not ``Decision``: that is the bot author's view of a decision
+    (policies.decision.Decision), and run.blame.FailedDecision the one a policy got wrong.
+    """
     phase: int
     legal: int
     options: np.ndarray = field(compare=False)      # int64[k, 2] (loops.advise.OPT_*)
@@ -99,7 +103,7 @@ def _bits(mask: int) -> list[int]:
     return [c for c in range(64) if (mask >> c) & 1]
 
 
-def decision_of(sit: Situation) -> Decision:
+def decision_of(sit: Situation) -> Options:
     """The seat's decision in ``sit`` and its options; an AdviceError if the hand so far reaches none."""
     from euchresim.loops.advise import KEPT, SCRIPT_ERROR
     status, phase, to_act, legal, _, _, _ = probe(sit)
@@ -154,7 +158,7 @@ def decision_of(sit: Situation) -> Decision:
     elif phase == PH_JOKER:
         rows = [(s, -1) for s in range(4)]
         labels = list(SUITS)
-    return Decision(phase, legal, np.array(rows, np.int64).reshape(-1, 2), tuple(labels))
+    return Options(phase, legal, np.array(rows, np.int64).reshape(-1, 2), tuple(labels))
 
 
 
