@@ -181,23 +181,12 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         euchresim advise --hand "AD KD QC TC 9S" --upcard JD --seat dealer --score 9-9
         euchresim advise --record game.jsonl --line 12 --after 7
     """
-    from euchresim.analysis.advice import advice_json, advice_table, deal_values, format_advice, win_model
+    from euchresim.analysis.advice import advice_table, deal_values, win_model
     from euchresim.cli.options import COMPILING, say_if_compiling
-    from euchresim.policies import cheats
     from euchresim.run.errors import SimError
     from euchresim.studies import advise as A
 
-    if samples is not None and samples < 1:
-        raise InputError(f"--samples {samples}: at least 1")
-    if not A.MIN_ALPHA <= alpha < 1:
-        raise InputError(f"--alpha {alpha:g}: an error rate from {A.MIN_ALPHA:g} up to (not including) 1")
-    stray = A.STRAY if stray is None else stray
-    if not 0.0 <= stray < 0.5:
-        raise InputError(f"--stray {stray:g}: a chance from 0 up to (not including) 0.5")
-    if fixed and samples is None:
-        raise InputError("--fixed: give --samples, the number of deals to play")
-    if model_hands is not None and model_hands < 100:
-        raise InputError(f"--model-hands {model_hands}: at least 100")
+    stray = _check_numbers(A, samples, alpha, stray, fixed, model_hands)
     compare = None
     if models:
         names = [m.strip() for m in models.split(",")]
@@ -237,13 +226,41 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         answers.append((name, adv, table))
     against = answers.pop() if compare else None
     if as_json:
-        out = [advice_json(adv, table) for _, adv, table in answers]
-        one = out[0] if len(out) == 1 else {"models": out}
-        if against is not None:
-            one["table"] = TABLES[PEOPLE]
-            one["against_bots"] = advice_json(against[1], against[2])
-        click.echo(json.dumps(_finite(one), indent=2))
-        return
+        _print_json(answers, against)
+    else:
+        _print_answers(sit, score_said, answers, against)
+
+
+def _check_numbers(A, samples, alpha, stray, fixed, model_hands) -> float:
+    """The options' numbers, each refused in one line; returns the stray chance (default ``A.STRAY``)."""
+    if samples is not None and samples < 1:
+        raise InputError(f"--samples {samples}: at least 1")
+    if not A.MIN_ALPHA <= alpha < 1:
+        raise InputError(f"--alpha {alpha:g}: an error rate from {A.MIN_ALPHA:g} up to (not including) 1")
+    stray = A.STRAY if stray is None else stray
+    if not 0.0 <= stray < 0.5:
+        raise InputError(f"--stray {stray:g}: a chance from 0 up to (not including) 0.5")
+    if fixed and samples is None:
+        raise InputError("--fixed: give --samples, the number of deals to play")
+    if model_hands is not None and model_hands < 100:
+        raise InputError(f"--model-hands {model_hands}: at least 100")
+    return stray
+
+
+def _print_json(answers, against) -> None:
+    from euchresim.analysis.advice import advice_json
+    out = [advice_json(adv, table) for _, adv, table in answers]
+    one = out[0] if len(out) == 1 else {"models": out}
+    if against is not None:
+        one["table"] = TABLES[PEOPLE]
+        one["against_bots"] = advice_json(against[1], against[2])
+    click.echo(json.dumps(_finite(one), indent=2))
+
+
+def _print_answers(sit, score_said, answers, against) -> None:
+    """The situation, which table, each model's table and verdict, and the answer at a table of bots."""
+    from euchresim.analysis.advice import format_advice
+    from euchresim.policies import cheats
     click.echo(_describe(sit))
     if score_said:
         click.echo(score_said)
