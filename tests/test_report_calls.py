@@ -78,7 +78,8 @@ def test_order_up_files_and_quoted_numbers(order_up):
         assert fmt_gain(r, r["policy"]) in readme
     ev = pd.read_csv(os.path.join(order_up, "order_up_count_eval.csv"))
     r = ev[(ev["rule"] == "fitted count") & (ev["round"] == 1) & (ev["policy"] == "heuristic")].iloc[0]
-    assert f"agrees {r['agree']:.1%}" in readme and f"gives up {r['given_up']:.3f}" in readme
+    assert f"keeps {r['recovered']:.0%} ({r['recovered_low']:.0%}-{r['recovered_high']:.0%})" in readme
+    assert f"picks the better call on {r['agree']:.1%}" in readme and f"gives up {r['given_up']:.3f}" in readme
     assert "euchrestrategy.info" in readme
     sp = pd.read_csv(os.path.join(order_up, "order_up_count_refits.csv"))
     for rule in ("fitted count", "always pass", "heuristic's own call", "published count (call at 7+)"):
@@ -90,7 +91,8 @@ def test_order_up_files_and_quoted_numbers(order_up):
     # the README opens with the call at the table, the cells another model answers the other way named
     assert readme.split("\n\n")[2] == "![Round 1: the call](calls_round1.png)"
     calls = pd.read_csv(os.path.join(order_up, "order_up_calls_round1.csv")).fillna("")
-    assert set(calls["call"]) <= {"order", "pass", "close"} and (calls["n"] >= 30).all()
+    assert set(calls["call"]) <= {"order", "pass", "close", "too few hands"}
+    assert (calls.loc[calls["n"] < 30, "call"] == "too few hands").all()     # never a call on under 30 hands
     n_differ = int((calls["differ"] != "").sum())
     assert (f"{n_differ} of {len(calls)} cells are outlined" in readme if n_differ
             else "No other model gives the opposite call" in readme)
