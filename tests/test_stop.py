@@ -9,6 +9,9 @@ into a failure, and no test asserts how fast anything is.  The kernels are
 compiled once before the runs start, so a stop lands in a run under way,
 not in a compile that takes minutes on a busy machine (a stop during a
 compile: tests/test_compile_cache.py).
+
+And every path around the kernels keeps what was there: no half-written
+output, no input destroyed (the section at the end).
 """
 import json
 import os
@@ -21,10 +24,12 @@ import threading
 import pyarrow.parquet as pq
 import pytest
 
+from euchresim.records.jsonl import write_jsonl
 from euchresim.run import runner
+from euchresim.run.files import OutputPathError, check_distinct
 from euchresim.rules import FOUR_HAND
 
-from tests.helpers import hears_ctrl_c, wait_for
+from tests.helpers import hears_ctrl_c, run, wait_for
 from tests.test_lifeline import wait_gone
 
 HANG = 120         # seconds after SIGINT before a run counts as hung
@@ -226,3 +231,226 @@ def test_kill_9_of_the_run_itself_resumes_to_the_uninterrupted_result(tmp_path):
     assert pq.read_table(folder).equals(pq.read_table(ref / "run.parquet"))
     assert (tmp_path / "run.jsonl").read_bytes() == (ref / "run.jsonl").read_bytes()
     assert not any(name.endswith(".tmp") for _, _, names in os.walk(folder) for name in names)
+
+
+# ------------------------------------------------------------------ nothing lost around the kernels
+def test_a_write_stopped_halfway_leaves_the_old_file_whole(tmp_path):
+    p = tmp_path / "checked.jsonl"
+    write_jsonl(p, [{"n": i} for i in range(100)])
+    before = p.read_bytes()
+
+    def stopped():
+        for i in range(50):
+            yield {"n": -i}
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        write_jsonl(p, stopped())
+    assert p.read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ["checked.jsonl"]       # no temporary left behind
+
+
+def test_two_names_of_one_file_clash_whatever_the_names(tmp_path):
+    a = tmp_path / "a.jsonl"
+    a.write_text("{}\n")
+    os.link(a, tmp_path / "b.jsonl")
+    os.symlink(a, tmp_path / "c.jsonl")
+    for other in ("b.jsonl", "c.jsonl", "./sub/../a.jsonl"):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        with pytest.raises(OutputPathError, match="name the same file"):
+            check_distinct([("SRC", str(a)), ("-o", str(tmp_path / other))])
+    check_distinct([("SRC", str(a)), ("-o", str(tmp_path / "new.jsonl"))])
+
+
+def _records(tmp_path, n=30):
+    assert run(["simulate", "--hands", str(n), "--workers", "1", "--records", "h.jsonl", "--quiet"],
+               cwd=tmp_path).exit_code == 0
+    return (tmp_path / "h.jsonl").read_bytes()
+
+
+def test_replay_onto_a_hard_link_of_its_input_is_refused_and_the_input_kept(tmp_path):
+    data = _records(tmp_path)
+    os.link(tmp_path / "h.jsonl", tmp_path / "link.jsonl")
+    r = run(["replay", "h.jsonl", "-o", "link.jsonl", "--force"], cwd=tmp_path)
+    assert r.exit_code != 0 and "same file" in r.output
+    assert (tmp_path / "h.jsonl").read_bytes() == data
+
+
+def test_replay_of_standard_input_onto_the_file_it_comes_from_is_refused(tmp_path):
+    data = _records(tmp_path)
+    with open(tmp_path / "h.jsonl", "rb") as fh:
+        r = subprocess.run([sys.executable, "-m", "euchresim.cli", "replay", "-", "-o", "h.jsonl", "--force"],
+                           stdin=fh, cwd=tmp_path, capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONPATH=ROOT))
+    assert r.returncode != 0 and "same file" in r.stderr and "Traceback" not in r.stderr
+    assert (tmp_path / "h.jsonl").read_bytes() == data
+
+
+@pytest.mark.slow
+def test_the_largest_allowed_run_starts_at_once_in_flat_memory():
+    """--hands 10^15 is 1.5e10 chunks: a list of their numbers alone would be hundreds of GB, so the bug was
+    memory growing without bound before any hand was played. The first chunks must play, and the peak stays
+    within what one chunk's buffers and the loaded kernels take (well under 1 GiB).
+
+    The peak is the process's own high-water mark (``VmHWM``), not ``ru_maxrss``: Linux carries a
+    process's ``ru_maxrss`` across the exec that started it, so there it is at least the peak of the
+    pytest process that forked it (1.16 GB once, late in a full suite that compiled every kernel cold)."""
+    code = (
+        "import resource\n"
+        "def peak_kb():\n"
+        "    try:\n"
+        "        with open('/proc/self/status') as fh:\n"
+        "            return next(int(l.split()[1]) for l in fh if l.startswith('VmHWM:'))\n"
+        "    except OSError:\n"
+        "        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "from euchresim.run import runner\n"
+        "from euchresim.rules import FOUR_HAND\n"
+        "spec = runner.RunSpec(rules=FOUR_HAND, policies=('random',), count=10**15)\n"
+        "def on(done, total):\n"
+        "    if done >= 2:\n"
+        "        raise KeyboardInterrupt\n"
+        "try:\n"
+        "    runner.run(spec, workers=2, on_chunk=on)\n"
+        "except runner.RunStopped as e:\n"
+        "    print(e.done, e.total, peak_kb())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, PYTHONPATH=ROOT)).stdout.split()
+    done, total, peak_kb = map(int, out)
+    assert done >= 2 and total == -(-10 ** 15 // (1 << 16))
+    assert peak_kb < 1 << 20
+
+
+def test_an_interrupted_parquet_dataset_does_not_read_as_a_complete_table(tmp_path):
+    import pandas as pd
+
+    from euchresim.rules import FOUR_HAND
+    from euchresim.run import runner
+    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=2, count=4000, chunk_size=1000)
+    out = str(tmp_path / "h.parquet")
+
+    def stop(done, total):
+        if done == 2:
+            raise KeyboardInterrupt
+    with pytest.raises(runner.RunStopped):
+        runner.run(spec, workers=1, outputs=runner.Outputs(parquet=out), on_chunk=stop)
+    try:
+        got = len(pd.read_parquet(out))
+    except Exception:          # pyarrow finds no data file: refusing is as good as an empty table
+        got = 0
+    assert got == 0
+    runner.run(spec, workers=1, outputs=runner.Outputs(parquet=out), resume=True)
+    assert len(pd.read_parquet(out)) == 4000
+    assert not os.path.exists(os.path.join(out, "_unfinished"))
+
+
+def test_a_stopped_runs_table_says_partial_in_its_header(monkeypatch):
+    from euchresim.run import runner
+    real, calls = runner.tally, []
+
+    def stop_at_the_third(res, players):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(res, players)
+    monkeypatch.setattr(runner, "tally", stop_at_the_third)
+    r = run(["simulate", "--hands", "5000", "--chunk-size", "1000", "--workers", "1", "--policy", "random"])
+    assert r.exit_code == 130
+    head = next(ln for ln in r.stdout.splitlines() if ln.startswith("euchresim "))
+    assert "PARTIAL: 2,000 of 5,000 hands, the run was stopped" in head
+    assert "stopped: 2 of 5 chunks finished" in r.stderr
+
+
+def test_replay_of_a_file_runs_on_the_runner_alike_for_any_workers_and_resumes(tmp_path, monkeypatch):
+    """A large file's replay and solve run block by block: the same lines and findings with 1 or 2 workers,
+    a stop keeps finished blocks in OUTPUT.parts/ and never touches OUTPUT, --resume finishes it alike."""
+    from euchresim.run.jobs import RunStopped
+    from euchresim.studies import record_files
+    from euchresim.studies.replay import replay_file
+    from euchresim.studies.solve import solve_file
+    _records(tmp_path, n=300)
+    lines = (tmp_path / "h.jsonl").read_text().splitlines()
+    lines[7] = lines[7].replace('"dealer": 0', '"dealer": 9').replace('"dealer":0', '"dealer":9')
+    lines[200] = "not json"
+    (tmp_path / "h.jsonl").write_text("\n".join(lines) + "\n")
+    src = str(tmp_path / "h.jsonl")
+    one = replay_file(src, str(tmp_path / "one.jsonl"), workers=1)
+    monkeypatch.setattr("euchresim.studies.replay.BATCH", 64)       # several blocks, to have workers share them
+    monkeypatch.setattr("euchresim.studies.solve.BATCH", 64)
+    two = replay_file(src, str(tmp_path / "two.jsonl"), workers=2)
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+    assert (one.records, one.broken, one.differ, one.lines) == (two.records, two.broken, two.differ, two.lines)
+    assert one.records == 300 and one.broken >= 1 and any(ln.startswith("line 201:") for ln in one.lines)
+
+    real, calls = record_files.RecordsFileJob.play, []
+
+    def stop_in_the_third(self, chunk):
+        calls.append(chunk)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, chunk)
+    monkeypatch.setattr(record_files.RecordsFileJob, "play", stop_in_the_third)
+    out = tmp_path / "solved.jsonl"
+    with pytest.raises(RunStopped):
+        solve_file(src, str(out), workers=1)
+    assert not out.exists() and os.path.isdir(str(out) + ".parts")
+    monkeypatch.setattr(record_files.RecordsFileJob, "play", real)
+    done = solve_file(src, str(out), workers=1, resume=True)
+    whole = solve_file(src, str(tmp_path / "whole.jsonl"), workers=1)
+    assert out.read_bytes() == (tmp_path / "whole.jsonl").read_bytes() and done.lines == whole.lines
+    assert not os.path.exists(str(out) + ".parts")
+
+
+def test_no_compile_notice_before_an_error_that_plays_nothing(tmp_path, monkeypatch):
+    """A refused run folder is found before any kernel would compile: the notice must not precede it."""
+    import euchresim.engine as engine
+    monkeypatch.setattr(engine, "kernels_cached", lambda: False)
+    (tmp_path / "dir.parquet").mkdir()
+    (tmp_path / "dir.parquet" / "notes.txt").write_text("mine")
+    r = run(["simulate", "--hands", "10", "--workers", "1", "--out", "dir.parquet"], cwd=tmp_path)
+    assert r.exit_code != 0 and "compiling" not in r.output
+    r = run(["simulate", "--hands", "10", "--workers", "1", "--policy", "random"], cwd=tmp_path)
+    assert r.exit_code == 0 and "compiling kernels" in r.stderr
+
+
+def test_a_finished_datasets_lost_chunk_is_played_again_on_resume(tmp_path):
+    import pandas as pd
+
+    from euchresim.rules import FOUR_HAND
+    from euchresim.run import runner
+    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=4, count=3000, chunk_size=1000)
+    out = str(tmp_path / "h.parquet")
+    runner.run(spec, workers=1, outputs=runner.Outputs(parquet=out))
+    whole = pd.read_parquet(out)
+    os.remove(os.path.join(out, "chunk-000001.parquet"))
+    seen = []
+    runner.run(spec, workers=1, outputs=runner.Outputs(parquet=out), resume=True, on_chunk=lambda d, t: seen.append(d))
+    assert seen == [3]                                   # one chunk played, the other two kept
+    pd.testing.assert_frame_equal(pd.read_parquet(out).sort_values(["chunk", "index"]).reset_index(drop=True),
+                                  whole.sort_values(["chunk", "index"]).reset_index(drop=True))
+
+
+@pytest.mark.parametrize("loss", ["a parquet chunk", "the records file", "a changed records file"])
+def test_a_finished_run_with_records_resumes_after_a_loss_to_the_same_files(tmp_path, loss):
+    """The joined --records file is cut back into its chunks (or, lost itself, every chunk is played again)."""
+    import pandas as pd
+    from tests.helpers import run
+    out, recs = tmp_path / "h.parquet", tmp_path / "h.jsonl"
+    args = ["simulate", "--hands", "3000", "--chunk-size", "1000", "--seed", "4", "--policy", "random",
+            "--workers", "1", "--quiet", "--out", str(out), "--records", str(recs)]
+    assert run(args).exit_code == 0
+    whole, lines = pd.read_parquet(out), recs.read_bytes()
+    if loss == "a parquet chunk":
+        os.remove(out / "chunk-000001.parquet")
+    elif loss == "the records file":
+        os.remove(recs)
+    else:
+        recs.write_bytes(lines[:-200])
+    r = run(args + ["--resume"])
+    assert r.exit_code == 0, r.output
+    assert recs.read_bytes() == lines
+    pd.testing.assert_frame_equal(pd.read_parquet(out).sort_values(["chunk", "index"]).reset_index(drop=True),
+                                  whole.sort_values(["chunk", "index"]).reset_index(drop=True))
+    assert run(args + ["--resume"]).exit_code == 0 and recs.read_bytes() == lines     # whole: nothing to do
+    other = tmp_path / "other.jsonl"
+    other.write_text("mine\n")
+    r = run(args[:-1] + [str(other), "--resume"])                 # a file the run never wrote is not its own
+    assert r.exit_code != 0 and "exists; add --force" in r.output and other.read_text() == "mine\n"
