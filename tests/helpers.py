@@ -155,8 +155,8 @@ def random_action(rng, st, legal):
 
 # ------------------------------------------------------------------ the command line
 
-def run(args, cwd=None):
-    """Through main(), so errors are formatted as users see them."""
+def run(args, cwd=None, input=None):
+    """Through main(), so errors are formatted as users see them; ``input`` is standard input."""
     from euchresim.cli.app import main
     runner = CliRunner()
 
@@ -167,11 +167,11 @@ def run(args, cwd=None):
             main(list(args))
             raise SystemExit(0)
     if cwd is None:
-        return runner.invoke(_Main(), args)
+        return runner.invoke(_Main(), args, input=input)
     old = os.getcwd()
     os.chdir(cwd)
     try:
-        return runner.invoke(_Main(), args)
+        return runner.invoke(_Main(), args, input=input)
     finally:
         os.chdir(old)
 

@@ -14,7 +14,7 @@ from euchresim.policies import POLICIES, NPARAMS, PolicyError, resolve
 from euchresim.policies.params import check_declared, defaults_row, declare, param
 from euchresim.rules import Rules
 from euchresim.run import runner
-from tests.test_cli_inputs import _one_error_line, run
+from tests.helpers import one_error_line as _one_error_line, run
 
 M = "tests.user_policies"
 
