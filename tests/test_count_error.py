@@ -143,3 +143,17 @@ def test_recovered_is_the_share_of_the_bots_gain_over_passing_a_rule_keeps():
     assert recovered(gain, own, own)["recovered"] == pytest.approx(1.0)
     assert recovered(gain, [False] * 4, own)["recovered"] == pytest.approx(0.0)
     assert recovered(gain, [True] * 4, own)["recovered"] == pytest.approx((3 - 4) / 3)   # calling the losers
+
+
+def test_a_threshold_outside_its_refits_range_is_named():
+    """The committed order-up report's table gave the partner 7 where all five refits gave 8 or 9."""
+    from euchresim.report.order_up_count import _outside_refits_text, _with_refit_range
+    thr = pd.DataFrame({"round": [1, 1], "position": ["partner", "dealer"], "pos": [2, 0],
+                        "fitted_threshold": [7, 5], "published_threshold": [7, 7]})
+    sp = pd.DataFrame({"round": [1, 1], "what": ["threshold", "threshold"], "name": ["partner", "dealer"],
+                       "refits": [5, 5], "mean": [8.4, 5.4], "sd": [0.5, 0.5], "min": [8.0, 5.0], "max": [9.0, 6.0]})
+    out = _with_refit_range(thr, sp)
+    assert list(out["within"]) == [False, True]
+    text = _outside_refits_text(out)
+    assert "round 1, partner: 7 (refits 8-9)" in text and "dealer" not in text
+    assert "Every threshold" in _outside_refits_text(out[out["position"] == "dealer"])

@@ -57,7 +57,21 @@ def count_tables(df: pd.DataFrame, policies: list) -> tuple[pd.DataFrame, pd.Dat
     spread_t = pd.concat(spreads, ignore_index=True) if spreads else pd.DataFrame()
     if len(spread_t):
         spread_t = spread_t[["round"] + [c for c in spread_t if c != "round"]]
-    return pd.DataFrame(pts_rows), pd.DataFrame(thr_rows), pd.DataFrame(ev_rows), fits, spread_t
+    thr = _with_refit_range(pd.DataFrame(thr_rows), spread_t)
+    return pd.DataFrame(pts_rows), thr, pd.DataFrame(ev_rows), fits, spread_t
+
+
+def _with_refit_range(thr: pd.DataFrame, sp: pd.DataFrame) -> pd.DataFrame:
+    """Each fitted threshold beside the range its refits on other halves gave (refits_min, refits_max), and
+    ``within`` whether the table's value lies in it: a table that its own refits never reproduce (the
+    partner's 7 beside refits of 8 and 9) is a count fitted to one half's noise, and says so."""
+    if not len(thr) or not len(sp):
+        return thr
+    r = sp[sp["what"] == "threshold"][["round", "name", "min", "max"]].rename(
+        columns={"name": "position", "min": "refits_min", "max": "refits_max"})
+    out = thr.merge(r, on=["round", "position"], how="left")
+    out["within"] = (out["fitted_threshold"] >= out["refits_min"]) & (out["fitted_threshold"] <= out["refits_max"])
+    return out
 
 
 def _baselines(held: pd.DataFrame, rnd: int, policy: str) -> dict:
@@ -112,6 +126,7 @@ def _count_text(ctx, df: pd.DataFrame, t: dict, charts: dict, policies: list) ->
             md_table(pts.assign(fitted_gain=pts["fitted_gain"].round(3))) + "\n",
             _doubted_values_text(pts),
             md_table(thr.drop(columns=["pos"])) + "\n",
+            _outside_refits_text(thr),
             f"Compared with the published count of euchrestrategy.info, \"Euchre Point System\" "
             f"({PUBLISHED_URL}): trump right bower 4, left 3, ace 3, king 2, queen 2, ten and nine 1 "
             "(7 and 8 of a 32-card pack also 1, the joker 4); the up-card's value (right 4, ace 3, "
@@ -136,6 +151,21 @@ def _count_text(ctx, df: pd.DataFrame, t: dict, charts: dict, policies: list) ->
     if "bars_counts" in charts:
         text.append(f"![Counts](bars_counts.png)\n\n*{ctx.caption(', '.join(policies), sum(n_of.values()))}*\n")
     return text
+
+
+def _outside_refits_text(thr: pd.DataFrame) -> str:
+    """A sentence naming the thresholds the refits never gave: read the refits' range for those seats."""
+    if "within" not in thr:
+        return ""
+    off = thr[~thr["within"].fillna(True).astype(bool)]
+    if not len(off):
+        return ("Every threshold in the table lies within the range its refits on other halves of the deals "
+                "gave (`refits_min`, `refits_max`).\n")
+    said = "; ".join(f"round {r['round']}, {r['position']}: {r['fitted_threshold']:g} (refits "
+                     f"{r['refits_min']:g}-{r['refits_max']:g})" for _, r in off.iterrows())
+    return (f"Some thresholds lie outside the range their refits gave ({said}): a threshold is where calling "
+            "stops paying on one half of the deals, and where the gain near it is flat it moves from half to "
+            "half; use the refits' range for those seats.\n")
 
 
 def _refit_text(sp: pd.DataFrame, first: str) -> list[str]:
