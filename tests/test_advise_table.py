@@ -24,7 +24,8 @@ def _docs_seat_table():
 def test_every_seat_spelling_is_the_seat_the_docs_table_says_and_the_table_lists_every_spelling():
     """First hand speaks first (the dealer's left), second hand is the dealer's partner, third the right,
     fourth the dealer (3 players: left, right, dealer; 2: the non-dealer, then the dealer)."""
-    from euchresim.cli.advise import POSITIONS, SYNONYMS, _position, seat_words
+    from euchresim.studies.situation_words import POSITIONS, SYNONYMS, seat_words
+    from euchresim.studies.situation_words import parse_position as _position
     rows = _docs_seat_table()
     assert {p for p, _, _ in rows} == {2, 3, 4}
     documented = {p: set() for p in (2, 3, 4)}
@@ -72,7 +73,7 @@ def test_a_records_score_is_the_advices_and_score_overrides_it_saying_so(tmp_pat
 
 
 def test_calls_take_the_words_advise_prints():
-    from euchresim.cli.advise import _calls
+    from euchresim.studies.situation_words import parse_calls as _calls
     assert _calls("pass, Hearts,order up, pick up,spades, \u2663") == _calls("pass,H,order,order,S,C")
     assert _calls("clubs,diamonds,hearts,spades") == [2, 3, 4, 5]
     bad = one_error_line(run(["advise", "--hand", "JS JC AS KS 9C", "--upcard", "TH", "--seat", "dealer",
