@@ -7,7 +7,12 @@ line prints as it is.
 """
 from __future__ import annotations
 
-from euchresim.studies.situation import AdviceError
+
+def _refuse(message: str) -> ValueError:
+    """The advisor's one-line refusal (studies.situation.AdviceError), imported only when raised: reading
+    the words must not load the engine (``euchresim --help`` imports this module)."""
+    from euchresim.studies.situation import AdviceError
+    return AdviceError(message)
 
 POSITIONS = {
     4: {"dealer": 0, "left": 1, "partner": 2, "right": 3},
@@ -47,9 +52,9 @@ def parse_position(text: str, players: int) -> int:
     if t in names:
         return names[t]
     if t.isdigit() or t.startswith("seat"):
-        raise AdviceError(f"--seat {text!r}: name the seat by where it sits from the dealer ({', '.join(names)}): "
+        raise _refuse(f"--seat {text!r}: name the seat by where it sits from the dealer ({', '.join(names)}): "
                          "a seat number is a record's, and names another seat when another seat deals")
-    raise AdviceError(f"--seat {text!r}: one of {', '.join(names)} (or {', '.join(SYNONYMS[players])}) with "
+    raise _refuse(f"--seat {text!r}: one of {', '.join(names)} (or {', '.join(SYNONYMS[players])}) with "
                      f"{players} players")
 
 
@@ -60,9 +65,9 @@ def parse_cards(text: str, option: str, deck: int) -> list[int]:
         try:
             c = parse_card(t, deck)
         except CardError as e:
-            raise AdviceError(f"{option}: {e}") from None
+            raise _refuse(f"{option}: {e}") from None
         if c in out:
-            raise AdviceError(f"{option}: {t.upper()} is given twice")
+            raise _refuse(f"{option}: {t.upper()} is given twice")
         out.append(c)
     return out
 
@@ -83,7 +88,7 @@ def parse_calls(text: str | None) -> list[int]:
         try:
             out.append(parse_call(CALL_WORDS.get(word, t.strip())))
         except (RecordError, ValueError):
-            raise AdviceError(f"--calls: call {k + 1} ({t.strip()!r}) is not pass, order or a suit (its letter or "
+            raise _refuse(f"--calls: call {k + 1} ({t.strip()!r}) is not pass, order or a suit (its letter or "
                              "name: H or hearts) (R5, R6)") from None
     return out
 
@@ -95,8 +100,8 @@ def parse_score(text: str | None, players: int, target: int):
     want = 2 if players == 4 else players
     if len(parts) != want or not all(p.strip().isdigit() for p in parts):
         who = "us-them" if players == 4 else "-".join(["seat"] + ["next"] * (players - 1))
-        raise AdviceError(f"--score {text!r}: give {want} scores, {who} (e.g. {'-'.join(['6'] * want)})")
+        raise _refuse(f"--score {text!r}: give {want} scores, {who} (e.g. {'-'.join(['6'] * want)})")
     vals = [int(p) for p in parts]
     if any(v >= target for v in vals):
-        raise AdviceError(f"--score {text!r}: a score of {max(vals)} has already won a game to {target} (R12)")
+        raise _refuse(f"--score {text!r}: a score of {max(vals)} has already won a game to {target} (R12)")
     return vals
