@@ -21,7 +21,7 @@ import pytest
 from euchresim.play import open_table
 from euchresim.play.table import TableError
 from euchresim.rules import Rules
-from tests.helpers import hears_ctrl_c, one_error_line, run
+from tests.helpers import child_pids, hears_ctrl_c, one_error_line, run
 from tests.test_lifeline import wait_gone
 from tests.test_play_server import _cli, call, table  # noqa: F401  (the fixture)
 
@@ -222,14 +222,6 @@ def test_the_compile_checks_read_the_cache_the_kernels_are_in():
 
 # ------------------------------------------------------------------ stopping leaves no worker behind
 
-def _children(pid):
-    kids = []
-    for task in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{task}/children") as fh:
-            kids += [int(x) for x in fh.read().split()]
-    return kids
-
-
 def _own_group():
     hears_ctrl_c()
     os.setpgrp()            # a terminal's Ctrl-C reaches the whole group: the test sends it so
@@ -248,10 +240,10 @@ def started_table(tmp_path):
         assert line.startswith("the table is at http://127.0.0.1:"), (line, p.stderr.read() if p.poll() else "")
         deadline = time.monotonic() + 300
         # the advisor's worker starts as the table opens (its warm-up); its watchdog thread says it is at work
-        while not any("spawn_main" in _cmdline(k) and _threads(k) >= 2 for k in _children(p.pid)):
+        while not any("spawn_main" in _cmdline(k) and _threads(k) >= 2 for k in child_pids(p.pid)):
             assert p.poll() is None and time.monotonic() < deadline, p.stderr.read()
             time.sleep(0.05)
-        yield p, line.split()[4].rstrip("/"), _children(p.pid)
+        yield p, line.split()[4].rstrip("/"), child_pids(p.pid)
     finally:
         try:
             os.killpg(p.pid, signal.SIGKILL)

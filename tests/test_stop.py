@@ -29,7 +29,7 @@ from euchresim.run import runner
 from euchresim.run.files import OutputPathError, check_distinct
 from euchresim.rules import FOUR_HAND
 
-from tests.helpers import hears_ctrl_c, run, wait_for
+from tests.helpers import child_pids, hears_ctrl_c, run, wait_for
 from tests.test_lifeline import wait_gone
 
 HANG = 120         # seconds after SIGINT before a run counts as hung
@@ -177,14 +177,6 @@ def test_sigint_without_files_ends_with_the_partial_tally(tmp_path, workers):
     assert os.listdir(tmp_path) == []
 
 
-def _children(pid):
-    kids = []
-    for task in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{task}/children") as fh:
-            kids += [int(x) for x in fh.read().split()]
-    return kids
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="finds the workers through Linux's /proc")
 def test_a_worker_killed_mid_run_has_its_chunk_played_again(tmp_path):
@@ -194,8 +186,8 @@ def test_a_worker_killed_mid_run_has_its_chunk_played_again(tmp_path):
             "random", "--out", "run.parquet", "--json"]
     parts = tmp_path / "run.parquet"
     proc = _start(args, tmp_path)
-    _wait_for(lambda: len(_finished_on_disk(parts)) >= 2 and _children(proc.pid), proc, "two chunks were finished")
-    os.kill(_children(proc.pid)[0], signal.SIGKILL)
+    _wait_for(lambda: len(_finished_on_disk(parts)) >= 2 and child_pids(proc.pid), proc, "two chunks were finished")
+    os.kill(child_pids(proc.pid)[0], signal.SIGKILL)
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0 and "Traceback" not in err, err
     spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=5, count=hands, chunk_size=chunk)
@@ -211,9 +203,9 @@ def test_kill_9_of_the_run_itself_resumes_to_the_uninterrupted_result(tmp_path):
             "random", "--out", "run.parquet", "--records", "run.jsonl", "--json"]
     folder = tmp_path / "run.parquet"
     proc = _start(args, tmp_path)
-    _wait_for(lambda: len(_finished_on_disk(folder)) >= 3 and len(_children(proc.pid)) == 2, proc,
+    _wait_for(lambda: len(_finished_on_disk(folder)) >= 3 and len(child_pids(proc.pid)) == 2, proc,
               "three chunks were finished")
-    workers = _children(proc.pid)
+    workers = child_pids(proc.pid)
     proc.kill()
     proc.wait(timeout=HANG)
     wait_gone(workers)        # no handler ran, yet the workers see their parent gone and leave (run/lifeline.py)

@@ -71,30 +71,30 @@ class Session:
     """
 
     @staticmethod
-    def check(rules, bot: str, folder: str, resume: bool) -> None:
+    def check(rules, bot: str, folder: str, resume: bool):
         """What a start would refuse, found before anything is compiled or written: the bot, and a --resume
         with no session there (a TableError, one line). The command line asks this first, so a typo is
-        one line, not a compile notice and then the refusal."""
+        one line, not a compile notice and then the refusal. Returns the bot read (pids, params, names)."""
         from euchresim.policies import resolve
         if bot.rstrip().endswith(":python"):
             raise TableError(f"--bot {bot}: a :python policy cannot sit at the table; give it jitted", 400)
         try:
-            resolve([bot], rules.players)
+            read = resolve([bot], rules.players)
         except ValueError as e:
             raise TableError(f"--bot: {policy_message(e)}", 400) from None
         if resume and not (os.path.exists(os.path.join(folder, RECORDS)) or os.path.exists(os.path.join(folder, META))):
             raise TableError(f"--resume: there is no session in {folder} to go on with", 400)
+        return read
 
     def __init__(self, rules, bot: str, seed: int, folder: str, resume: bool = False, on_hand=None,
                  on_decision=None):
-        from euchresim.policies import functions, resolve
-        Session.check(rules, bot, folder, resume)
+        from euchresim.policies import functions
+        self.pids, self.params, names = Session.check(rules, bot, folder, resume)
         self.rules, self.seed, self.folder = rules, int(seed), folder
         self.players = rules.players
         self.parties = 2 if self.players == 4 else self.players     # who scores: sides, or each player
         self.seat_names = SEATS_BY_PLAYERS[self.players]
         try:
-            self.pids, self.params, names = resolve([bot], self.players)
             self.fns = functions([bot], self.players)
         except ValueError as e:
             raise TableError(f"--bot: {policy_message(e)}", 400) from None
@@ -296,11 +296,8 @@ class Session:
         record's ``score`` is the only place the running total survives a restart."""
         if rec.score is None:
             raise TableError(f"{path_line}: the record has no score, so the game cannot be resumed", 400)
-        return [int(rec.score[self.first_seat(p)]) for p in range(self.parties)]
-
-    def first_seat(self, party: int) -> int:
-        """A seat that scores for ``party`` (the party's own number: seat 0 or 1 for a side of 4)."""
-        return party
+        # party p scores on seat p: a side of 4 on its seat 0 or 1, a player of 2 or 3 on its own
+        return [int(rec.score[p]) for p in range(self.parties)]
 
     def _score_hand(self, h, dealer: int, game: int, before) -> None:
         """Where the game stands after hand ``h``: ``before`` (the parties' scores when it was dealt) plus
@@ -310,7 +307,7 @@ class Session:
         self.game = game
         before = list(before)
         for p in range(self.parties):
-            self.score[p] = int(before[p]) + int(st[POINTS + self.first_seat(p)])
+            self.score[p] = int(before[p]) + int(st[POINTS + p])      # party p's points, on its seat p
         self.dealer = dealer if st[REDEAL] else int(self.tab[T_NEXT + dealer])
         seats = np.array([self.score[self.party(s)] for s in range(self.players)], np.int64)
         won = int(game_winners(st, seats, np.int64(self.players), self.tab[CFG_GAME_TO], self.tab[CFG_TIE]))

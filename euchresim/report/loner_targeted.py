@@ -113,6 +113,7 @@ def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, class_de
              "untargeted cell beside):\n")
     lines = {}
     order = [p for p in head["position"].drop_duplicates() if p != ALL_SEATS]
+    others = {policy: round_one(df, policy) for policy in policies[1:]}        # read once, not per cell
     for c in classes:
         seats = head[(head["hand_class"] == c) & (head["position"] != ALL_SEATS)].set_index("position")
         pooled = head[(head["hand_class"] == c) & (head["position"] == ALL_SEATS)].iloc[0]
@@ -125,8 +126,7 @@ def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, class_de
             again = replication_words(h)
             if again:
                 parts[0] += f", {again}"
-            for policy in policies[1:]:
-                mine = round_one(df, policy)
+            for policy, mine in others.items():
                 cell = gain_table(mine[(mine["hand_class"] == c) & (mine["position"] == pos)], ["hand_class"])
                 if len(cell):
                     parts.append(fmt_gain(cell.iloc[0], f"{policy}, untargeted"))
