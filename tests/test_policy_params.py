@@ -135,6 +135,7 @@ SEARCH_OWN = {
     "objective": "tests/test_objective_game.py::test_objective_game_plays_differently_where_the_score_decides_and_"
                  "points_is_pimc",
     "max_worlds": "tests/test_fair_bids.py::test_max_worlds_at_or_below_the_batch_is_pimc_and_above_it_changes_play",
+    "postpone": "tests/test_postpone.py::test_postpone_changes_pimcs_play_and_calls",
 }
 # heuristic's card-play parameters: reached in pimc by fair_bids' rollouts; dd plays every card double-dummy
 PLAY = ("lead_trump", "through")

@@ -51,7 +51,7 @@ SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64, types.
 
 # the workspace: rows of one int64 array (a row of a C array is itself C-contiguous,
 # so each row goes to the solver and the state machine as the arrays they take)
-WS_ROWS = 9
+WS_ROWS = 10
 WS_COLS = S.WS_SIZE
 
 

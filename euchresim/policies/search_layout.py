@@ -30,6 +30,9 @@ SEARCH_PARAMS = declare((
           "made the calls and plays seen in it (0: off; on, it replaces infer)"),
     param("infer_eps", 0.1, 0.001, 0.999,
           "play_infer: the chance a seat strays from heuristic's choice (split among its other legal options)"),
+    param("postpone", 0.0, 0.0, 1.0,
+          "1: value an option at the seat's next turn, its next card one choice over the worlds that show it the "
+          "same (EPIMC, one turn deep); 0: solved from the option on (PIMC)"),
 ), "pimc", first=len(HEURISTIC_PARAMS))
 S_WORLDS = slot_of(SEARCH_PARAMS, "worlds")
 S_BID_WORLDS = slot_of(SEARCH_PARAMS, "bid_worlds")
@@ -40,6 +43,7 @@ S_OBJECTIVE = slot_of(SEARCH_PARAMS, "objective")
 S_MAX_WORLDS = slot_of(SEARCH_PARAMS, "max_worlds")
 S_PLAY_INFER = slot_of(SEARCH_PARAMS, "play_infer")
 S_INFER_EPS = slot_of(SEARCH_PARAMS, "infer_eps")
+S_POSTPONE = slot_of(SEARCH_PARAMS, "postpone")
 PIMC_PARAMS = SEARCH_PARAMS[:2] + SEARCH_PARAMS[3:4] + SEARCH_PARAMS[2:3] + SEARCH_PARAMS[4:] + HEURISTIC_PARAMS
 # dd samples no worlds and plays every card double-dummy: of pimc's own, search_bids and objective; of
 # heuristic's, all but its card play (declared, they would be settings that change nothing)
@@ -57,8 +61,16 @@ WR_WORLD = 5        # a sampled world's private state (pimc)
 WR_VAL = 6          # sums per action, and the points per makers' trick count
 WR_ST2 = 7          # scratch public state (points per trick count)
 WR_CAND = 8         # a candidate world, weighed before it may take WR_WORLD's place (play_infer)
+WR_GROUPS = 9       # postpone: per option, the worlds grouped by what the seat sees by its next turn (G_*)
 V_PTS = 0           # WR_VAL[0..5]: the deciding seat's points when the makers end with k tricks
 V_SUM = 8           # WR_VAL[8 + k]: the sum over worlds of action k's points
 V_N = 48            # WR_VAL[48 + k]: worlds in which action k was valued
 V_SQ = 88           # WR_VAL[88 + k]: the sum over worlds of action k's squared points (for max_worlds)
 MAX_TRIES = 64      # attempts at a world that respects every void before the voids are dropped
+G_OPTIONS = 12      # postpone: options a decision may have (a dealer's discard has six)
+G_REGION = 694      # WR_GROUPS[k * G_REGION ...]: option k's groups
+G_COUNT = 0         # + 0: groups so far
+G_DIRECT = 1        # + 1: the summed points of worlds valued on their own (a hand over, the seat out, no room)
+G_FIRST = 2         # + 2 + G_WIDTH * g: group g: its key, the seat's legal places, the summed points of each place
+G_WIDTH = 7
+G_MAX = (G_REGION - G_FIRST) // G_WIDTH
