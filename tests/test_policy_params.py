@@ -136,6 +136,7 @@ SEARCH_OWN = {
                  "points_is_pimc",
     "max_worlds": "tests/test_fair_bids.py::test_max_worlds_at_or_below_the_batch_is_pimc_and_above_it_changes_play",
     "postpone": "tests/test_postpone.py::test_postpone_changes_pimcs_play_and_calls",
+    "alone_by": "tests/test_alone_by.py::test_alone_by_fair_is_fair_bids_at_the_alone_decisions_only",
 }
 # heuristic's card-play parameters: reached in pimc by fair_bids' rollouts; dd plays every card double-dummy
 PLAY = ("lead_trump", "through")

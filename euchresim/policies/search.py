@@ -33,7 +33,7 @@ from euchresim.engine.layout import (AWAY, CFG_PLAYERS, HAND, MAKER_TRICKS, OUT,
 from euchresim.policies.heuristic import heuristic_decide
 from euchresim.policies.sampler import sample_fitting_world
 from euchresim.policies.search_layout import (G_COUNT, G_DIRECT, G_FIRST, G_MAX, G_OPTIONS, G_REGION, G_WIDTH,
-                                              S_BID_WORLDS, S_FAIR_BIDS, S_MAX_WORLDS, S_POSTPONE, S_SEARCH_BIDS,
+                                              S_ALONE_BY, S_BID_WORLDS, S_FAIR_BIDS, S_MAX_WORLDS, S_POSTPONE, S_SEARCH_BIDS,
                                               S_WORLDS, V_N, V_PTS, V_SQ, V_SUM, WR_GROUPS, WR_POS, WR_PRIV, WR_RES,
                                               WR_SOLVER, WR_ST, WR_VAL, WR_WORLD)
 from euchresim.policies.values import hand_values, makers_mask, thrown_in_value
@@ -85,6 +85,12 @@ def fair_playout(st, priv, tab, ws, seat, params):
 @njit(cache=True, _nrt=False)
 def rollout(st0, priv0, tab, ws, a, seat, params):
     """``seat``'s points after action ``a`` in (``st0``, ``priv0``): heuristic to the lead, then solved."""
+    return rollout_as(st0, priv0, tab, ws, a, seat, params, params[S_FAIR_BIDS] != 0)
+
+
+@njit(cache=True, _nrt=False)
+def rollout_as(st0, priv0, tab, ws, a, seat, params, fair):
+    """``rollout``, the play from the lead solved or (``fair``) played out by heuristic (``fair_playout``)."""
     st = ws[WR_ST]
     priv = ws[WR_PRIV]
     for i in range(ST_SIZE):
@@ -100,7 +106,7 @@ def rollout(st0, priv0, tab, ws, a, seat, params):
             return np.int64(0)          # pragma: no cover - heuristic plays legally (tests)
     if st[PHASE] == PH_DONE:
         return thrown_in_value(st, tab, seat, params)
-    if params[S_FAIR_BIDS] != 0:
+    if fair:
         return fair_playout(st, priv, tab, ws, seat, params)
     pos = ws[WR_POS]
     load_position(st, priv, tab, pos)
@@ -152,7 +158,7 @@ def card_values(st, hands, tab, ws, seat, add_k):
 
 
 @njit(cache=True, _nrt=False)
-def value_actions(st, priv, tab, ws, seat, legal, params):
+def value_actions(st, priv, tab, ws, seat, legal, params, fair):
     """Add each legal action's rollout points to ``ws[WR_VAL]`` (by place in ``legal``)."""
     val = ws[WR_VAL]
     m = legal
@@ -160,7 +166,7 @@ def value_actions(st, priv, tab, ws, seat, legal, params):
     while m != 0:
         a = lowbit(m)
         m &= m - 1
-        r = rollout(st, priv, tab, ws, a, seat, params)
+        r = rollout_as(st, priv, tab, ws, a, seat, params, fair)
         val[U(V_SUM + k)] += r
         val[U(V_SQ + k)] += r * r
         val[U(V_N + k)] += 1
@@ -451,13 +457,18 @@ def search_decide(st, priv, hand, away, seat, legal, params, rng, tab, ws, sees_
         return heuristic_decide(st, hand, away, seat, legal, params, tab)
     if popcount(legal) == 1:
         return lowbit(legal)
+    fair = params[S_FAIR_BIDS] != 0
+    if (ph == PH_ALONE or ph == PH_DEFEND) and not sees_all:
+        if params[S_ALONE_BY] == 1:
+            return heuristic_decide(st, hand, away, seat, legal, params, tab)
+        fair = fair or params[S_ALONE_BY] == 2
     clear_sums(ws)
     if play:
         hand_values(st, tab, seat, ws, params)
     n = np.int64(1) if sees_all else np.int64(params[S_WORLDS] if play else params[S_BID_WORLDS])
     most = np.int64(params[S_MAX_WORLDS]) if not sees_all else np.int64(0)
     options = popcount(hand) if play else popcount(legal)
-    if (params[S_POSTPONE] != 0 and options <= G_OPTIONS and not sees_all
+    if (params[S_POSTPONE] != 0 and options <= G_OPTIONS and not sees_all and not fair
             and (not play or popcount(hand) > 2)):
         return postponed_decide(st, hand, away, seat, legal, params, rng, tab, ws, play, n, options)
     done = np.int64(0)
@@ -470,7 +481,7 @@ def search_decide(st, priv, hand, away, seat, legal, params, rng, tab, ws, sees_
             if play:
                 card_values(st, world, tab, ws, seat, 1)
             else:
-                value_actions(st, world, tab, ws, seat, legal, params)
+                value_actions(st, world, tab, ws, seat, legal, params, fair)
         done += n
     return pick_card(legal, hand, ws, st, tab) if play else best_action(legal, ws)
 

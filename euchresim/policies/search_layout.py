@@ -33,6 +33,10 @@ SEARCH_PARAMS = declare((
     param("postpone", 0.0, 0.0, 1.0,
           "1: value an option at the seat's next turn, its next card one choice over the worlds that show it the "
           "same (EPIMC, one turn deep); 0: solved from the option on (PIMC)"),
+    param("alone_by", 0.0, 0.0, 2.0,
+          "how the alone and defend-alone decisions are made: search (the rollouts solved, as every call), "
+          "heuristic (heuristic's thresholds), fair (rollouts played out by heuristic at every seat)",
+          names=("search", "heuristic", "fair")),
 ), "pimc", first=len(HEURISTIC_PARAMS))
 S_WORLDS = slot_of(SEARCH_PARAMS, "worlds")
 S_BID_WORLDS = slot_of(SEARCH_PARAMS, "bid_worlds")
@@ -44,6 +48,7 @@ S_MAX_WORLDS = slot_of(SEARCH_PARAMS, "max_worlds")
 S_PLAY_INFER = slot_of(SEARCH_PARAMS, "play_infer")
 S_INFER_EPS = slot_of(SEARCH_PARAMS, "infer_eps")
 S_POSTPONE = slot_of(SEARCH_PARAMS, "postpone")
+S_ALONE_BY = slot_of(SEARCH_PARAMS, "alone_by")
 PIMC_PARAMS = SEARCH_PARAMS[:2] + SEARCH_PARAMS[3:4] + SEARCH_PARAMS[2:3] + SEARCH_PARAMS[4:] + HEURISTIC_PARAMS
 # dd samples no worlds and plays every card double-dummy: of pimc's own, search_bids and objective; of
 # heuristic's, all but its card play (declared, they would be settings that change nothing)
