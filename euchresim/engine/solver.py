@@ -89,7 +89,7 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import U, highbit, lowbit, popcount
-from euchresim.engine.layout import CFG_PLAYERS, T_NEXT, T_ORDER, T_SUIT_OF
+from euchresim.engine.layout import CFG_PLAYERS, T_NEXT, T_ORDER, T_SUIT_OF, Layout
 from euchresim.engine.pext import pext, pext_soft  # noqa: F401  (pext_soft: its tested twin)
 
 
@@ -98,37 +98,47 @@ TRUMP_FIELD = np.int64(0x7FF) << np.int64(48)
 SENTINELS = np.int64((1 << 14) | (1 << 30) | (1 << 46) | (1 << 62))
 
 # ---- the workspace -------------------------------------------------------------
-W_HAND = 0        # 4: the hands, normalised (the search indexes them by seat)
-W_NEXT = 4        # 4: the next seat clockwise that plays (R10)
-W_MAKERS = 8      # seat mask of the makers' side, seats that play only
-W_NACT = 9        # seats that play
-W_NODES = 10      # searches entered in this solve
-W_STAMP = 11      # solves so far: a table entry of an earlier solve is stale
-W_CVAL = 80       # 64: per normalised bit, the value after playing it (root only)
-W_TT = 144        # the transposition table: TT_SIZE entries of (key, stamp|upper|lower)
 TT_BITS = 12
 TT_SIZE = 1 << TT_BITS
-WS_SIZE = W_TT + 2 * TT_SIZE
+WORKSPACE = Layout("solver workspace", 144 + 2 * TT_SIZE, (
+    ("hand", 4),            # the hands, normalised (the search indexes them by seat)
+    ("next", 4),            # the next seat clockwise that plays (R10)
+    ("makers", 1),          # seat mask of the makers' side, seats that play only
+    ("nact", 1),            # seats that play
+    ("nodes", 1),           # searches entered in this solve
+    ("stamp", 1),           # solves so far: a table entry of an earlier solve is stale
+    ("", 68),
+    ("cval", 64),           # per normalised bit, the value after playing it (root only)
+    ("tt", 2 * TT_SIZE),    # the transposition table: TT_SIZE entries of (key, stamp|upper|lower)
+))
+globals().update(Layout.export(globals(), WORKSPACE, prefix="W_"))
+WS_SIZE = WORKSPACE.size
 _HASH = np.int64(-7046029254386353131)      # 0x9E3779B97F4A7C15, Fibonacci hashing
 
 # ---- a position row (the batch's input) -------------------------------------
-P_TRUMP = 0       # 0..3 = C D H S
-P_HAND = 1        # 4: each seat's cards now (boards as in cards.py); seats that sit out ignored
-P_SEAT = 5        # the seat to play
-P_NTABLE = 6      # cards already played to the current trick (0..3)
-P_TCARD = 7       # 3: their card indexes, in the order played
-P_TSEAT = 10      # 3: the seats that played them
-P_MAKERS = 13     # seat mask of the makers' side (4 players: the maker and partner)
-P_OUT = 14        # seat mask of the seats that sit out (R8, R9)
-P_MTRICKS = 15    # tricks the makers already took
-POS_SIZE = 16
+POSITION = Layout("position", 16, (
+    ("trump", 1),           # 0..3 = C D H S
+    ("hand", 4),            # each seat's cards now (boards as in cards.py); seats that sit out ignored
+    ("seat", 1),            # the seat to play
+    ("ntable", 1),          # cards already played to the current trick (0..3)
+    ("tcard", 3),           # their card indexes, in the order played
+    ("tseat", 3),           # the seats that played them
+    ("makers", 1),          # seat mask of the makers' side (4 players: the maker and partner)
+    ("out", 1),             # seat mask of the seats that sit out (R8, R9)
+    ("mtricks", 1),         # tricks the makers already took
+))
+globals().update(Layout.export(globals(), POSITION, prefix="P_"))
+POS_SIZE = POSITION.size
 
 # ---- a result row --------------------------------------------------------------
-R_VALUE = 0       # the makers' final tricks, or with MODE_CLASS the class 0/1/2
-R_NODES = 1       # searches entered (how hard the position was)
-R_CARD = 2        # 5: the seat to play's cards, lowest card index first, -1 after the last
-R_CVAL = 7        # 5: with MODE_CARDS each card's value (as R_VALUE), -1 if it may not be played
-RES_SIZE = 12
+RESULT = Layout("result", 12, (
+    ("value", 1),           # the makers' final tricks, or with MODE_CLASS the class 0/1/2
+    ("nodes", 1),           # searches entered (how hard the position was)
+    ("card", 5),            # the seat to play's cards, lowest card index first, -1 after the last
+    ("cval", 5),            # with MODE_CARDS each card's value (as R_VALUE), -1 if it may not be played
+))
+globals().update(Layout.export(globals(), RESULT, prefix="R_"))
+RES_SIZE = RESULT.size
 
 MODE_EXACT = 0    # the exact trick count
 MODE_CLASS = 1    # only euchred (0: under 3) / made (1: 3 or 4) / march (2: all 5)

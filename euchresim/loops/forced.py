@@ -46,32 +46,35 @@ from euchresim.engine.bits import U, lowbit, randbelow
 from euchresim.engine.classes import upcard_class
 from euchresim.engine.deal import deal
 from euchresim.engine.hand import apply_legal, legal_actions, start_hand
-from euchresim.engine.layout import (CFG_NPACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, KITTY, MAKER, MAKER_TRICKS, PH_DONE, PH_PLAY, PHASE, POINTS, PRIV_SIZE, REDEAL, ROUND, ST_SIZE, T_NEXT, T_PACK, TO_ACT, TRUMP, UPCARD)
+from euchresim.engine.layout import (Layout, CFG_NPACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, KITTY, MAKER, MAKER_TRICKS, PH_DONE, PH_PLAY, PHASE, POINTS, PRIV_SIZE, REDEAL, ROUND, ST_SIZE, T_NEXT, T_PACK, TO_ACT, TRUMP, UPCARD)
 from euchresim.loops.hands import _all_random, play_out
 from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 
 NO_KEPT_DEAL = -1       # returned as the error: ``max_misses`` deals in a row held no class asked for
 MAX_OPTIONS = 6         # the dealer's discard: five cards and the upcard
 
-# columns of ``info``
-F_DEALER = 0
-F_HAND = 1              # 4 columns: the hands as dealt (boards)
-F_DUMMY = 5             # board
-F_UPCARD = 6            # card index
-F_KITTY = 7             # board
-F_STATUS = 8            # 1: the decision was reached, 0: not
-F_SEAT = 9              # the deciding seat (-1 if not reached)
-F_POS = 10              # its position: seats left of the dealer, 0 = the dealer
-F_PHASE = 11            # the phase decided in (PH_*), -1 if not reached
-F_LEGAL = 12            # the legal mask (or board) at the decision
-F_NOPT = 13             # number of options
-F_CHOSEN = 14           # the option the seat's own policy took (action code or card)
-F_CHOSEN_K = 15         # its place among the options
-F_BASE = 16             # 4 columns: each seat's points in the ordinary hand
-F_REDEAL = 20           # 1: a redeal (the deal does not pass, R7)
-F_TRUMP = 21            # trump at the decision (a suit once called: alone, defend, discard), else -1
-F_ROUND = 22            # the round it was called in (1, 2; 0 before a call), -1 if not reached
-NINFO = 24
+# columns of ``info``: F_DEALER, F_HAND (4) ... declared once, offsets computed (engine.layout.Layout)
+INFO = Layout("info", 24, (
+    ("dealer", 1),
+    ("hand", 4),            # the hands as dealt (boards)
+    ("dummy", 1),           # board
+    ("upcard", 1),          # card index
+    ("kitty", 1),           # board
+    ("status", 1),          # 1: the decision was reached, 0: not
+    ("seat", 1),            # the deciding seat (-1 if not reached)
+    ("pos", 1),             # its position: seats left of the dealer, 0 = the dealer
+    ("phase", 1),           # the phase decided in (PH_*), -1 if not reached
+    ("legal", 1),           # the legal mask (or board) at the decision
+    ("nopt", 1),            # number of options
+    ("chosen", 1),          # the option the seat's own policy took (action code or card)
+    ("chosen_k", 1),        # its place among the options
+    ("base", 4),            # each seat's points in the ordinary hand
+    ("redeal", 1),          # 1: a redeal (the deal does not pass, R7)
+    ("trump", 1),           # trump at the decision (a suit once called: alone, defend, discard), else -1
+    ("round", 1),           # the round it was called in (1, 2; 0 before a call), -1 if not reached
+))
+globals().update(Layout.export(globals(), INFO, prefix="F_"))
+NINFO = INFO.size
 
 
 @njit(cache=True, _nrt=False, inline='always')

@@ -27,7 +27,6 @@ import numpy as np
 from numba import njit, types
 from numba.extending import typeof_impl
 
-from euchresim.engine import solver as S
 from euchresim.engine.bits import U
 from euchresim.engine.layout import AWAY, HAND
 from euchresim.policies.builtin import decide as builtin_decide
@@ -50,9 +49,9 @@ SEARCH_SIG = types.int64(types.int64[::1], types.int64[::1], types.int64, types.
                          types.uint64[::1], types.int64[::1], types.int64[:, ::1])
 
 # the workspace: rows of one int64 array (a row of a C array is itself C-contiguous,
-# so each row goes to the solver and the state machine as the arrays they take)
-WS_ROWS = 10
-WS_COLS = S.WS_SIZE
+# so each row goes to the solver and the state machine as the arrays they take),
+# its rows declared once in search_layout
+from euchresim.policies.search_layout import WS_COLS, WS_ROWS  # noqa: E402
 
 
 @njit(POLICY_SIG, cache=True, _nrt=False)

@@ -32,7 +32,7 @@ from euchresim.engine.layout import (AWAY, CFG_PLAYERS, HAND, MAKER_TRICKS, OUT,
                                      TO_ACT, TRICKS, TRUMP)
 from euchresim.policies.heuristic import heuristic_decide
 from euchresim.policies.sampler import sample_fitting_world
-from euchresim.policies.search_layout import (G_COUNT, G_DIRECT, G_FIRST, G_MAX, G_OPTIONS, G_REGION, G_WIDTH,
+from euchresim.policies.search_layout import (G_COUNT, G_DIRECT, G_FIRST, G_KEY, G_LEGAL, G_MAX, G_OPTIONS, G_REGION, G_SUMS, G_WIDTH,
                                               S_ALONE_BY, S_BID_WORLDS, S_FAIR_BIDS, S_MAX_WORLDS, S_POSTPONE, S_SEARCH_BIDS,
                                               S_WORLDS, V_N, V_PTS, V_SQ, V_SUM, WR_GROUPS, WR_POS, WR_PRIV, WR_RES,
                                               WR_SOLVER, WR_ST, WR_VAL, WR_WORLD)
@@ -323,7 +323,7 @@ def postponed_world(st, priv, tab, ws, seat, k, key):
     n = g[U(base + G_COUNT)]
     at = np.int64(-1)
     for i in range(n):
-        if g[U(base + G_FIRST + G_WIDTH * i)] == key:
+        if g[U(base + G_FIRST + G_WIDTH * i + G_KEY)] == key:
             at = base + G_FIRST + G_WIDTH * i
             break
     if at < 0 and n == G_MAX:           # no room: the world alone, its best card its own
@@ -337,17 +337,17 @@ def postponed_world(st, priv, tab, ws, seat, k, key):
     if at < 0:
         at = base + G_FIRST + G_WIDTH * n
         g[U(base + G_COUNT)] = n + 1
-        g[at] = key
+        g[U(at + G_KEY)] = key
         legal = np.int64(0)
         for p in range(5):
-            g[U(at + 2 + p)] = 0
+            g[U(at + G_SUMS + p)] = 0
             if res[U(S.R_CVAL + p)] >= 0:
                 legal |= np.int64(1) << p
-        g[U(at + 1)] = legal
+        g[U(at + G_LEGAL)] = legal
     for p in range(5):
         v = res[U(S.R_CVAL + p)]
         if v >= 0:
-            g[U(at + 2 + p)] += val[U(V_PTS + v)]
+            g[U(at + G_SUMS + p)] += val[U(V_PTS + v)]
     return 0
 
 
@@ -359,12 +359,12 @@ def group_total(ws, k):
     total = g[U(base + G_DIRECT)]
     for i in range(g[U(base + G_COUNT)]):
         at = base + G_FIRST + G_WIDTH * i
-        legal = g[U(at + 1)]
+        legal = g[U(at + G_LEGAL)]
         best = np.int64(0)
         first = True
         for p in range(5):
-            if (legal >> p) & 1 and (first or g[U(at + 2 + p)] > best):
-                best = g[U(at + 2 + p)]
+            if (legal >> p) & 1 and (first or g[U(at + G_SUMS + p)] > best):
+                best = g[U(at + G_SUMS + p)]
                 first = False
         total += best
     return total

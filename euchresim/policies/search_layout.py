@@ -6,6 +6,8 @@ their scratch lives in the chunk's workspace ``ws``
 (``dispatch.new_workspace``), one int64 row per use, so nothing is
 allocated during a search.
 """
+from euchresim.engine import solver as S
+from euchresim.engine.layout import Layout
 from euchresim.policies.heuristic_params import HEURISTIC_PARAMS
 from euchresim.policies.params import declare, defaults_row, param, slot_of
 
@@ -56,26 +58,45 @@ DD_PARAMS = SEARCH_PARAMS[2:3] + SEARCH_PARAMS[5:6] + tuple(p for p in HEURISTIC
                                                           if p.name not in ("lead_trump", "through"))
 PIMC_DEFAULTS = defaults_row(PIMC_PARAMS)
 
-# rows of the workspace
-WR_SOLVER = 0       # the solver's own workspace
-WR_ST = 1           # a rollout's copy of the public state
-WR_PRIV = 2         # a rollout's copy of the private state
-WR_POS = 3          # a solver position (P_*)
-WR_RES = 4          # a solver result (R_*)
-WR_WORLD = 5        # a sampled world's private state (pimc)
-WR_VAL = 6          # sums per action, and the points per makers' trick count
-WR_ST2 = 7          # scratch public state (points per trick count)
-WR_CAND = 8         # a candidate world, weighed before it may take WR_WORLD's place (play_infer)
-WR_GROUPS = 9       # postpone: per option, the worlds grouped by what the seat sees by its next turn (G_*)
-V_PTS = 0           # WR_VAL[0..5]: the deciding seat's points when the makers end with k tricks
-V_SUM = 8           # WR_VAL[8 + k]: the sum over worlds of action k's points
-V_N = 48            # WR_VAL[48 + k]: worlds in which action k was valued
-V_SQ = 88           # WR_VAL[88 + k]: the sum over worlds of action k's squared points (for max_worlds)
-MAX_TRIES = 64      # attempts at a world that respects every void before the voids are dropped
-G_OPTIONS = 12      # postpone: options a decision may have (a dealer's discard has six)
-G_REGION = 694      # WR_GROUPS[k * G_REGION ...]: option k's groups
-G_COUNT = 0         # + 0: groups so far
-G_DIRECT = 1        # + 1: the summed points of worlds valued on their own (a hand over, the seat out, no room)
-G_FIRST = 2         # + 2 + G_WIDTH * g: group g: its key, the seat's legal places, the summed points of each place
-G_WIDTH = 7
+# the chunk's workspace: one int64 row per use (WR_*), each row as wide as the solver's workspace
+WS_COLS = S.WS_SIZE
+ROWS = Layout("workspace rows", 10, (
+    ("solver", 1),          # the solver's own workspace
+    ("st", 1),              # a rollout's copy of the public state
+    ("priv", 1),            # a rollout's copy of the private state
+    ("pos", 1),             # a solver position (P_*)
+    ("res", 1),             # a solver result (R_*)
+    ("world", 1),           # a sampled world's private state (pimc)
+    ("val", 1),             # sums per action, and the points per makers' trick count (V_*)
+    ("st2", 1),             # scratch public state (points per trick count)
+    ("cand", 1),            # a candidate world, weighed before it may take WR_WORLD's place (play_infer)
+    ("groups", 1),          # postpone: per option, the worlds grouped by what the seat sees by its next turn (G_*)
+))
+WS_ROWS = ROWS.used
+# WR_VAL's slots
+VALUES = Layout("WR_VAL", WS_COLS, (
+    ("pts", 6),             # the deciding seat's points when the makers end with k tricks
+    ("", 2),
+    ("sum", 40),            # the sum over worlds of action k's points
+    ("n", 40),              # worlds in which action k was valued
+    ("sq", 40),             # the sum over worlds of action k's squared points (for max_worlds)
+))
+# WR_GROUPS: G_OPTIONS regions, one per option, each its counts then G_MAX groups of GROUP's slots
+G_OPTIONS = 12              # options a decision may have (a dealer's discard has six)
+G_REGION = WS_COLS // G_OPTIONS
+REGION = Layout("a WR_GROUPS region", G_REGION, (
+    ("count", 1),           # groups so far
+    ("direct", 1),          # the summed points of worlds valued on their own (a hand over, the seat out, no room)
+    ("first", 0),           # the first group
+))
+GROUP = Layout("a group", 7, (
+    ("key", 1),             # what the seat has seen
+    ("legal", 1),           # the seat's legal places at its turn
+    ("sums", 5),            # each place's summed points over the group's worlds
+))
+globals().update(Layout.export(globals(), ROWS, prefix="WR_"))
+globals().update(Layout.export(globals(), VALUES, prefix="V_"))
+globals().update(Layout.export(globals(), REGION, GROUP, prefix="G_"))
+G_WIDTH = GROUP.size
 G_MAX = (G_REGION - G_FIRST) // G_WIDTH
+MAX_TRIES = 64      # attempts at a world that respects every void before the voids are dropped

@@ -16,13 +16,13 @@ from euchresim.engine.hand import score_hand
 from euchresim.engine.layout import (CFG_DECK, CFG_DEFEND, CFG_GAME_TO, CFG_STICK, CFG_PLAYERS, DEALER, MAKER, POINTS, SCORE, ST_SIZE,
                                      TRICKS)
 from euchresim.policies.search_layout import S_OBJECTIVE, V_PTS, WR_ST2, WR_VAL
-from euchresim.policies.win_table import P_WIN as _WIN_TABLES
+from euchresim.policies.win_table import P_WIN as _WIN_TABLES   # by target; here one array, indexed by WIN_TARGETS
 
 # P(win the game) by score for objective=game (policies/win_table.py, 4 players), one block per target
 WIN_TARGETS = (5, 7, 10)
-P_WIN = np.zeros((len(WIN_TARGETS), 10, 10, 4, 2))
+P_WIN_ARRAY = np.zeros((len(WIN_TARGETS), 10, 10, 4, 2))
 for _i, _t in enumerate(WIN_TARGETS):
-    P_WIN[_i, :_t, :_t] = np.array(_WIN_TABLES[_t])
+    P_WIN_ARRAY[_i, :_t, :_t] = np.array(_WIN_TABLES[_t])
 WIN_SCALE = 1 << 20       # a game value: P(win) in 2**-20ths, times 8, plus the side's tricks (ties to tricks)
 
 
@@ -110,7 +110,7 @@ def win_value(tab, dealer, scores0, scores1, seat, side_tricks):
     """``seat``'s game value at side scores (``scores0``, ``scores1``) with the next hand dealt after ``dealer``.
 
     A side at or past the target has won; else P(win) from the table of
-    the target (``P_WIN``). Returns -1 where there is no table (rules other
+    the target (``P_WIN_ARRAY``). Returns -1 where there is no table (rules other
     than the table's: 4 players, 24 cards, no stick-the-dealer, no lone
     defender, a target of 5, 7 or 10): the caller keeps points.
     """
@@ -130,7 +130,7 @@ def win_value(tab, dealer, scores0, scores1, seat, side_tricks):
     elif theirs >= target:
         p = 0.0
     else:
-        p = P_WIN[ti, scores0, scores1, (dealer + 1) & 3, side]
+        p = P_WIN_ARRAY[ti, scores0, scores1, (dealer + 1) & 3, side]
     return np.int64(np.round(p * WIN_SCALE)) * 8 + side_tricks
 
 
