@@ -112,7 +112,7 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
         euchresim report euchre-rates --hands 20000 --seed 1 --out rates
     """
     from euchresim.run import runner
-    from euchresim.policies import PIMC, PolicyError, parse, resolve
+    from euchresim.policies import PolicyError, parse, resolve
     from euchresim.report import ReportContext, ReportError, claim, write_atomic, write_section
     kind = kind.lower()
     backend = check_backend(backend, address)
@@ -132,7 +132,7 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
             for p in pols:
                 resolve([p], rules.players)
             mh = tuple(model_hands) or tuple(
-                max(1000, hands // (100 if parse(p).pid == PIMC else 10)) for p in pols[1:])
+                max(1000, hands // parse(p).cost.share) for p in pols[1:])
             if len(mh) != len(pols) - 1:
                 raise InputError(f"--model-hands: give one count for each --policy after the first "
                                  f"({len(pols) - 1}), not {len(mh)}")

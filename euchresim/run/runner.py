@@ -29,7 +29,32 @@ from euchresim.rules import Rules
 
 DEFAULT_CHUNK = {"hands": 1 << 16, "games": 2048, "rubbers": 512}
 MAX_CHUNK = {"hands": 1 << 20, "games": 1 << 15, "rubbers": 1 << 13}   # about 150 MB of rows at most
+HANDS_A_GAME = 10     # a game is about ten hands: a chunk of games asked in hands holds a tenth as many
 ROW_RING = 1 << 11     # rows a run that keeps none writes round (play_chunk): 280 KB, in a core's cache
+
+
+def chunk_size(mode: str = "hands", count: int = 0, hands: int = 0, parts: int = 1, cost=None) -> int:
+    """The one rule for how many hands (games, rubbers) a chunk plays.
+
+    A chunk size is part of what a seed means (each chunk has its own
+    generators), so this rule only changes with a new engine version.
+    ``hands``: the size asked, in hands (a report's ``chunk_size``), a tenth
+    of it for games; 0: ``DEFAULT_CHUNK[mode]``.  ``count``: the run's
+    length, cut into at least ``parts`` chunks (0: no cut).  ``cost``: the
+    table's declared ``policies.Cost``, whose ``chunk`` caps a search bot's
+    chunks, so one is seconds and progress moves; given where a run's cost
+    has always capped it (a report's calls and its further models' decks),
+    not where the numbers were fixed without it.
+    """
+    if hands:
+        size = hands if mode == "hands" else max(1, hands // HANDS_A_GAME)
+    else:
+        size = DEFAULT_CHUNK[mode]
+    if count:
+        size = min(size, max(1, -(-count // parts)))
+    if cost is not None and cost.chunk:
+        size = min(size, cost.chunk)
+    return max(1, min(size, MAX_CHUNK[mode]))
 
 
 @dataclass(frozen=True)
@@ -55,7 +80,7 @@ class RunSpec:
             raise SimError(f"seed must be a whole number >= 0, not {self.seed!r}")
         self._check_start_score()
         if self.chunk_size == 0:
-            object.__setattr__(self, "chunk_size", DEFAULT_CHUNK[self.mode])
+            object.__setattr__(self, "chunk_size", chunk_size(self.mode))
         if not 1 <= self.chunk_size <= MAX_CHUNK[self.mode]:
             raise SimError(f"chunk size must be 1..{MAX_CHUNK[self.mode]} {self.mode} (a chunk's rows are held "
                            f"in memory), not {self.chunk_size}")

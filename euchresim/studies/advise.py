@@ -148,20 +148,28 @@ def play_batch(sit: Situation, decision: Options, policy, infer: bool, n: int, s
 
 
 def default_batch(policy) -> int:
-    """Deals a batch: few for a search bot (``policies.searches``: ms a decision), many for the compiled bots."""
-    from euchresim.policies import searches
-    return 25 if searches(policy) else 1000
+    """Deals a batch, as the policy's declaration gives it (``policies.Cost.batch``): few for a search bot."""
+    from euchresim.policies import cost
+    return cost(policy).batch
 
 
 def default_workers(policy) -> int:
     """Every core for the search bots; one for the fast bots, whose answer is quicker than a process pool."""
+    from euchresim.policies import searches
     from euchresim.run.runner import default_workers as all_cores
-    return all_cores() if default_batch(policy) < 1000 else 1
+    return all_cores() if searches(policy) else 1
 
 
 def default_model_hands(policy) -> int:
     """Hands behind the P(win) model (analysis.advice.win_model): fewer for the search bots, at ms a hand."""
-    return 2_000 if default_batch(policy) < 1000 else 20_000
+    from euchresim.policies import searches
+    return 2_000 if searches(policy) else 20_000
+
+
+def default_samples(policy) -> int:
+    """Samples an answer plays at most: fewer for the search bots, at ms a decision."""
+    from euchresim.policies import searches
+    return 500 if searches(policy) else 10_000
 
 
 def look_schedule(max_batches: int, first: int = 1) -> list[int]:
@@ -257,7 +265,7 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
     decision = decision_of(sit)
     batch = batch or default_batch(policy)
     if samples is None:
-        samples = 500 if default_batch(policy) < 1000 else 10_000
+        samples = default_samples(policy)
     if samples < 1 or batch < 1:
         raise AdviceError("samples and batch must be at least 1")
     if not 0.0 <= stray < 0.5:
