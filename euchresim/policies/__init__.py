@@ -268,6 +268,9 @@ def with_checks(names) -> list[str]:
     """
     out = []
     for n in names:
+        if isinstance(n, Policy):
+            out.append(n)             # read already, as it was named
+            continue
         try:
             info, _, _, flags = split_name(n)
         except PolicyError:
@@ -279,16 +282,42 @@ def with_checks(names) -> list[str]:
 
 @dataclass(frozen=True, eq=False)
 class Seats:
-    """Every seat's policy, each parsed once: what a chunk hands the loop.
+    """Every seat's policy, parsed once where it is named: what a run, a table, an advisor and a bot carry.
 
     ``pids`` and ``params`` are the kernel's arrays (4 rows; a user's
     function sits in user slot ``seat``), ``names`` the canonical names.
+    Two tables of the same canonical names are equal.  Pickled (to a
+    worker) it is its canonical names, rebuilt once per process
+    (``rebuilt``): a compiled function does not cross processes, a name does.
     """
     policies: tuple
 
     @property
     def names(self) -> list[str]:
         return [p.name for p in self.policies]
+
+    @property
+    def text(self) -> str:
+        """The canonical text: every seat's canonical name, joined by commas."""
+        return ",".join(self.names)
+
+    def __iter__(self):
+        return iter(self.policies)
+
+    def __len__(self) -> int:
+        return len(self.policies)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Seats) and self.names == other.names
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.names))
+
+    def __reduce__(self):
+        return rebuilt, (tuple(self.names),)
+
+    def __repr__(self) -> str:
+        return f"Seats({self.text!r})"
 
     @property
     def pids(self) -> np.ndarray:
@@ -351,9 +380,35 @@ class Seats:
         return tuple(slots) if any(f is not None for f in slots) else None
 
 
-def seats(names, players) -> Seats:
-    """One policy for every seat, or one per seat, each parsed once (a ``Policy`` is taken as it is)."""
-    return Seats(tuple(n if isinstance(n, Policy) else parse(n, s) for s, n in enumerate(_split(names, players))))
+def seats(names, players, check: bool = False) -> Seats:
+    """Read one policy for every seat, or one per seat: the parse at the edge, each name once.
+
+    A ``Seats`` of ``players`` seats is taken as it is, and so is a
+    ``Policy``; a name given for several seats is read once (at its first
+    seat, which an error names).  ``check``: every user's policy built
+    with bounds checks (``with_checks``, the CLI's --check-policy).
+    """
+    if isinstance(names, Seats) and len(names) == players and not check:
+        return names
+    names = _split(list(names) if isinstance(names, Seats) else names, players)
+    if check:
+        names = with_checks(names)
+    read: dict = {}
+    out = []
+    for s, n in enumerate(names):
+        if isinstance(n, Policy):
+            out.append(n)
+            continue
+        if n not in read:
+            read[n] = parse(n, s)
+        out.append(read[n])
+    return Seats(tuple(out))
+
+
+@functools.lru_cache(maxsize=None)
+def rebuilt(names: tuple) -> Seats:
+    """A ``Seats`` from its canonical names, once per process: how a table crosses to a worker (``Seats.__reduce__``)."""
+    return Seats(tuple(parse(n, s) for s, n in enumerate(names)))
 
 
 def resolve(names, players):
@@ -387,5 +442,5 @@ def python_functions(names, players):
     return seats(names, players).python_functions()
 
 
-__all__ = ["bot", "Decision", "Action", "Policy", "Seats", "parse", "seats", "split_name", "cheats", "cost", "Cost", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
+__all__ = ["bot", "Decision", "Action", "Policy", "Seats", "parse", "seats", "rebuilt", "split_name", "cheats", "cost", "Cost", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
            "user_policy", "python_policy", "python_functions", "param", "load_function"]

@@ -59,9 +59,15 @@ def chunk_size(mode: str = "hands", count: int = 0, hands: int = 0, parts: int =
 
 @dataclass(frozen=True)
 class RunSpec:
-    """What a run plays; with the seed it fixes every number the run gives."""
+    """What a run plays; with the seed it fixes every number the run gives.
+
+    ``policies``: one policy for every seat or one per seat, as names or a
+    ``policies.Seats``; names are read here, once (a bad one is a
+    PolicyError before anything else), and the spec carries the ``Seats``,
+    which a worker gets as its canonical names and rebuilds once.
+    """
     rules: Rules
-    policies: tuple = ("random",)
+    policies: tuple = ("random",)    # a policies.Seats once made
     seed: int = 0
     mode: str = "hands"            # hands | games | rubbers
     count: int = 1_000_000
@@ -70,6 +76,8 @@ class RunSpec:
     start_score: tuple = ()        # games: each side's score when every game starts (() or zeros: a new game)
 
     def __post_init__(self):
+        from euchresim.policies import seats
+        object.__setattr__(self, "policies", seats(self.policies, self.rules.players))
         if self.mode not in DEFAULT_CHUNK:
             raise ValueError(f"mode must be hands, games or rubbers, not {self.mode!r}")
         if self.mode == "rubbers" and self.rules.players != 4:
@@ -84,8 +92,6 @@ class RunSpec:
         if not 1 <= self.chunk_size <= MAX_CHUNK[self.mode]:
             raise SimError(f"chunk size must be 1..{MAX_CHUNK[self.mode]} {self.mode} (a chunk's rows are held "
                            f"in memory), not {self.chunk_size}")
-        if not isinstance(self.policies, tuple):
-            object.__setattr__(self, "policies", tuple(self.policies))
         if self.groups:
             from euchresim.run.groups import parse_groups   # a GroupingError (ValueError) names an unknown feature
             object.__setattr__(self, "groups", parse_groups(self.groups))
@@ -124,8 +130,7 @@ class RunSpec:
 
     def meta(self) -> dict:
         """What a result file carries so it can be traced and resumed."""
-        from euchresim.policies import resolve
-        _, _, names = resolve(list(self.policies), self.rules.players)
+        names = self.policies.names
         return {
             "euchresim": __version__, "engine_version": ENGINE_VERSION,
             "rules": self.rules.to_dict(), "policies": names, "seed": self.seed,
@@ -173,13 +178,12 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows
     """
     from euchresim.loops.hands import run_games, run_hands, run_hands_grouped
     from euchresim.engine.features import tally_groups
-    from euchresim.policies import seats
     from euchresim.engine.tables import build_tables
 
     if not 0 <= chunk < spec.n_chunks:
         raise SimError(f"chunk {chunk}: the run has chunks 0..{spec.n_chunks - 1}")
     tab = build_tables(spec.rules)
-    table = seats(spec.policies, spec.rules.players)          # each seat's name read once per chunk
+    table = spec.policies                   # read when the spec was made (in a worker: rebuilt once a process)
     pids, params = table.pids, table.params
     fns = table.functions(python_ok=True)
     pyfns = table.python_functions()
@@ -295,11 +299,10 @@ def _policy_error(spec, chunk, at, row, plays, decision=None) -> str:
     """
     from euchresim.engine.layout import PHASE, PHASE_NAMES, TO_ACT
     from euchresim.records.rows import row_record
-    from euchresim.policies import resolve
     from euchresim.records.format import format_record
     from euchresim.loops.records import replay_record, replay_states
     from euchresim.engine.tables import build_tables
-    _, _, names = resolve(list(spec.policies), spec.rules.players)
+    names = spec.policies.names
     rec, _ = row_record(spec.rules, row, plays)
     _, states = replay_states([rec], build_tables(spec.rules))
     seat, phase = int(states[0][TO_ACT]), PHASE_NAMES[int(states[0][PHASE])]
