@@ -97,7 +97,7 @@ def build(ctx) -> Section:
             ctx, head, lambda c: targeted.simulate(c, tab, speaking_order(players), deal_frame)[0])
         strong = targeted.headline_text(t["order_up_headline"], t["order_up_by_class"], policies, ctx.class_deals)
     charts = _charts(ctx, df, t, fits, policies)
-    human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order)
+    human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order, ctx.canonical)
     text = (_at_the_table_text(ctx, t, charts, policies) + _decision_text(t, policies, order) + _method_text()
             + _by_seat_text(t, order, strong)
             + _heatmap_text(ctx, df, policies)
@@ -379,11 +379,6 @@ def _tables_text() -> list[str]:
             "min, max.\n"]
 
 
-def _canonical(policy: str, players: int) -> str:
-    from euchresim.policies import resolve
-    return resolve([policy], players)[2][0]
-
-
 def _label(policy: str, policies: list) -> str:
     """A policy's short name, made unique when two share one (heuristic, heuristic:human): heuristic_1."""
     head = policy.split(":")[0]
@@ -395,18 +390,21 @@ def _heat_name(policy: str, policies: list) -> str:
     return f"heatmap_{_label(policy, policies)}"
 
 
-def _like_people(by_pos, by_class, policies, players, order):
+def _like_people(by_pos, by_class, policies, players, order, canonical=None):
     """Round one under ``heuristic`` beside ``heuristic:human``, whose seats call as people do (policies/presets).
 
     The deciding seat's call is forced either way; what changes is how the
     other three call after a pass (and before it: who gets to decide).  A
     class whose gain changes sign with both intervals clear of zero is one
     where the answer rests on how the table calls.  None unless both run.
+    ``canonical``: a name's canonical name (the report's ``ctx.canonical``, the models as read).
     """
     if players != 4:
         return None
-    canon = {p: _canonical(p, players) for p in policies}
-    human = _canonical("heuristic:human", players)
+    from euchresim.report import canonical as read
+    canonical = canonical or read
+    canon = {p: canonical(p) for p in policies}
+    human = read("heuristic:human")
     bot = next((p for p in policies if canon[p] == "heuristic"), None)
     people = next((p for p in policies if canon[p] == human), None)
     if bot is None or people is None:
