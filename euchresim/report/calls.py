@@ -14,7 +14,6 @@ from functools import partial
 
 import numpy as np
 
-from euchresim.policies import cost
 from euchresim.report import chunked, spec_key
 
 # ---- the simulated work -----------------------------------------------------
@@ -75,7 +74,7 @@ def collect(ctx, k: int, decision: str, position, label: str, rules=None, with_t
     rules = rules or ctx.rules
     policy = ctx.policies[k]
     n = ctx.hands_for(k) if count is None else count
-    size, n_chunks = plan(n, ctx.chunk_size, cost(policy))
+    size, n_chunks = plan(n, ctx.chunk_size, ctx.models[k].cost)
     spec = {"rules": rules.to_dict(), "policy": policy, "seed": ctx.seed, "count": n, "chunk_size": size,
             "decision": decision, "position": position, "with_trump": with_trump}
     if classes:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pandas as pd
 
 from euchresim.analysis import summary_frame
-from euchresim.policies import PolicyError, cost
+from euchresim.policies import PolicyError
 from euchresim.report import md_table
 from euchresim.report.euchre_rates import pct, run_spec, tally_chunks
 from euchresim.stats import wilson
@@ -58,7 +58,7 @@ def play_models(ctx, variants) -> tuple[list[dict], list[str]]:
         if k == 0:
             continue
         for players, deck, rules in variants:
-            spec = run_spec(ctx, rules, pol, ctx.hands_for(k), cost=cost(pol))      # a search bot's chunks small
+            spec = run_spec(ctx, rules, pol, ctx.hands_for(k), cost=ctx.models[k].cost)   # a search bot's chunks small
             try:
                 hc, _ = tally_chunks(ctx, "decks-hands", spec, label=f"{pol} {players}p {deck}")
             except PolicyError as e:

@@ -15,7 +15,6 @@ import pandas as pd
 from euchresim.analysis import position_names, speaking_order
 from euchresim.cards import JOKER
 from euchresim.engine.tables import build_tables
-from euchresim.policies import cheats
 from euchresim.report import Section, md_table
 from euchresim.analysis.calls import (HAND_CLASS_NOTE, PUBLISHED_CALL, TOSS_UP, best_suit, class_order, count_points,
                                       gain_table, hand_class, interval_sign, model_compare, played_features,
@@ -145,7 +144,7 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
         if targeted:
             from euchresim.report.order_up_targeted import with_targeted
         calls = table_calls(with_targeted(by_class, t["order_up_headline"], policies[0]) if targeted else by_class,
-                            policies, rnd, advisers=[p for p in policies[1:] if not cheats(p)])
+                            policies, rnd, advisers=[p for p in policies[1:] if not ctx.model(p).cheats])
         if targeted:            # only then: an untargeted report's tables stay as they were
             calls["targeted"] = calls["hand_class"].isin(ctx.classes)
         if rnd == 2:
@@ -239,8 +238,9 @@ def _at_the_table_text(ctx, t: dict, charts: dict, policies: list) -> list[str]:
                     + f" (one-sided tests of each other model against {policies[0]}'s call, "
                       f"{calls.attrs.get('tests', 0)} of them, corrected by Holm's method so that the chance of "
                       "any false flag is at most 5%"
-                    + ("; " + ", ".join(p for p in policies if cheats(p))
-                       + " sees every card: a bound, never counted as advice" if any(map(cheats, policies)) else "")
+                    + ("; " + ", ".join(p for p in policies if ctx.model(p).cheats)
+                       + " sees every card: a bound, never counted as advice"
+                       if any(ctx.model(p).cheats for p in policies) else "")
                     + "). "
                     + f"`order_up_calls_round{rnd}.csv` has every cell's gain and interval.\n")
     return text

@@ -152,29 +152,31 @@ def play_batch(sit: Situation, decision: Options, policy, infer: bool, n: int, s
     return Samples(points, maker, tricks, chosen, deals, int(tries))
 
 
+def _cost(policy):
+    """What a hand of the advisor's policy costs, as declared (``policies.Cost``): a Seats as read, or a name."""
+    from euchresim.policies import cost
+    return cost(policy)
+
+
 def default_batch(policy) -> int:
     """Deals a batch, as the policy's declaration gives it (``policies.Cost.batch``): few for a search bot."""
-    from euchresim.policies import cost
-    return cost(policy).batch
+    return _cost(policy).batch
 
 
 def default_workers(policy) -> int:
     """Every core for the search bots; one for the fast bots, whose answer is quicker than a process pool."""
-    from euchresim.policies import searches
     from euchresim.run.runner import default_workers as all_cores
-    return all_cores() if searches(policy) else 1
+    return all_cores() if _cost(policy).searches else 1
 
 
 def default_model_hands(policy) -> int:
     """Hands behind the P(win) model (analysis.advice.win_model): fewer for the search bots, at ms a hand."""
-    from euchresim.policies import searches
-    return 2_000 if searches(policy) else 20_000
+    return 2_000 if _cost(policy).searches else 20_000
 
 
 def default_samples(policy) -> int:
     """Samples an answer plays at most: fewer for the search bots, at ms a decision."""
-    from euchresim.policies import searches
-    return 500 if searches(policy) else 10_000
+    return 500 if _cost(policy).searches else 10_000
 
 
 def look_schedule(max_batches: int, first: int = 1) -> list[int]:
