@@ -50,7 +50,7 @@ def win_model(rules, policy, hands: int = MODEL_HANDS, seed: int = 0, say=None, 
     ``policy``: a name or a ``policies.Seats`` (read once); ``name`` what ``say`` calls it, if not ``policy``.
     """
     from euchresim.policies import seats
-    table = seats([policy] if isinstance(policy, str) else policy, rules.players)       # read once
+    table = seats(policy, rules.players)       # read once (a Seats is taken as it is)
     stored = stored_model(rules, table) if hands == MODEL_HANDS else None
     if stored is not None:
         return stored
@@ -86,13 +86,13 @@ def stored_model(rules, policy) -> np.ndarray | None:
     ``advise`` on a fresh install neither compiles the whole-hand kernel
     nor plays 20,000 hands for it, and the model is a fiftieth as noisy.
     """
-    from euchresim.policies import Seats, seats
+    from euchresim.policies import seats
     from euchresim.policies.win_table import P_WIN
     from euchresim.rules import Rules
     if rules.game_to not in P_WIN or rules != Rules(game_to=rules.game_to):
         return None
     try:
-        names = (policy if isinstance(policy, Seats) else seats([policy], rules.players)).names
+        names = seats(policy, rules.players).names
     except ValueError:
         return None
     if list(names) != ["heuristic"] * len(names):

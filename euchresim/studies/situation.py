@@ -86,7 +86,7 @@ class AdviceError(ValueError):
 def read_policy(policy, players):
     """The advisor's policy (one name for every seat, names one per seat, or a ``policies.Seats``), read once."""
     from euchresim.policies import seats
-    return seats([policy] if isinstance(policy, str) else policy, players)
+    return seats(policy, players)
 
 
 def _policy_arrays(policy, players):
