@@ -102,7 +102,7 @@ def test_order_up_files_and_quoted_numbers(order_up):
 
 @pytest.mark.slow
 def test_order_up_gain_is_the_direct_paired_difference(order_up):
-    size, n_chunks = plan(3000, 50_000, slow=False)
+    size, n_chunks = plan(3000, 50_000)
     spec = RunSpec(rules=Rules(players=4), policies=("heuristic",), seed=5, count=3000, chunk_size=size)
     gains = []
     for i in range(n_chunks):

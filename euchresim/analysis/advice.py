@@ -33,14 +33,13 @@ import numpy as np
 import pandas as pd
 
 from euchresim.analysis.winprob import _winners, outcome_distribution, parties, solve
-from euchresim.policies import cheats
 from euchresim.stats import mean_interval
 
 MODEL_HANDS = 20_000
 
 
 @functools.lru_cache(maxsize=8)
-def win_model(rules, policy: str, hands: int = MODEL_HANDS, seed: int = 0, say=None) -> np.ndarray:
+def win_model(rules, policy, hands: int = MODEL_HANDS, seed: int = 0, say=None, name: str = "") -> np.ndarray:
     """P(win) by score and dealer (``winprob.solve``) under ``policy`` at every seat, from ``hands`` hands.
 
     Kept on disk beside the compiled kernels (engine.cache_dir, whose name
@@ -48,11 +47,14 @@ def win_model(rules, policy: str, hands: int = MODEL_HANDS, seed: int = 0, say=N
     old model): ``pimc``'s 2,000 hands take seconds, and every ``advise``
     is a new process.  Written under a temporary name and renamed.
     ``say`` (text -> None) is told when the model is made, which is slow.
+    ``policy``: a name or a ``policies.Seats`` (read once); ``name`` what ``say`` calls it, if not ``policy``.
     """
-    stored = stored_model(rules, policy) if hands == MODEL_HANDS else None
+    from euchresim.policies import seats
+    table = seats(policy, rules.players)       # read once (a Seats is taken as it is)
+    stored = stored_model(rules, table) if hands == MODEL_HANDS else None
     if stored is not None:
         return stored
-    path = _model_path(rules, policy, hands, seed)
+    path = _model_path(rules, table, hands, seed)
     try:
         V = np.load(path, allow_pickle=False)
         if V.shape == (rules.game_to,) * parties(rules.players) + (rules.players, parties(rules.players)):
@@ -61,8 +63,8 @@ def win_model(rules, policy: str, hands: int = MODEL_HANDS, seed: int = 0, say=N
         pass
     from euchresim.run.runner import RunSpec, play_chunk
     if say is not None:
-        say(f"making the P(win) model: {hands:,} hands of {policy} (once; kept for the next run)...")
-    spec = RunSpec(rules, (policy,), seed=seed, count=hands)
+        say(f"making the P(win) model: {hands:,} hands of {name or policy} (once; kept for the next run)...")
+    spec = RunSpec(rules, table, seed=seed, count=hands)
     rows = [pd.DataFrame(play_chunk(spec, i).hands) for i in range(spec.n_chunks)]
     dist = outcome_distribution(pd.concat(rows, ignore_index=True), rules.players, pool_seats=True)
     V = solve(dist, rules.players, rules.game_to, rules.cutthroat_tie)
@@ -77,20 +79,20 @@ def win_model(rules, policy: str, hands: int = MODEL_HANDS, seed: int = 0, say=N
     return V
 
 
-def stored_model(rules, policy: str) -> np.ndarray | None:
+def stored_model(rules, policy) -> np.ndarray | None:
     """The model shipped for ``heuristic`` under the standard rules (policies/win_table.py), else None.
 
     A million hands, solved once when the package was made: the first
     ``advise`` on a fresh install neither compiles the whole-hand kernel
     nor plays 20,000 hands for it, and the model is a fiftieth as noisy.
     """
-    from euchresim.policies import resolve
+    from euchresim.policies import seats
     from euchresim.policies.win_table import P_WIN
     from euchresim.rules import Rules
     if rules.game_to not in P_WIN or rules != Rules(game_to=rules.game_to):
         return None
     try:
-        _, _, names = resolve([policy], rules.players)
+        names = seats(policy, rules.players).names
     except ValueError:
         return None
     if list(names) != ["heuristic"] * len(names):
@@ -98,10 +100,9 @@ def stored_model(rules, policy: str) -> np.ndarray | None:
     return np.array(P_WIN[rules.game_to], dtype=float)
 
 
-def _model_path(rules, policy: str, hands: int, seed: int) -> str:
+def _model_path(rules, table, hands: int, seed: int) -> str:
     from euchresim.engine import cache_dir
-    from euchresim.policies import resolve
-    _, _, names = resolve([policy], rules.players)
+    names = table.names
     key = json.dumps({"rules": rules.to_dict(), "policies": names, "hands": hands, "seed": seed}, sort_keys=True)
     return os.path.join(cache_dir(), "winmodel-" + hashlib.sha256(key.encode()).hexdigest()[:20] + ".npy")
 
@@ -273,7 +274,7 @@ def advice_json(adv, table: pd.DataFrame) -> dict:
             "decision": adv.decision.kind, "seat": sit.seat, "position": position_name(sit), "dealer": sit.dealer,
             "policy": adv.policy, "policy_name": adv.shown,
             # dd sees every hand: its values bound what any fair player could get, and say so
-            "cheating": cheats(adv.policy),
+            "cheating": adv.cheats,
             "stopped": adv.stopped, "alpha": adv.alpha, "looks": int(adv.looks), "interval_z": interval_z(adv),
             "samples": int(len(s)), "effective_samples": int(len(s)),
             "tries": int(s.tries), "inference": adv.infer, "seed": adv.seed, "actions": actions}
@@ -408,7 +409,7 @@ def format_advice(adv, table: pd.DataFrame) -> str:
         how += f"; the intervals hold at all {adv.looks} looks at once"
     lines.append(f"{len(s):,} deals the seat cannot tell apart ({s.tries:,} tried), {adv.shown} after the decision; "
                  + how)
-    if cheats(adv.policy):
+    if adv.cheats:
         lines.append("dd sees every card: its values are a cheating bound, not a fair player's")
     return "\n".join(lines)
 

@@ -144,13 +144,14 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
     for name in names + ([compare] if compare else []):
         bar = None if quiet or as_json or not sys.stderr.isatty() else _bar(name)
         try:
-            A._policy_arrays(name, sit.rules.players)        # a bad policy is refused before any work is said
-            model = win_model(sit.rules, name, model_hands or A.default_model_hands(name), seed,
-                              say=None if quiet or as_json else _say)
-            n_workers = workers or A.default_workers(name)
+            played = A.read_policy(name, sit.rules.players)      # read once, here
+            A._policy_arrays(played, sit.rules.players)           # a bad or plain-Python one refused before any work
+            model = win_model(sit.rules, played, model_hands or A.default_model_hands(played), seed,
+                              say=None if quiet or as_json else _say, name=name)
+            n_workers = workers or A.default_workers(played)
             if cold and n_workers > 1:
-                _compile_here(A, sit, name, not no_inference, seed, infer_policy)
-            adv = A.advise(sit, name, samples=samples, seed=seed, infer=not no_inference, alpha=alpha,
+                _compile_here(A, sit, played, not no_inference, seed, infer_policy)
+            adv = A.advise(sit, played, name=name, samples=samples, seed=seed, infer=not no_inference, alpha=alpha,
                            workers=n_workers, on_batch=bar, infer_policy=infer_policy, stray=stray,
                            stop=not fixed, value=lambda got, m=model: deal_values(_Adv(sit, got), m)[0])
         except A.AdviceError as e:
@@ -196,7 +197,6 @@ def _print_json(answers, against) -> None:
 def _print_answers(sit, score_said, answers, against) -> None:
     """The situation, which table, each model's table and verdict, and the answer at a table of bots."""
     from euchresim.analysis.advice import format_advice
-    from euchresim.policies import cheats
     click.echo(_describe(sit))
     if score_said:
         click.echo(score_said)
@@ -204,7 +204,7 @@ def _print_answers(sit, score_said, answers, against) -> None:
         click.echo(_table_line(answers[0][0]))
     for name, adv, table in answers:
         if len(answers) > 1:
-            click.echo(f"\n== {name}{' (sees every card: a cheating bound)' if cheats(name) else ''}")
+            click.echo(f"\n== {name}{' (sees every card: a cheating bound)' if adv.cheats else ''}")
         click.echo(format_advice(adv, table))
     if len(answers) > 1:
         picks = {name: table.loc[table["best"], "action"].iloc[0] for name, _, table in answers}

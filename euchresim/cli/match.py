@@ -245,7 +245,8 @@ def duel(rules, a, b, games, deals, seed, chunk_size, workers, as_json, quiet, c
     try:
         spec = d.DuelSpec(rules, pa, pb, seed=seed, deals=_deals(games, deals, rules.players, chunk_size),
                           chunk_size=chunk_size, start_score=start_score)
-        spec.run_spec(0)                 # a start score the rules refuse is one line now, not in a worker
+        if not spec.openspiel:           # OpenSpiel's games are played by interop, never as a RunSpec
+            spec.run_spec(0)             # a start score the rules refuse is one line now, not in a worker
     except (SimError, ValueError) as e:
         raise InputError(str(e)) from None
     n = workers or default_workers()

@@ -1,6 +1,7 @@
 """``euchresim report``: the click command that makes the strategy reports (euchresim/report/)."""
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 import shlex
@@ -112,7 +113,7 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
         euchresim report euchre-rates --hands 20000 --seed 1 --out rates
     """
     from euchresim.run import runner
-    from euchresim.policies import PIMC, PolicyError, parse, resolve
+    from euchresim.policies import PolicyError
     from euchresim.report import ReportContext, ReportError, claim, write_atomic, write_section
     kind = kind.lower()
     backend = check_backend(backend, address)
@@ -129,20 +130,19 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
         for k in kinds:
             pols = tuple(policies) or ((DEFAULT_POLICY, "pimc", "dd") if k in ("order-up", "loner")
                                       else (DEFAULT_POLICY,))
-            for p in pols:
-                resolve([p], rules.players)
-            mh = tuple(model_hands) or tuple(
-                max(1000, hands // (100 if parse(p).pid == PIMC else 10)) for p in pols[1:])
-            if len(mh) != len(pols) - 1:
-                raise InputError(f"--model-hands: give one count for each --policy after the first "
-                                 f"({len(pols) - 1}), not {len(mh)}")
             ctx = ReportContext(kind=k, out=os.path.join(out, k) if kind == "all" else out, hands=hands,
-                                seed=seed, rules=rules, policies=pols, model_hands=mh,
+                                seed=seed, rules=rules, policies=pols,       # each model read here, once
                                 workers=workers or runner.default_workers(), resume=resume, force=force,
                                 progress=bars, command=command, backend=backend,
                                 address=address, classes=classes if k in TARGETED else (),
                                 class_deals=class_deals or 0 if k in TARGETED else 0,
                                 defend_hands=defend_hands or 0)
+            # a further model plays a share of the hands, as its declaration says (a hand of pimc costs most)
+            mh = tuple(model_hands) or tuple(max(1000, hands // m.cost.share) for m in ctx.models[1:])
+            if len(mh) != len(pols) - 1:
+                raise InputError(f"--model-hands: give one count for each --policy after the first "
+                                 f"({len(pols) - 1}), not {len(mh)}")
+            ctx = dataclasses.replace(ctx, model_hands=mh)
             os.makedirs(ctx.out, exist_ok=True)
             claim(ctx)
             started = time.time()

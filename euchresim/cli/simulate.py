@@ -85,11 +85,10 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
             os.remove(path)          # --force: a file where the folder goes is replaced
 
     from euchresim.analysis import format_summary, summary_frame
-    from euchresim.policies import PolicyError, resolve, with_checks
+    from euchresim.policies import PolicyError, seats
     try:
-        asked = policy_names(policy)
-        _, _, names = resolve(with_checks(asked) if check_policy else asked, rules.players)
-        spec = runner.RunSpec(rules=rules, policies=tuple(names), seed=seed, mode=mode, count=count,
+        table = seats(policy_names(policy), rules.players, check=check_policy)      # read once, here
+        spec = runner.RunSpec(rules=rules, policies=table, seed=seed, mode=mode, count=count,
                            chunk_size=chunk_size or 0, groups=tuple(groups), start_score=start_score)
     except (PolicyError, runner.SimError, ValueError) as e:
         raise InputError(str(e)) from None

@@ -326,19 +326,19 @@ class EuchresimBot(pyspiel.Bot):
     def __init__(self, game, player_id: int, policy: str = "baseline", seed: int = 0):
         pyspiel.Bot.__init__(self)
         from euchresim.loops.hands import new_workspace
-        from euchresim.policies import PolicyError, functions, resolve
+        from euchresim.policies import PolicyError, seats
         self._rules = rules_for(game)
         if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < 4:
             raise ValueError(f"player_id must be a seat 0..3 of OpenSpiel's euchre, not {player_id!r}")
         self._seat = int(player_id)
         try:
-            names = [policy] * 4
-            self._pids, self._params, canon = resolve(names, 4)
-            self._fns = functions(names, 4)
+            self.table = seats(policy, 4)          # read once (a Seats is taken as it is)
+            self._pids, self._params = self.table.pids, self.table.params
+            self._fns = self.table.functions()
         except PolicyError as e:
             raise PolicyError(str(e).replace("--policy (seat 0)", f"EuchresimBot policy (seat {self._seat})", 1)) \
                 from None
-        self.policy = canon[0]
+        self.policy = self.table.names[0]
         self._tab = cached_tables(self._rules)
         self._rng = seed_state(np.random.SeedSequence(seed))
         self._ws = new_workspace()

@@ -74,12 +74,12 @@ class Session:
     def check(rules, bot: str, folder: str, resume: bool):
         """What a start would refuse, found before anything is compiled or written: the bot, and a --resume
         with no session there (a TableError, one line). The command line asks this first, so a typo is
-        one line, not a compile notice and then the refusal. Returns the bot read (pids, params, names)."""
-        from euchresim.policies import resolve
+        one line, not a compile notice and then the refusal. Returns the bot read (a policies.Seats)."""
+        from euchresim.policies import seats
         if bot.rstrip().endswith(":python"):
             raise TableError(f"--bot {bot}: a :python policy cannot sit at the table; give it jitted", 400)
         try:
-            read = resolve([bot], rules.players)
+            read = seats([bot], rules.players)
         except ValueError as e:
             raise TableError(f"--bot: {policy_message(e)}", 400) from None
         if resume and not (os.path.exists(os.path.join(folder, RECORDS)) or os.path.exists(os.path.join(folder, META))):
@@ -88,17 +88,17 @@ class Session:
 
     def __init__(self, rules, bot: str, seed: int, folder: str, resume: bool = False, on_hand=None,
                  on_decision=None):
-        from euchresim.policies import functions
-        self.pids, self.params, names = Session.check(rules, bot, folder, resume)
+        self.table = Session.check(rules, bot, folder, resume)     # the bot, read once
+        self.pids, self.params = self.table.pids, self.table.params
         self.rules, self.seed, self.folder = rules, int(seed), folder
         self.players = rules.players
         self.parties = 2 if self.players == 4 else self.players     # who scores: sides, or each player
         self.seat_names = SEATS_BY_PLAYERS[self.players]
         try:
-            self.fns = functions([bot], self.players)
+            self.fns = self.table.functions()
         except ValueError as e:
             raise TableError(f"--bot: {policy_message(e)}", 400) from None
-        self.bot = names[0]               # canonical: the parameter string the records and the advisor use
+        self.bot = self.table.names[0]             # canonical: the parameter string the records and the advisor use
         self.bot_name = bot.strip()       # as the player gave it, for the page ('heuristic:human')
         self.tab = cached_tables(rules)
         self.ws = new_workspace()

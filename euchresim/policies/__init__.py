@@ -34,6 +34,35 @@ from euchresim.policies.user import (CHECK, PYTHON, PythonPolicy, declared_param
 
 
 @dataclass(frozen=True)
+class Cost:
+    """What a policy's hand costs, declared with it, so no caller guesses it from the name.
+
+    A search bot takes ms a decision where a compiled one takes ns: its work
+    goes in chunks of at most ``chunk`` hands (0: no cap), so a chunk is
+    seconds and progress moves; the advisor deals ``batch`` deals at a time;
+    a further play model of a report plays ``hands // share`` hands (pimc's
+    worlds make its hand ten times dd's).  ``run.runner.chunk_size`` reads
+    ``chunk``; these numbers are part of what a seed means, so they only move
+    with a new engine version.
+    """
+    searches: bool = False      # solves deals at each decision (ms, not ns)
+    chunk: int = 0
+    batch: int = 1000
+    share: int = 10
+
+    def join(self, other: "Cost") -> "Cost":
+        """A table's cost: as slow as its slowest seat (the smallest cap, batch; the largest share)."""
+        caps = [c for c in (self.chunk, other.chunk) if c]
+        return Cost(self.searches or other.searches, min(caps) if caps else 0, min(self.batch, other.batch),
+                    max(self.share, other.share))
+
+
+FAST = Cost()                                                  # the inlined bots and a user's compiled function
+SEARCH = Cost(searches=True, chunk=250, batch=25)              # dd: one solve a decision
+SEARCH_WORLDS = Cost(searches=True, chunk=250, batch=25, share=100)    # pimc: a solve for each sampled world
+
+
+@dataclass(frozen=True)
 class PolicyInfo:
     name: str
     pid: int
@@ -41,7 +70,12 @@ class PolicyInfo:
     summary: str
     params: tuple = ()          # Param, by name
     kernel: str = ""            # "module:function" of SEARCH_SIG: the function slot's kernel (a slotted built-in)
-    searches: bool = False      # solves deals at each decision (ms, not ns): its work goes in small chunks
+    cost: Cost = FAST           # what a hand costs: chunk sizes, batches and sample counts follow it
+    cheats: bool = False        # sees every hand: a bound no fair player reaches, named so wherever shown
+
+    @property
+    def searches(self) -> bool:
+        return self.cost.searches
 
     def param(self, key: str) -> Param | None:
         return next((p for p in self.params if p.name == key), None)
@@ -52,9 +86,9 @@ class PolicyInfo:
 # names its kernel (a SEARCH_SIG function) and gets the next function slot, SLOTTED + k, filled from the
 # declaration by ``functions``: a new built-in of that kind is one entry below and nothing else. Its
 # defaults row is made from the parameters, never written apart.
-def _info(name, pid, summary, params=(), kernel="", searches=False):
+def _info(name, pid, summary, params=(), kernel="", cost=FAST, cheats=False):
     check_declared(params, name)          # names and slots once each, every slot in the row
-    return PolicyInfo(name, pid, defaults_row(params), summary, tuple(params), kernel, searches)
+    return PolicyInfo(name, pid, defaults_row(params), summary, tuple(params), kernel, cost, cheats)
 
 
 _INLINED = (
@@ -64,13 +98,13 @@ _INLINED = (
           HEURISTIC_PARAMS),
 )
 # every slotted built-in searches (dd solves each deal, pimc each sampled world): ms a decision where the inlined
-# bots take ns, which sets their chunk sizes, sample counts and workers (``searches``)
-_SLOTTED = tuple(_info(name, SLOTTED + k, summary, params, kernel, searches=True)
-                 for k, (name, summary, params, kernel) in enumerate((
+# bots take ns, which sets their chunk sizes, sample counts and workers (``Cost``)
+_SLOTTED = tuple(_info(name, SLOTTED + k, summary, params, kernel, cost, cheats)
+                 for k, (name, summary, params, kernel, cost, cheats) in enumerate((
     ("dd", "CHEATS: sees every hand and plays double-dummy (an upper bound, not a player)", DD_PARAMS,
-     "euchresim.policies.dd:dd_act"),
+     "euchresim.policies.dd:dd_act", SEARCH, True),
     ("pimc", "samples the unseen cards, solves each world double-dummy, takes the best mean", PIMC_PARAMS,
-     "euchresim.policies.pimc:pimc_act"),
+     "euchresim.policies.pimc:pimc_act", SEARCH_WORLDS, False),
 )))
 if len(_SLOTTED) > NSLOTS:
     raise RuntimeError(f"{len(_SLOTTED)} slotted built-ins, room for dispatch.NSLOTS = {NSLOTS}")
@@ -107,39 +141,52 @@ def split_name(spec: str):
     return None, name, [part for part in rest if part.strip().lower() not in flags], flags
 
 
-def cheats(spec: str) -> bool:
-    """Whether a policy sees every hand (``dd``): a bound no fair player can reach, to be named so wherever shown.
-
-    ``spec`` is a policy as given (``dd:search_bids=0``) or several joined
-    by commas (one per seat): any seat that cheats makes the result a bound.
-    """
-    def one(part):
-        try:
-            return split_name(part)[0] is POLICIES["dd"]
-        except PolicyError:
-            return False
-    return any(one(part) for part in str(spec).split(","))
-
-
-def searches(spec) -> bool:
-    """Whether a policy decides by search (``pimc``, ``best``, ``dd``): a property declared with each built-in.
+def _declared(spec) -> list:
+    """Each seat's built-in declaration in ``spec``: None for a user's policy or a name refused later, with its seat.
 
     ``spec``: a policy as given, several joined by commas (one per seat), a
-    list of them or a ``Policy``; any seat that searches makes the whole
-    table cost ms a decision, which is what chunk sizes, sample counts and
-    worker counts follow.  A user's policy is taken to be compiled and fast.
+    list of them, a ``Policy`` or a ``Seats``.
     """
-    if isinstance(spec, Policy):
-        return spec.searches
+    if isinstance(spec, (Policy, Seats)):
+        return [p.info for p in (spec.policies if isinstance(spec, Seats) else [spec])]
     parts = [spec] if isinstance(spec, str) else [str(p) for p in spec]
 
     def one(part):
         try:
-            info = split_name(part)[0]
+            return split_name(part)[0]
         except PolicyError:
-            return False
-        return info is not None and info.searches
-    return any(one(q) for part in parts for q in str(part).split(","))
+            return None
+    return [one(q) for part in parts for q in str(part).split(",")]
+
+
+def cheats(spec) -> bool:
+    """Whether a policy sees every hand (``dd``): a bound no fair player can reach, to be named so wherever shown.
+
+    ``spec`` is a policy as given (``dd:search_bids=0``), several joined by
+    commas (one per seat), a ``Policy`` or a ``Seats``: any seat that cheats
+    makes the result a bound.  Declared with each built-in (``PolicyInfo.cheats``).
+    """
+    return any(info is not None and info.cheats for info in _declared(spec))
+
+
+def cost(spec) -> Cost:
+    """What a hand of ``spec`` costs (as ``cheats`` takes it): its slowest seat's declared ``Cost``.
+
+    A user's policy is taken to be compiled and fast (``FAST``).
+    """
+    out = FAST
+    for info in _declared(spec):
+        out = out.join(info.cost if info is not None else FAST)
+    return out
+
+
+def searches(spec) -> bool:
+    """Whether a policy decides by search (``pimc``, ``best``, ``dd``): ``cost(spec).searches``, declared with each built-in.
+
+    Any seat that searches makes the whole table cost ms a decision, which
+    is what chunk sizes, sample counts and worker counts follow.
+    """
+    return cost(spec).searches
 
 
 def known() -> str:
@@ -161,13 +208,21 @@ class Policy:
     fn: object = None
 
     @property
+    def info(self) -> PolicyInfo | None:
+        """The built-in's declaration; None for a user's function."""
+        return None if self.pid == USER else BY_PID.get(self.pid)
+
+    @property
     def cheats(self) -> bool:
-        return self.pid == DD
+        return self.info is not None and self.info.cheats
+
+    @property
+    def cost(self) -> Cost:
+        return self.info.cost if self.info is not None else FAST
 
     @property
     def searches(self) -> bool:
-        info = BY_PID.get(self.pid)
-        return self.pid != USER and info is not None and info.searches
+        return self.cost.searches
 
     @property
     def python(self) -> bool:
@@ -213,6 +268,9 @@ def with_checks(names) -> list[str]:
     """
     out = []
     for n in names:
+        if isinstance(n, Policy):
+            out.append(n)             # read already, as it was named
+            continue
         try:
             info, _, _, flags = split_name(n)
         except PolicyError:
@@ -224,16 +282,42 @@ def with_checks(names) -> list[str]:
 
 @dataclass(frozen=True, eq=False)
 class Seats:
-    """Every seat's policy, each parsed once: what a chunk hands the loop.
+    """Every seat's policy, parsed once where it is named: what a run, a table, an advisor and a bot carry.
 
     ``pids`` and ``params`` are the kernel's arrays (4 rows; a user's
     function sits in user slot ``seat``), ``names`` the canonical names.
+    Two tables of the same canonical names are equal.  Pickled (to a
+    worker) it is its canonical names, rebuilt once per process
+    (``rebuilt``): a compiled function does not cross processes, a name does.
     """
     policies: tuple
 
     @property
     def names(self) -> list[str]:
         return [p.name for p in self.policies]
+
+    @property
+    def text(self) -> str:
+        """The canonical text: every seat's canonical name, joined by commas."""
+        return ",".join(self.names)
+
+    def __iter__(self):
+        return iter(self.policies)
+
+    def __len__(self) -> int:
+        return len(self.policies)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Seats) and self.names == other.names
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.names))
+
+    def __reduce__(self):
+        return rebuilt, (tuple(self.names),)
+
+    def __repr__(self) -> str:
+        return f"Seats({self.text!r})"
 
     @property
     def pids(self) -> np.ndarray:
@@ -252,6 +336,14 @@ class Seats:
     @property
     def cheats(self) -> bool:
         return any(p.cheats for p in self.policies)
+
+    @property
+    def cost(self) -> Cost:
+        """The table's cost: its slowest seat's (``Cost.join``)."""
+        out = FAST
+        for p in self.policies:
+            out = out.join(p.cost)
+        return out
 
     def functions(self, python_ok=False):
         """The first-class functions ``pids`` point into: (NFNS user slots, NSLOTS built-in slots).
@@ -288,9 +380,35 @@ class Seats:
         return tuple(slots) if any(f is not None for f in slots) else None
 
 
-def seats(names, players) -> Seats:
-    """One policy for every seat, or one per seat, each parsed once (a ``Policy`` is taken as it is)."""
-    return Seats(tuple(n if isinstance(n, Policy) else parse(n, s) for s, n in enumerate(_split(names, players))))
+def seats(names, players, check: bool = False) -> Seats:
+    """Read one policy for every seat, or one per seat: the parse at the edge, each name once.
+
+    A ``Seats`` of ``players`` seats is taken as it is, and so is a
+    ``Policy``; a name given for several seats is read once (at its first
+    seat, which an error names).  ``check``: every user's policy built
+    with bounds checks (``with_checks``, the CLI's --check-policy).
+    """
+    if isinstance(names, Seats) and len(names) == players and not check:
+        return names
+    names = _split(list(names) if isinstance(names, Seats) else names, players)
+    if check:
+        names = with_checks(names)
+    read: dict = {}
+    out = []
+    for s, n in enumerate(names):
+        if isinstance(n, Policy):
+            out.append(n)
+            continue
+        if n not in read:
+            read[n] = parse(n, s)
+        out.append(read[n])
+    return Seats(tuple(out))
+
+
+@functools.lru_cache(maxsize=None)
+def rebuilt(names: tuple) -> Seats:
+    """A ``Seats`` from its canonical names, once per process: how a table crosses to a worker (``Seats.__reduce__``)."""
+    return Seats(tuple(parse(n, s) for s, n in enumerate(names)))
 
 
 def resolve(names, players):
@@ -324,5 +442,5 @@ def python_functions(names, players):
     return seats(names, players).python_functions()
 
 
-__all__ = ["bot", "Decision", "Action", "Policy", "Seats", "parse", "seats", "split_name", "cheats", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
+__all__ = ["bot", "Decision", "Action", "Policy", "Seats", "parse", "seats", "rebuilt", "split_name", "cheats", "cost", "Cost", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
            "user_policy", "python_policy", "python_functions", "param", "load_function"]

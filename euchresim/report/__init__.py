@@ -59,6 +59,28 @@ class ReportContext:
     class_deals: int = 0                    # order-up, loner: targeted deals kept per seat (with ``classes``)
     defend_hands: int = 0                   # loner: the main model's hands for the defender's choice; 0: ``hands``
     replicate: int = 0                      # the targeted cells' replicate: 0 the cells, 1 their measure again
+    models: tuple = field(default=(), compare=False)     # each of ``policies`` read once, a policies.Seats (made here)
+
+    def __post_init__(self):
+        if len(self.models) != len(self.policies):          # read here, once: a bad name is a PolicyError
+            from euchresim.policies import seats
+            object.__setattr__(self, "models", tuple(seats([p], self.rules.players) for p in self.policies))
+
+    def model(self, policy: str):
+        """The play model named ``policy`` (as given, one of ``policies``), as it was read."""
+        return self.models[self.policies.index(policy)]
+
+    def canonical(self, policy: str) -> str:
+        """``canonical`` from the models as read: each of ``policy``'s names (commas between) written out in full."""
+        parts = [p.strip() for p in str(policy).split(",")]
+        if all(p in self.policies for p in parts):
+            return ",".join(self.model(p).names[0] for p in parts)
+        return canonical(policy)              # a name no model has (none of the report's own captions)
+
+    def played(self, policy: str) -> str:
+        """``played`` from the models as read."""
+        full = self.canonical(policy)
+        return policy if full == policy else f"{policy} = {full}"
 
     def hands_for(self, k: int) -> int:
         """Hands the k-th play model plays (the first plays ``hands``; slow ones fewer)."""
@@ -67,7 +89,7 @@ class ReportContext:
         return self.model_hands[k - 1]
 
     def caption(self, policy: str, hands: int, extra: str = "") -> str:
-        s = f"policy {played(policy)} · {hands:,} hands · seed {self.seed} · {self.rules.players} players, " \
+        s = f"policy {self.played(policy)} · {hands:,} hands · seed {self.seed} · {self.rules.players} players, " \
             f"{self.rules.deck} cards · 95% intervals"
         return s + (f" · {extra}" if extra else "")
 
@@ -299,7 +321,7 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
     meta = {
         "report": ctx.kind, "command": ctx.command, "seed": ctx.seed, "hands": ctx.hands,
         "model_hands": list(ctx.model_hands), "policies": list(ctx.policies),
-        "played": {p: canonical(p) for p in ctx.policies}, "rules": ctx.rules.to_dict(),
+        "played": {p: ctx.canonical(p) for p in ctx.policies}, "rules": ctx.rules.to_dict(),
         "euchresim": __version__, "engine_version": ENGINE_VERSION,
         "python": platform.python_version(), "numpy": np.__version__,
         "run_seconds": seconds, "sittings": sittings, "machine": machine(ctx),
@@ -321,7 +343,7 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
             + f"; {seconds} s" + (f" over {sittings} sittings, resumed from the kept work" if sittings > 1 else "")
             + "). Every figure names the policy that played its hands and "
               "carries a 95% interval."
-            + "".join(f" `{p}` is `{canonical(p)}`." for p in ctx.policies if canonical(p) != p)
+            + "".join(f" `{p}` is `{ctx.canonical(p)}`." for p in ctx.policies if ctx.canonical(p) != p)
             + f" How strong {ctx.policies[0]} is, against the other bots and OpenSpiel's IS-MCTS, with the "
               "commands that measured it: docs/policies.md, 'Which is stronger'.\n\n")
     write_atomic(ctx.path("README.md"), (head + section.text.rstrip() + "\n").encode())

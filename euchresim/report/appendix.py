@@ -159,10 +159,11 @@ def deal_rows(ctx, rules=None, count: int | None = None) -> pd.DataFrame:
     A chunk's deal stream does not depend on the policies (run/runner.py), so the
     cheap ``random`` policy deals them.
     """
+    from euchresim.run import runner
     rules = rules or ctx.rules
     count = count or min(ctx.hands, SAMPLE)
     seed = appendix_seed(ctx.seed)
-    size = min(ctx.chunk_size, count)
+    size = runner.chunk_size("hands", count, hands=ctx.chunk_size)
     n_chunks = -(-count // size)
     keep = -(-min(count, SAMPLE) // n_chunks)
     spec = {"what": "deals", "rules": rules.to_dict(), "seed": seed, "count": count, "chunk": size,

@@ -14,14 +14,14 @@ from functools import partial
 
 import numpy as np
 
-from euchresim.policies import searches
 from euchresim.report import chunked, spec_key
 
 # ---- the simulated work -----------------------------------------------------
 
-def plan(n: int, chunk_size: int, slow: bool) -> tuple[int, int]:
-    """(chunk size, chunks) for n deals: at least 4 chunks (the fit uses even, the check odd), slow ones small."""
-    size = min(chunk_size, max(1, -(-n // 4)), 250 if slow else chunk_size)
+def plan(n: int, chunk_size: int, table_cost=None) -> tuple[int, int]:
+    """(chunk size, chunks) for n deals: at least 4 chunks (the fit uses even, the check odd), a search bot's small."""
+    from euchresim.run.runner import chunk_size as rule
+    size = rule("hands", n, hands=chunk_size, parts=4, cost=table_cost)
     return size, -(-n // size)
 
 
@@ -74,7 +74,7 @@ def collect(ctx, k: int, decision: str, position, label: str, rules=None, with_t
     rules = rules or ctx.rules
     policy = ctx.policies[k]
     n = ctx.hands_for(k) if count is None else count
-    size, n_chunks = plan(n, ctx.chunk_size, searches(policy))
+    size, n_chunks = plan(n, ctx.chunk_size, ctx.models[k].cost)
     spec = {"rules": rules.to_dict(), "policy": policy, "seed": ctx.seed, "count": n, "chunk_size": size,
             "decision": decision, "position": position, "with_trump": with_trump}
     if classes:

@@ -12,12 +12,10 @@ intervals do not overlap.  A search bot's runs go in chunks of 250 hands
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pandas as pd
 
 from euchresim.analysis import summary_frame
-from euchresim.policies import PolicyError, searches
+from euchresim.policies import PolicyError
 from euchresim.report import md_table
 from euchresim.report.euchre_rates import pct, run_spec, tally_chunks
 from euchresim.stats import wilson
@@ -30,7 +28,6 @@ HEADLINE = {
     "euchred": ("makers euchred (share of made hands)", "makers euchred"),
     "march": ("makers marched (share of made hands)", "march"),
 }
-SLOW_CHUNK = 250
 COLUMNS = ["players", "deck", "statistic", "policy", "hands", "count", "of", "value", "ci_low", "ci_high"]
 
 
@@ -61,9 +58,7 @@ def play_models(ctx, variants) -> tuple[list[dict], list[str]]:
         if k == 0:
             continue
         for players, deck, rules in variants:
-            spec = run_spec(ctx, rules, pol, ctx.hands_for(k))
-            if searches(pol):
-                spec = replace(spec, chunk_size=min(spec.chunk_size, SLOW_CHUNK))
+            spec = run_spec(ctx, rules, pol, ctx.hands_for(k), cost=ctx.models[k].cost)   # a search bot's chunks small
             try:
                 hc, _ = tally_chunks(ctx, "decks-hands", spec, label=f"{pol} {players}p {deck}")
             except PolicyError as e:

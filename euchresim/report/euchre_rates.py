@@ -86,8 +86,9 @@ def tally_chunks(ctx, name: str, spec: "runner.RunSpec", keep_deals: bool = Fals
     return total, rows
 
 
-def run_spec(ctx, rules, policy: str, count: int, mode: str = "hands", groups=()) -> "runner.RunSpec":
-    size = min(ctx.chunk_size if mode == "hands" else max(1, ctx.chunk_size // 10), count)
+def run_spec(ctx, rules, policy: str, count: int, mode: str = "hands", groups=(), cost=None) -> "runner.RunSpec":
+    """One play model's run of ``count`` hands (games) in the report's chunks; ``cost`` caps a search bot's (decks)."""
+    size = runner.chunk_size(mode, count, hands=ctx.chunk_size, cost=cost)
     return runner.RunSpec(rules=rules, policies=(policy,), seed=ctx.seed, mode=mode, count=count, chunk_size=size,
                        groups=groups)
 

@@ -15,7 +15,6 @@ import pandas as pd
 from euchresim.analysis import position_names, speaking_order
 from euchresim.cards import JOKER
 from euchresim.engine.tables import build_tables
-from euchresim.policies import cheats
 from euchresim.report import Section, md_table
 from euchresim.analysis.calls import (HAND_CLASS_NOTE, PUBLISHED_CALL, TOSS_UP, best_suit, class_order, count_points,
                                       gain_table, hand_class, interval_sign, model_compare, played_features,
@@ -97,7 +96,7 @@ def build(ctx) -> Section:
             ctx, head, lambda c: targeted.simulate(c, tab, speaking_order(players), deal_frame)[0])
         strong = targeted.headline_text(t["order_up_headline"], t["order_up_by_class"], policies, ctx.class_deals)
     charts = _charts(ctx, df, t, fits, policies)
-    human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order)
+    human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order, ctx.canonical)
     text = (_at_the_table_text(ctx, t, charts, policies) + _decision_text(t, policies, order) + _method_text()
             + _by_seat_text(t, order, strong)
             + _heatmap_text(ctx, df, policies)
@@ -145,7 +144,7 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
         if targeted:
             from euchresim.report.order_up_targeted import with_targeted
         calls = table_calls(with_targeted(by_class, t["order_up_headline"], policies[0]) if targeted else by_class,
-                            policies, rnd, advisers=[p for p in policies[1:] if not cheats(p)])
+                            policies, rnd, advisers=[p for p in policies[1:] if not ctx.model(p).cheats])
         if targeted:            # only then: an untargeted report's tables stay as they were
             calls["targeted"] = calls["hand_class"].isin(ctx.classes)
         if rnd == 2:
@@ -239,8 +238,9 @@ def _at_the_table_text(ctx, t: dict, charts: dict, policies: list) -> list[str]:
                     + f" (one-sided tests of each other model against {policies[0]}'s call, "
                       f"{calls.attrs.get('tests', 0)} of them, corrected by Holm's method so that the chance of "
                       "any false flag is at most 5%"
-                    + ("; " + ", ".join(p for p in policies if cheats(p))
-                       + " sees every card: a bound, never counted as advice" if any(map(cheats, policies)) else "")
+                    + ("; " + ", ".join(p for p in policies if ctx.model(p).cheats)
+                       + " sees every card: a bound, never counted as advice"
+                       if any(ctx.model(p).cheats for p in policies) else "")
                     + "). "
                     + f"`order_up_calls_round{rnd}.csv` has every cell's gain and interval.\n")
     return text
@@ -379,11 +379,6 @@ def _tables_text() -> list[str]:
             "min, max.\n"]
 
 
-def _canonical(policy: str, players: int) -> str:
-    from euchresim.policies import resolve
-    return resolve([policy], players)[2][0]
-
-
 def _label(policy: str, policies: list) -> str:
     """A policy's short name, made unique when two share one (heuristic, heuristic:human): heuristic_1."""
     head = policy.split(":")[0]
@@ -395,18 +390,21 @@ def _heat_name(policy: str, policies: list) -> str:
     return f"heatmap_{_label(policy, policies)}"
 
 
-def _like_people(by_pos, by_class, policies, players, order):
+def _like_people(by_pos, by_class, policies, players, order, canonical=None):
     """Round one under ``heuristic`` beside ``heuristic:human``, whose seats call as people do (policies/presets).
 
     The deciding seat's call is forced either way; what changes is how the
     other three call after a pass (and before it: who gets to decide).  A
     class whose gain changes sign with both intervals clear of zero is one
     where the answer rests on how the table calls.  None unless both run.
+    ``canonical``: a name's canonical name (the report's ``ctx.canonical``, the models as read).
     """
     if players != 4:
         return None
-    canon = {p: _canonical(p, players) for p in policies}
-    human = _canonical("heuristic:human", players)
+    from euchresim.report import canonical as read
+    canonical = canonical or read
+    canon = {p: canonical(p) for p in policies}
+    human = read("heuristic:human")
     bot = next((p for p in policies if canon[p] == "heuristic"), None)
     people = next((p for p in policies if canon[p] == human), None)
     if bot is None or people is None:

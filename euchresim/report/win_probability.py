@@ -91,9 +91,9 @@ def _cat(parts: list[dict]) -> dict:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def _spec(ctx, mode: str, count: int, seed: int, chunk: int) -> runner.RunSpec:
+def _spec(ctx, mode: str, count: int, seed: int) -> runner.RunSpec:
     return runner.RunSpec(rules=ctx.rules, policies=(ctx.policies[0],), mode=mode, count=count, seed=seed,
-                       chunk_size=max(1, min(chunk, count, runner.MAX_CHUNK[mode])))
+                       chunk_size=runner.chunk_size(mode, count, hands=ctx.chunk_size))
 
 
 def _run(ctx, key: str, spec: runner.RunSpec, job, label: str, **extra) -> dict:
@@ -215,13 +215,13 @@ def build(ctx) -> Section:
 
 def _work(ctx, n_games: int) -> tuple[dict, dict, dict]:
     """The runs: hands for the outcome distribution, whole games to check it, the order-or-pass counterfactuals."""
-    hspec = _spec(ctx, "hands", ctx.hands, ctx.seed, ctx.chunk_size)
+    hspec = _spec(ctx, "hands", ctx.hands, ctx.seed)
     hands = _run(ctx, "hands", hspec, partial(_hands_job, hspec), "hands")
-    gspec = _spec(ctx, "games", n_games, ctx.seed + 7919, max(1, ctx.chunk_size // 10))
+    gspec = _spec(ctx, "games", n_games, ctx.seed + 7919)
     games = _run(ctx, "games", gspec, partial(_games_job, gspec), "games")
     cfd = {}
     for pos in sorted({c[0] for c in CLASSES}):
-        cspec = _spec(ctx, "hands", ctx.hands, ctx.seed + 15838 + pos, ctx.chunk_size)
+        cspec = _spec(ctx, "hands", ctx.hands, ctx.seed + 15838 + pos)
         cfd[pos] = _run(ctx, f"order-pass-pos{pos}", cspec, partial(_cf_job, cspec, pos),
                         f"order vs pass, {pos} left of the dealer", classes=[list(c) for c in CLASSES])
     return hands, games, cfd

@@ -46,8 +46,7 @@ class FailedDecision:
 def _setup(spec):
     """What play_chunk hands the loop: the tables, the seats' ids, parameter rows and functions, their names."""
     from euchresim.engine.tables import build_tables
-    from euchresim.policies import seats
-    table = seats(spec.policies, spec.rules.players)
+    table = spec.policies
     return build_tables(spec.rules), table.pids, table.params, table.functions(), table.names
 
 

@@ -29,14 +29,45 @@ from euchresim.rules import Rules
 
 DEFAULT_CHUNK = {"hands": 1 << 16, "games": 2048, "rubbers": 512}
 MAX_CHUNK = {"hands": 1 << 20, "games": 1 << 15, "rubbers": 1 << 13}   # about 150 MB of rows at most
+HANDS_A_GAME = 10     # a game is about ten hands: a chunk of games asked in hands holds a tenth as many
 ROW_RING = 1 << 11     # rows a run that keeps none writes round (play_chunk): 280 KB, in a core's cache
+
+
+def chunk_size(mode: str = "hands", count: int = 0, hands: int = 0, parts: int = 1, cost=None) -> int:
+    """The one rule for how many hands (games, rubbers) a chunk plays.
+
+    A chunk size is part of what a seed means (each chunk has its own
+    generators), so this rule only changes with a new engine version.
+    ``hands``: the size asked, in hands (a report's ``chunk_size``), a tenth
+    of it for games; 0: ``DEFAULT_CHUNK[mode]``.  ``count``: the run's
+    length, cut into at least ``parts`` chunks (0: no cut).  ``cost``: the
+    table's declared ``policies.Cost``, whose ``chunk`` caps a search bot's
+    chunks, so one is seconds and progress moves; given where a run's cost
+    has always capped it (a report's calls and its further models' decks),
+    not where the numbers were fixed without it.
+    """
+    if hands:
+        size = hands if mode == "hands" else max(1, hands // HANDS_A_GAME)
+    else:
+        size = DEFAULT_CHUNK[mode]
+    if count:
+        size = min(size, max(1, -(-count // parts)))
+    if cost is not None and cost.chunk:
+        size = min(size, cost.chunk)
+    return max(1, min(size, MAX_CHUNK[mode]))
 
 
 @dataclass(frozen=True)
 class RunSpec:
-    """What a run plays; with the seed it fixes every number the run gives."""
+    """What a run plays; with the seed it fixes every number the run gives.
+
+    ``policies``: one policy for every seat or one per seat, as names or a
+    ``policies.Seats``; names are read here, once (a bad one is a
+    PolicyError before anything else), and the spec carries the ``Seats``,
+    which a worker gets as its canonical names and rebuilds once.
+    """
     rules: Rules
-    policies: tuple = ("random",)
+    policies: tuple = ("random",)    # a policies.Seats once made
     seed: int = 0
     mode: str = "hands"            # hands | games | rubbers
     count: int = 1_000_000
@@ -45,6 +76,8 @@ class RunSpec:
     start_score: tuple = ()        # games: each side's score when every game starts (() or zeros: a new game)
 
     def __post_init__(self):
+        from euchresim.policies import seats
+        object.__setattr__(self, "policies", seats(self.policies, self.rules.players))
         if self.mode not in DEFAULT_CHUNK:
             raise ValueError(f"mode must be hands, games or rubbers, not {self.mode!r}")
         if self.mode == "rubbers" and self.rules.players != 4:
@@ -55,12 +88,10 @@ class RunSpec:
             raise SimError(f"seed must be a whole number >= 0, not {self.seed!r}")
         self._check_start_score()
         if self.chunk_size == 0:
-            object.__setattr__(self, "chunk_size", DEFAULT_CHUNK[self.mode])
+            object.__setattr__(self, "chunk_size", chunk_size(self.mode))
         if not 1 <= self.chunk_size <= MAX_CHUNK[self.mode]:
             raise SimError(f"chunk size must be 1..{MAX_CHUNK[self.mode]} {self.mode} (a chunk's rows are held "
                            f"in memory), not {self.chunk_size}")
-        if not isinstance(self.policies, tuple):
-            object.__setattr__(self, "policies", tuple(self.policies))
         if self.groups:
             from euchresim.run.groups import parse_groups   # a GroupingError (ValueError) names an unknown feature
             object.__setattr__(self, "groups", parse_groups(self.groups))
@@ -99,8 +130,7 @@ class RunSpec:
 
     def meta(self) -> dict:
         """What a result file carries so it can be traced and resumed."""
-        from euchresim.policies import resolve
-        _, _, names = resolve(list(self.policies), self.rules.players)
+        names = self.policies.names
         return {
             "euchresim": __version__, "engine_version": ENGINE_VERSION,
             "rules": self.rules.to_dict(), "policies": names, "seed": self.seed,
@@ -148,13 +178,12 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows
     """
     from euchresim.loops.hands import run_games, run_hands, run_hands_grouped
     from euchresim.engine.features import tally_groups
-    from euchresim.policies import seats
     from euchresim.engine.tables import build_tables
 
     if not 0 <= chunk < spec.n_chunks:
         raise SimError(f"chunk {chunk}: the run has chunks 0..{spec.n_chunks - 1}")
     tab = build_tables(spec.rules)
-    table = seats(spec.policies, spec.rules.players)          # each seat's name read once per chunk
+    table = spec.policies                   # read when the spec was made (in a worker: rebuilt once a process)
     pids, params = table.pids, table.params
     fns = table.functions(python_ok=True)
     pyfns = table.python_functions()
@@ -270,11 +299,10 @@ def _policy_error(spec, chunk, at, row, plays, decision=None) -> str:
     """
     from euchresim.engine.layout import PHASE, PHASE_NAMES, TO_ACT
     from euchresim.records.rows import row_record
-    from euchresim.policies import resolve
     from euchresim.records.format import format_record
     from euchresim.loops.records import replay_record, replay_states
     from euchresim.engine.tables import build_tables
-    _, _, names = resolve(list(spec.policies), spec.rules.players)
+    names = spec.policies.names
     rec, _ = row_record(spec.rules, row, plays)
     _, states = replay_states([rec], build_tables(spec.rules))
     seat, phase = int(states[0][TO_ACT]), PHASE_NAMES[int(states[0][PHASE])]

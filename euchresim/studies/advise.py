@@ -23,7 +23,7 @@ arrays in ``analysis.advice``.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,7 +33,7 @@ from euchresim.run.runner import chunk_states
 from euchresim.stats import sequential_z
 from euchresim.engine.tables import cached_tables
 # what a situation is, and how one is built (studies/situation.py): the advisor's vocabulary, named here too
-from euchresim.studies.situation import (AdviceError, Options, Situation, _policy_arrays, _score_tuple,  # noqa: F401
+from euchresim.studies.situation import (AdviceError, Options, Situation, _policy_arrays, _score_tuple, read_policy,  # noqa: F401
                                          decision_of, default_calls, from_hand, from_record, probe, seat_name,
                                          seat_of)
 
@@ -100,8 +100,8 @@ class AdviseJob(Job):
         self.infer_policy, self.stray = infer_policy, stray
 
     def header(self) -> dict:
-        return {"advise": repr(self.sit), "policy": str(self.policy), "infer": self.infer, "batch": self.batch,
-                "seed": self.seed, "first": self.first, "infer_policy": str(self.infer_policy),
+        return {"advise": repr(self.sit), "policy": _text(self.policy), "infer": self.infer, "batch": self.batch,
+                "seed": self.seed, "first": self.first, "infer_policy": _text(self.infer_policy),
                 "stray": self.stray}
 
     def label(self, chunk: int) -> int:
@@ -111,6 +111,11 @@ class AdviseJob(Job):
         return Played({}, {"result": _to_bytes(play_batch(self.sit, self.decision, self.policy, self.infer,
                                                           self.batch, self.seed, self.first + chunk,
                                                           self.infer_policy, self.stray))})
+
+
+def _text(policy) -> str:
+    """A policy as a job's header names it: a Seats by its canonical text."""
+    return policy.text if hasattr(policy, "text") else str(policy)
 
 
 def play_batch(sit: Situation, decision: Options, policy, infer: bool, n: int, seed: int, batch: int,
@@ -137,9 +142,9 @@ def play_batch(sit: Situation, decision: Options, policy, infer: bool, n: int, s
     if err == -SCRIPT_ERROR:
         raise AdviceError(f"the calls and cards given do not lead to a decision of {seat_name(sit)}")
     if err == -POLICY_ERROR:
-        raise SimError(f"policy {policy}: an illegal discard or dummy keep for a seat the advisor modelled")
+        raise SimError(f"policy {_text(policy)}: an illegal discard or dummy keep for a seat the advisor modelled")
     if err:
-        raise SimError(f"policy {policy} made an illegal move in a played-out option (engine error {int(err)})")
+        raise SimError(f"policy {_text(policy)} made an illegal move in a played-out option (engine error {int(err)})")
     if kept < n:
         raise AdviceError(f"only {int(kept)} of {int(tries)} deals fit what the seat knows"
                           + (" and the calls heard" if infer else "")
@@ -147,21 +152,31 @@ def play_batch(sit: Situation, decision: Options, policy, infer: bool, n: int, s
     return Samples(points, maker, tricks, chosen, deals, int(tries))
 
 
+def _cost(policy):
+    """What a hand of the advisor's policy costs, as declared (``policies.Cost``): a Seats as read, or a name."""
+    from euchresim.policies import cost
+    return cost(policy)
+
+
 def default_batch(policy) -> int:
-    """Deals a batch: few for a search bot (``policies.searches``: ms a decision), many for the compiled bots."""
-    from euchresim.policies import searches
-    return 25 if searches(policy) else 1000
+    """Deals a batch, as the policy's declaration gives it (``policies.Cost.batch``): few for a search bot."""
+    return _cost(policy).batch
 
 
 def default_workers(policy) -> int:
     """Every core for the search bots; one for the fast bots, whose answer is quicker than a process pool."""
     from euchresim.run.runner import default_workers as all_cores
-    return all_cores() if default_batch(policy) < 1000 else 1
+    return all_cores() if _cost(policy).searches else 1
 
 
 def default_model_hands(policy) -> int:
     """Hands behind the P(win) model (analysis.advice.win_model): fewer for the search bots, at ms a hand."""
-    return 2_000 if default_batch(policy) < 1000 else 20_000
+    return 2_000 if _cost(policy).searches else 20_000
+
+
+def default_samples(policy) -> int:
+    """Samples an answer plays at most: fewer for the search bots, at ms a decision."""
+    return 500 if _cost(policy).searches else 10_000
 
 
 def look_schedule(max_batches: int, first: int = 1) -> list[int]:
@@ -196,6 +211,12 @@ class Advice:
     infer: bool
     seed: int
     name: str = ""              # the policy as the caller named it (heuristic:human), where ``policy`` is canonical
+    seats: object = field(default=None, compare=False)     # the policies.Seats that played, read once
+
+    @property
+    def cheats(self) -> bool:
+        """Whether the model sees every hand (dd): its values bound a fair player's."""
+        return self.seats is not None and self.seats.cheats
 
     @property
     def shown(self) -> str:
@@ -244,7 +265,7 @@ def net_points(points: np.ndarray, seat: int, players: int) -> np.ndarray:
 def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch: int | None = None,
            seed: int = 0, infer: bool = True, alpha: float = 0.05, workers: int = 1, backend: str = "local",
            address: str | None = None, on_batch=None, stop: bool = True, infer_policy=None,
-           value=None, stray: float = STRAY) -> Advice:
+           value=None, stray: float = STRAY, name: str = "") -> Advice:
     """Sample and play out ``sit``'s options until the best stands apart (module docstring).
 
     ``stop`` False plays every sample asked for: a fixed sample, whose
@@ -253,11 +274,16 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
     gives a seat of calling otherwise than it (loops/advise.py; 0: the model exactly).
     ``value``: Samples -> float[n, options], the measure the stop separates
     (default the seat's side's net points).
+    ``policy`` (and ``infer_policy``) a name or a ``policies.Seats``, read
+    once here; ``name`` the policy as the caller named it, if not ``policy``.
     """
+    given = name or (policy.strip() if isinstance(policy, str) else "")
+    policy = read_policy(policy, sit.rules.players)
+    infer_policy = None if infer_policy is None else read_policy(infer_policy, sit.rules.players)
     decision = decision_of(sit)
     batch = batch or default_batch(policy)
     if samples is None:
-        samples = 500 if default_batch(policy) < 1000 else 10_000
+        samples = default_samples(policy)
     if samples < 1 or batch < 1:
         raise AdviceError("samples and batch must be at least 1")
     if not 0.0 <= stray < 0.5:
@@ -286,7 +312,7 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
             if separated(vals, z):
                 stopped = "equal" if all_equal(vals) else "separated"
                 break
-    _, _, _, canon = _policy_arrays(policy, sit.rules.players)
+    canon = policy.names
     return Advice(sit, decision, canon[0] if len(set(canon)) == 1 else ",".join(canon), got, stopped,
-                  alpha, len(schedule), infer, seed, policy.strip() if isinstance(policy, str) else "")
+                  alpha, len(schedule), infer, seed, given, policy)
 

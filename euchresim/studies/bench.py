@@ -302,11 +302,12 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
     if pimc_decisions:
         n = max(4, pimc_decisions // 100)
         hps, dps = measure_policy_hands("best", n, repeat)
-        rows.append({"measure": "best_hands", "players": 4, "deck": 24, "policy": parse("best").name,
+        best = parse("best").name                 # what best stands for, read once
+        rows.append({"measure": "best_hands", "players": 4, "deck": 24, "policy": best,
                      "workers": 1, "hands": n, "repeat": repeat, "hands_per_second": round(hps, 2),
                      "decisions_per_second": round(dps, 1)})
         if echo:
-            echo(f"best ({parse('best').name}) at every seat, 4 players, 24 cards: {hps:,.1f} hands a second, "
+            echo(f"best ({best}) at every seat, 4 players, 24 cards: {hps:,.1f} hands a second, "
                  f"{dps:,.0f} decisions a second ({n:,} hands, one core)")
     if advise_samples:
         for m in measure_advise(advise_samples, repeat):

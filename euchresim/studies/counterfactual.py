@@ -216,7 +216,6 @@ def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None,
     """The counterfactuals of one chunk of ``spec`` (a run of hands), of the deals of ``classes`` only if given."""
     from euchresim.loops.forced import MAX_OPTIONS, NINFO, NO_KEPT_DEAL, run_forced
     from euchresim.loops.forced import (F_BASE, F_CHOSEN, F_CHOSEN_K, F_DEALER, F_DUMMY, F_HAND, F_KITTY, F_LEGAL, F_NOPT, F_POS, F_REDEAL, F_ROUND, F_SEAT, F_STATUS, F_TRUMP, F_UPCARD)
-    from euchresim.policies import seats
     from euchresim.engine.tables import build_tables
 
     if spec.mode != "hands":
@@ -230,7 +229,7 @@ def play_chunk(spec: RunSpec, chunk: int, decision, position: int | None = None,
     if mask and pos < 0:
         raise ValueError("classes: targeted deals need a position (the seat whose hand is classed)")
     tab = build_tables(spec.rules)
-    table = seats(spec.policies, players)
+    table = spec.policies
     pids, params, fns = table.pids, table.params, table.functions()
     n = spec.chunk_count(chunk)
     drng, prng = chunk_states(spec.seed, chunk)

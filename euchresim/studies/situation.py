@@ -83,17 +83,22 @@ class AdviceError(ValueError):
     """A situation that cannot be: the message names what and where."""
 
 
+def read_policy(policy, players):
+    """The advisor's policy (one name for every seat, names one per seat, or a ``policies.Seats``), read once."""
+    from euchresim.policies import seats
+    return seats(policy, players)
+
+
 def _policy_arrays(policy, players):
-    from euchresim.policies import functions, resolve
-    names = [policy] if isinstance(policy, str) else list(policy)
-    pids, params, canon = resolve(names, players)
-    return pids, params, functions(names, players), canon
+    table = read_policy(policy, players)
+    return table.pids, table.params, table.functions(), table.names
 
 
 def probe(sit: Situation, tries: int = 20000) -> tuple:
     """Where ``sit.steps`` actions lead (loops.advise.probe): (status, phase, to act, legal, calls, plays, tries)."""
     from euchresim.loops.advise import probe as probe_kernel
-    pids, params, fns, _ = _policy_arrays("random", sit.rules.players)
+    from euchresim.policies import rebuilt
+    pids, params, fns, _ = _policy_arrays(rebuilt(("random",) * sit.rules.players), sit.rules.players)
     drng, prng = chunk_states(0, 0)
     out = probe_kernel(cached_tables(sit.rules), *sit.arrays(), pids, params, fns, drng, prng, np.int64(tries))
     return tuple(int(x) for x in out)
