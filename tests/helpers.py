@@ -2,7 +2,8 @@
 
 - ``rows_of``: one chunk played through the runner; ``VARIANTS``: every (players, deck);
 - slow, obvious twins of the card tables (R1, R2, R10) and of the legal-action kernel;
-- ``run`` and ``one_error_line``: the command line through ``main()``, as a user sees it;
+- ``run`` and ``one_error_line``: the command line through ``main()``, as a user sees it; ``run_ok`` and
+  ``report`` for a command that must succeed;
 - ``wait_for``: a subprocess watched until something happens, or it ends, or time is up;
 - ``hears_ctrl_c``: for a subprocess the test stops with SIGINT.
 """
@@ -174,6 +175,21 @@ def run(args, cwd=None, input=None):
         return runner.invoke(_Main(), args, input=input)
     finally:
         os.chdir(old)
+
+
+def run_ok(args, cwd=None, input=None):
+    """``run``, failing the test with what the command printed unless it exits 0."""
+    r = run(args, cwd=cwd, input=input)
+    assert r.exit_code == 0, (r.output, r.exception)
+    return r
+
+
+def report(kind, out, hands, *extra, seed=7):
+    """``euchresim report KIND`` of ``hands`` hands on one worker, quietly, into ``out``; fails unless it exits
+    0.  Returns ``out``."""
+    run_ok(["report", kind, "--hands", str(hands), "--seed", str(seed), "--workers", "1", "--quiet",
+            "--out", str(out), *extra])
+    return out
 
 
 def one_error_line(r):
