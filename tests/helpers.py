@@ -1,6 +1,7 @@
 """Helpers shared by the tests: no test lives here.
 
-- ``rows_of``: one chunk played through the runner; ``VARIANTS``: every (players, deck);
+- ``rows_of``: one chunk played through the runner, ``record_lines`` its hand records; ``VARIANTS``: every
+  (players, deck); ``write_lines``: a JSON-lines file;
 - slow, obvious twins of the card tables (R1, R2, R10) and of the legal-action kernel;
 - ``run`` and ``one_error_line``: the command line through ``main()``, as a user sees it; ``run_ok`` and
   ``report`` for a command that must succeed;
@@ -34,6 +35,20 @@ def rows_of(players=4, deck=24, policy="random", seed=0, n=2000, mode="hands", *
     spec = RunSpec(rules=rules, policies=(policy,) if isinstance(policy, str) else tuple(policy),
                    seed=seed, mode=mode, count=n, chunk_size=n)
     return rules, play_chunk(spec, 0)
+
+
+def record_lines(players=4, deck=24, policy="baseline", mode="hands", count=300, seed=5, **options):
+    """One chunk's hand records (JSON lines, as ``simulate --records`` writes them), played as ``rows_of`` plays."""
+    from euchresim.records.rows import records_lines
+    rules, res = rows_of(players, deck, policy=policy, seed=seed, n=count, mode=mode, **options)
+    return list(records_lines(rules, res))
+
+
+def write_lines(path, items):
+    """A JSON-lines file: each item a line, a string as it is, anything else as its JSON; ``path``."""
+    import json
+    path.write_text("".join((o if isinstance(o, str) else json.dumps(o)) + "\n" for o in items), encoding="utf-8")
+    return path
 
 
 def replay_by_reference(rules, res):
@@ -155,6 +170,12 @@ def random_action(rng, st, legal):
 
 
 # ------------------------------------------------------------------ the command line
+
+def run_cli(args):
+    """``run``, as (exit status, standard output, standard error)."""
+    r = run(args)
+    return r.exit_code, r.stdout, r.stderr
+
 
 def run(args, cwd=None, input=None):
     """Through main(), so errors are formatted as users see them; ``input`` is standard input."""

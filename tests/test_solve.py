@@ -15,16 +15,12 @@ import re
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from euchresim.cards import card_str, parse_card
-from euchresim.cli.app import main
-from euchresim.records.rows import records_lines
 from euchresim.studies.replay import replay_record
-from euchresim.rules import Rules
-from euchresim.run.runner import RunSpec, play_chunk
 from euchresim.studies.solve import solve_file, solve_records
 from tests import reference as ref
+from tests.helpers import record_lines, run, write_lines as write
 from tests.test_solver import brute
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -34,26 +30,8 @@ FOUR, LONER, TWO, THREE, JOKER = [json.loads(b) for b in re.findall(r"```json\n(
 OUTCOME = ("maker", "trump", "trick_winners", "tricks", "points")
 
 
-def run(args, input=None):
-    """The command through main(), so errors read as a user sees them."""
-    class Main:
-        name = "euchresim"
-
-        def main(self, args=None, **kw):
-            main(list(args))
-            raise SystemExit(0)
-    return CliRunner().invoke(Main(), args, input=input)
-
-
-def write(path, lines):
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return path
-
-
 def chunk_records(players, deck, count, seed, **opts):
-    rules = Rules(players=players, deck=deck, **opts)
-    spec = RunSpec(rules=rules, policies=("random",), seed=seed, count=count, chunk_size=count)
-    return [json.loads(x) for x in records_lines(rules, play_chunk(spec, 0))]
+    return [json.loads(x) for x in record_lines(players, deck, policy="random", count=count, seed=seed, **opts)]
 
 
 # ------------------------------------------------------------ the reference's position
