@@ -5,6 +5,7 @@
 - slow, obvious twins of the card tables (R1, R2, R10) and of the legal-action kernel;
 - ``run`` and ``one_error_line``: the command line through ``main()``, as a user sees it; ``run_ok`` and
   ``report`` for a command that must succeed;
+- ``serve``: a table's web server on a thread, stopped without a wait;
 - ``wait_for``: a subprocess watched until something happens, or it ends, or time is up;
 - ``hears_ctrl_c``: for a subprocess the test stops with SIGINT.
 """
@@ -225,6 +226,18 @@ def one_error_line(r):
     assert len(lines) == 1 and "Traceback" not in r.output, r.output
     return lines[0]
 
+
+
+def serve(server):
+    """Serve an ``http.server`` (the practice table's) on a thread of its own; its base URL, ``http://host:port``.
+
+    It looks for a shutdown every 10 ms, not socketserver's default 0.5 s: each fixture that stops its table
+    would otherwise wait half a second for nothing.
+    """
+    import threading
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True).start()
+    host, port = server.server_address[:2]
+    return f"http://{host}:{port}"
 
 
 def wait_for(pred, proc, what, timeout):
