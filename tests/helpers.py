@@ -1,5 +1,6 @@
 """Helpers shared by the tests: no test lives here.
 
+- ``fast_and_full``: a test's size, small in the fast tier and full in the slow one;
 - ``rows_of``: one chunk played through the runner, ``record_lines`` its hand records; ``VARIANTS``: every
   (players, deck); ``write_lines``: a JSON-lines file;
 - slow, obvious twins of the card tables (R1, R2, R10) and of the legal-action kernel;
@@ -28,6 +29,14 @@ RANKS = "789TJQKA"
 SUITS = "CDHS"
 TRUMP_ORDER_BELOW_BOWERS = "AKQT987"
 JOKER_INDEX = 32          # the joker's card index (bit = 8*suit + rank; the joker is bit 32, R1)
+
+
+def fast_and_full(name, fast, full):
+    """Parametrize a test's size ``name`` twice: ``fast`` in the fast tier and ``full``, marked slow, in the full
+    suite.  For a test whose size only buys more cases of the same rule (more hands checked against a twin, more
+    cuts solved): the fast tier keeps the rule, on fewer cases, and the full suite the power."""
+    return pytest.mark.parametrize(name, [pytest.param(fast, id=f"{name}={fast}"),
+                                          pytest.param(full, id=f"{name}={full}", marks=pytest.mark.slow)])
 
 
 def rows_of(players=4, deck=24, policy="random", seed=0, n=2000, mode="hands", **options):
