@@ -122,8 +122,8 @@ def test_defend_hands_plays_the_main_models_defenders_on_their_own_count(tmp_pat
     import pandas as pd
     base = ["report", "loner", "--seed", "3", "--policy", "heuristic", "--policy", "heuristic:human",
             "--model-hands", "1000", "--workers", "1", "--quiet"]
-    for name, extra in (("mix", ["--hands", "2000", "--defend-hands", "6000"]), ("few", ["--hands", "2000"]),
-                        ("many", ["--hands", "6000"])):
+    for name, extra in (("mix", ["--hands", "1000", "--defend-hands", "3000"]), ("few", ["--hands", "1000"]),
+                        ("many", ["--hands", "3000"])):
         r = run(base + extra + ["--out", name], cwd=tmp_path)
         assert r.exit_code == 0, r.output
     rows = {n: pd.read_csv(tmp_path / n / "loner_by_round.csv") for n in ("mix", "few", "many")}
@@ -136,8 +136,8 @@ def test_defend_hands_plays_the_main_models_defenders_on_their_own_count(tmp_pat
     assert part("mix", "defender")["n"].sum() > part("few", "defender")["n"].sum()
     for who in ("maker", "defender"):
         pd.testing.assert_frame_equal(part("mix", who, "heuristic:human"), part("few", who, "heuristic:human"))
-    assert json.loads((tmp_path / "mix" / "meta.json").read_text())["defend_hands"] == 6000
-    assert "6,000 hands for heuristic's defenders" in (tmp_path / "mix" / "README.md").read_text()
-    line = _one_error_line(run(base + ["--hands", "2000", "--defend-hands", "7000", "--out", "mix", "--resume"],
+    assert json.loads((tmp_path / "mix" / "meta.json").read_text())["defend_hands"] == 3000
+    assert "3,000 hands for heuristic's defenders" in (tmp_path / "mix" / "README.md").read_text()
+    line = _one_error_line(run(base + ["--hands", "1000", "--defend-hands", "4000", "--out", "mix", "--resume"],
                                cwd=tmp_path))
     assert "other defend_hands" in line
