@@ -1,6 +1,7 @@
 """The report command's own checks: where it writes, what it is asked to play, one line each."""
 import json
 import os
+import shutil
 
 import pytest
 
@@ -29,9 +30,20 @@ def test_bad_report_input_is_one_line(tmp_path, args, needle):
     assert (tmp_path / "full" / "mine.txt").read_text() == "keep me"
 
 
-def test_meta_states_the_command_as_typed(tmp_path):
-    args = ["report", "euchre-rates", "--hands", "2000", "--seed", "4", "--out", "r", "--workers", "1", "--quiet"]
-    assert run(args, cwd=tmp_path).exit_code == 0
+RATES = ["report", "euchre-rates", "--hands", "2000", "--seed", "4", "--out", "r", "--workers", "1", "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def rates(tmp_path_factory):
+    """One euchre-rates report (seed 4, into ``r``), made once: each test resumes or remakes a copy of it."""
+    cwd = tmp_path_factory.mktemp("rates")
+    assert run(RATES, cwd=cwd).exit_code == 0
+    return cwd / "r"
+
+
+def test_meta_states_the_command_as_typed(tmp_path, rates):
+    args = RATES
+    shutil.copytree(rates, tmp_path / "r")
     meta = json.loads((tmp_path / "r" / "meta.json").read_text())
     assert meta["command"] == "euchresim " + " ".join(args)
     assert meta["seed"] == 4 and meta["hands"] == 2000 and meta["policies"] == ["heuristic"]
@@ -61,21 +73,21 @@ def test_make_reports_index_says_run_time_machine_and_engine(tmp_path):
     assert mr._machine(str(tmp_path / name)) == "2 cores (a CPU)"
 
 
-def test_resume_with_another_seed_is_refused_naming_it(tmp_path):
+def test_resume_with_another_seed_is_refused_naming_it(tmp_path, rates):
     args = ["report", "euchre-rates", "--hands", "2000", "--out", "r", "--workers", "1", "--quiet"]
-    assert run(args + ["--seed", "4"], cwd=tmp_path).exit_code == 0
+    shutil.copytree(rates, tmp_path / "r")                          # RATES: args with --seed 4
     line = _one_error_line(run(args + ["--seed", "5", "--resume"], cwd=tmp_path))
     assert "other seed (seed 4)" in line and "--force" in line
     assert run(args + ["--seed", "5", "--force"], cwd=tmp_path).exit_code == 0
     assert json.loads((tmp_path / "r" / "meta.json").read_text())["seed"] == 5
 
 
-def test_resume_of_work_other_code_made_is_refused(tmp_path, monkeypatch):
+def test_resume_of_work_other_code_made_is_refused(tmp_path, monkeypatch, rates):
     """A report made over sittings must be one code's: kept chunks of another engine, bot or loop would mix
     two runs (a headline cell of the committed order-up report did not replicate after such a remake)."""
     import euchresim.report as report
-    args = ["report", "euchre-rates", "--hands", "2000", "--out", "r", "--workers", "1", "--quiet", "--seed", "4"]
-    assert run(args, cwd=tmp_path).exit_code == 0
+    args = RATES
+    shutil.copytree(rates, tmp_path / "r")
     assert run(args + ["--resume"], cwd=tmp_path).exit_code == 0          # the same code resumes
     monkeypatch.setattr(report, "code_fingerprint", lambda: "0123456789abcdef")
     line = _one_error_line(run(args + ["--resume"], cwd=tmp_path))
