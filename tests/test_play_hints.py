@@ -45,7 +45,7 @@ def wait_for(base, done, timeout=300):
         if done(state):
             return state
         assert time.time() < end, "the advisor did not answer in time"
-        time.sleep(0.3)
+        time.sleep(0.05)
 
 
 def read_records(session):
@@ -211,7 +211,7 @@ def test_a_resumed_session_reads_its_hints_back_and_keeps_them_out_of_the_tally(
         end = time.time() + 300
         while judge.state()["pending"] or judge.state()["hands"]["0"]["status"] != "done":
             assert time.time() < end
-            time.sleep(0.3)
+            time.sleep(0.05)
         assert tally(judge.state(), again.hints)["hinted"] == 1
     finally:
         judge.stop()
