@@ -1,8 +1,12 @@
 """Helpers shared by the tests: no test lives here.
 
-- ``rows_of``: one chunk played through the runner; ``VARIANTS``: every (players, deck);
+- ``fast_and_full``: a test's size, small in the fast tier and full in the slow one;
+- ``rows_of``: one chunk played through the runner, ``record_lines`` its hand records; ``VARIANTS``: every
+  (players, deck); ``write_lines``: a JSON-lines file;
 - slow, obvious twins of the card tables (R1, R2, R10) and of the legal-action kernel;
-- ``run`` and ``one_error_line``: the command line through ``main()``, as a user sees it;
+- ``run`` and ``one_error_line``: the command line through ``main()``, as a user sees it; ``run_ok`` and
+  ``report`` for a command that must succeed;
+- ``serve``: a table's web server on a thread, stopped without a wait;
 - ``wait_for``: a subprocess watched until something happens, or it ends, or time is up;
 - ``hears_ctrl_c``: for a subprocess the test stops with SIGINT.
 """
@@ -27,12 +31,34 @@ TRUMP_ORDER_BELOW_BOWERS = "AKQT987"
 JOKER_INDEX = 32          # the joker's card index (bit = 8*suit + rank; the joker is bit 32, R1)
 
 
+def fast_and_full(name, fast, full):
+    """Parametrize a test's size ``name`` twice: ``fast`` in the fast tier and ``full``, marked slow, in the full
+    suite.  For a test whose size only buys more cases of the same rule (more hands checked against a twin, more
+    cuts solved): the fast tier keeps the rule, on fewer cases, and the full suite the power."""
+    return pytest.mark.parametrize(name, [pytest.param(fast, id=f"{name}={fast}"),
+                                          pytest.param(full, id=f"{name}={full}", marks=pytest.mark.slow)])
+
+
 def rows_of(players=4, deck=24, policy="random", seed=0, n=2000, mode="hands", **options):
     """Play one chunk of ``n`` hands (games, rubbers) and return (rules, its ChunkResult)."""
     rules = Rules(players=players, deck=deck, **options)
     spec = RunSpec(rules=rules, policies=(policy,) if isinstance(policy, str) else tuple(policy),
                    seed=seed, mode=mode, count=n, chunk_size=n)
     return rules, play_chunk(spec, 0)
+
+
+def record_lines(players=4, deck=24, policy="baseline", mode="hands", count=300, seed=5, **options):
+    """One chunk's hand records (JSON lines, as ``simulate --records`` writes them), played as ``rows_of`` plays."""
+    from euchresim.records.rows import records_lines
+    rules, res = rows_of(players, deck, policy=policy, seed=seed, n=count, mode=mode, **options)
+    return list(records_lines(rules, res))
+
+
+def write_lines(path, items):
+    """A JSON-lines file: each item a line, a string as it is, anything else as its JSON; ``path``."""
+    import json
+    path.write_text("".join((o if isinstance(o, str) else json.dumps(o)) + "\n" for o in items), encoding="utf-8")
+    return path
 
 
 def replay_by_reference(rules, res):
@@ -155,6 +181,12 @@ def random_action(rng, st, legal):
 
 # ------------------------------------------------------------------ the command line
 
+def run_cli(args):
+    """``run``, as (exit status, standard output, standard error)."""
+    r = run(args)
+    return r.exit_code, r.stdout, r.stderr
+
+
 def run(args, cwd=None, input=None):
     """Through main(), so errors are formatted as users see them; ``input`` is standard input."""
     from euchresim.cli.app import main
@@ -176,6 +208,21 @@ def run(args, cwd=None, input=None):
         os.chdir(old)
 
 
+def run_ok(args, cwd=None, input=None):
+    """``run``, failing the test with what the command printed unless it exits 0."""
+    r = run(args, cwd=cwd, input=input)
+    assert r.exit_code == 0, (r.output, r.exception)
+    return r
+
+
+def report(kind, out, hands, *extra, seed=7):
+    """``euchresim report KIND`` of ``hands`` hands on one worker, quietly, into ``out``; fails unless it exits
+    0.  Returns ``out``."""
+    run_ok(["report", kind, "--hands", str(hands), "--seed", str(seed), "--workers", "1", "--quiet",
+            "--out", str(out), *extra])
+    return out
+
+
 def one_error_line(r):
     """The one line a bad input prints; fails on a zero exit, more lines or a traceback.
 
@@ -188,6 +235,18 @@ def one_error_line(r):
     assert len(lines) == 1 and "Traceback" not in r.output, r.output
     return lines[0]
 
+
+
+def serve(server):
+    """Serve an ``http.server`` (the practice table's) on a thread of its own; its base URL, ``http://host:port``.
+
+    It looks for a shutdown every 10 ms, not socketserver's default 0.5 s: each fixture that stops its table
+    would otherwise wait half a second for nothing.
+    """
+    import threading
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True).start()
+    host, port = server.server_address[:2]
+    return f"http://{host}:{port}"
 
 
 def wait_for(pred, proc, what, timeout):

@@ -14,6 +14,7 @@ from euchresim.policies import seats
 from euchresim.rules import Rules
 from euchresim.run import runner
 from euchresim.studies import bench
+from tests.helpers import fast_and_full
 
 
 def _asked(policy, n, seed):
@@ -38,9 +39,10 @@ def _asked(policy, n, seed):
     return asked
 
 
-def test_the_decisions_a_second_count_every_decision_a_hand_asks(monkeypatch):
+@fast_and_full("n", 100, 300)
+def test_the_decisions_a_second_count_every_decision_a_hand_asks(monkeypatch, n):
     times = iter([0.0, 2.0])
     monkeypatch.setattr(bench.time, "perf_counter", lambda: next(times))
-    hps, dps = bench.measure_policy_hands("heuristic", 300, repeat=1, seed=6)
-    assert hps == 300 / 2.0
-    assert dps == _asked("heuristic", 300, 6) / 2.0
+    hps, dps = bench.measure_policy_hands("heuristic", n, repeat=1, seed=6)
+    assert hps == n / 2.0
+    assert dps == _asked("heuristic", n, 6) / 2.0

@@ -80,7 +80,7 @@ def test_best_is_a_fair_bot_read_as_its_definition():
 
 
 def test_best_works_wherever_a_policy_is_named():
-    from tests.test_duel import run_cli
+    from tests.helpers import run_cli
     code, out, _ = run_cli(["simulate", "--policy", "best:worlds=4", "--hands", "8", "--workers", "1", "--json"])
     assert code == 0 and "worlds=4" in out
     code, out, _ = run_cli(["duel", "best:worlds=4", "heuristic", "--games", "2", "--workers", "1"])

@@ -20,6 +20,7 @@ from euchresim.policies import PolicyError, parse, seats
 from euchresim.policies.decision import Action, Decision
 from euchresim.rules import Rules
 from euchresim.run import runner
+from tests.helpers import fast_and_full
 
 VARIANTS = [(4, 24), (4, 25), (3, 24), (2, 32)]
 
@@ -134,7 +135,8 @@ def _check_trump_helpers(d, seat, players):
 
 
 @pytest.mark.parametrize("players,deck", ALL_VARIANTS)
-def test_the_view_says_what_the_arrays_hold(players, deck):
+@fast_and_full("hands", 8, 25)
+def test_the_view_says_what_the_arrays_hold(players, deck, hands):
     rules = Rules(players=players, deck=deck)
     tab = build_tables(rules)
     table = seats("heuristic", players)
@@ -143,7 +145,7 @@ def test_the_view_says_what_the_arrays_hold(players, deck):
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     ws = new_workspace()
     seen = set()
-    for hand_no in range(25):
+    for hand_no in range(hands):
         h = HandState(tab)
         h.deal_next(work, drng, np.zeros(4, np.int64), hand_no % players)
         while not h.done:

@@ -4,27 +4,13 @@ import math
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from euchresim.studies import duel as d
 from euchresim.studies.ladder import bradley_terry, pairs, rate
 from euchresim.rules import Rules
 from euchresim.run.runner import ChunkResult
 from euchresim.engine.layout import GAME_DTYPE, HAND_DTYPE
-
-
-def run_cli(args):
-    """Through euchresim.cli.app, as a user sees it: (exit status, stdout, stderr)."""
-    from euchresim.cli.app import main
-
-    class _Main:
-        name = "euchresim"
-
-        def main(self, args=None, prog_name=None, **kw):
-            main(list(args))
-            raise SystemExit(0)
-    r = CliRunner().invoke(_Main(), args)
-    return r.exit_code, r.stdout, r.stderr
+from tests.helpers import run_cli
 
 
 # ---------------------------------------------------------------- the estimators, by hand

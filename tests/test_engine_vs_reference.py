@@ -11,7 +11,7 @@ import pytest
 
 from euchresim.records.rows import records_lines
 from tests.reference import replay as reference_replay
-from tests.helpers import VARIANTS, rows_of
+from tests.helpers import VARIANTS, fast_and_full, rows_of
 
 OUTCOME = ("maker", "trump", "trick_winners", "tricks", "points")
 
@@ -30,14 +30,15 @@ def options(players, deck):
 
 @pytest.mark.parametrize("players,deck", VARIANTS)
 @pytest.mark.parametrize("policy", ["random", "baseline"])
-def test_kernels_agree_with_the_reference(players, deck, policy):
+@fast_and_full("hands", 100, 400)
+def test_kernels_agree_with_the_reference(players, deck, policy, hands):
     n = 0
     for i, opts in enumerate(options(players, deck)):
-        rules, res = rows_of(players, deck, policy, seed=1000 + i, n=400, **opts)
+        rules, res = rows_of(players, deck, policy, seed=1000 + i, n=hands, **opts)
         for line in records_lines(rules, res):
             rec = json.loads(line)
             ref = reference_replay(rec)
             for k in OUTCOME:
                 assert rec[k] == ref[k], (k, line)
             n += 1
-    assert n >= 800
+    assert n >= 2 * hands                      # two sets of options or more, every hand of each replayed

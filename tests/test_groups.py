@@ -14,7 +14,7 @@ from euchresim.cards import JOKER, RANKS, SUITS
 from euchresim.engine.features import FEATURES, MEASURES, RADIX
 from euchresim.rules import Rules
 from tests.helpers import slow_card_name, slow_is_trump
-from tests.helpers import VARIANTS, bits
+from tests.helpers import VARIANTS, bits, fast_and_full
 
 NONE = {f: r - 1 for f, r in zip(FEATURES, RADIX)}
 # every feature in a grouping of its own, and four joint ones (mixed radix, several digits)
@@ -96,9 +96,10 @@ def spec_of(players=4, deck=24, policy="random", n=1500, seed=0, grouping=GROUPI
 
 @pytest.mark.parametrize("players,deck", VARIANTS)
 @pytest.mark.parametrize("policy", ["random", "baseline"])
-def test_features_and_cells_match_their_slow_twin(players, deck, policy):
+@fast_and_full("n", 300, 1500)
+def test_features_and_cells_match_their_slow_twin(players, deck, policy, n):
     opts = {"defend_alone": True} if players == 4 else {}
-    s = spec_of(players, deck, policy, seed=players * deck, **opts)
+    s = spec_of(players, deck, policy, n=n, seed=players * deck, **opts)
     res = runner.play_chunk(s, 0)
     fast = feature_frame(res.hands, s.rules)
     values = {f: [groups.labels(f, players).index(x) for x in fast[f]] for f in FEATURES}

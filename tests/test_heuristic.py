@@ -7,7 +7,7 @@ from euchresim.run import runner
 from euchresim.cards import parse_card
 from euchresim.loops.hands import run_hands
 from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, BIDSUIT, DEALER, EXCHANGED, HAND_DTYPE, LED, MAKER, NACTIVE, NINTRICK, NPLAYS, PH_BID1, PH_DISCARD, PH_DUMMY, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, ROUND, ST_SIZE, T_POWER, T_SUIT_OF, TALLY_SIZE, TO_ACT, TRUMP, UPCARD, JOKER_SUIT)
-from euchresim.policies import POLICIES, functions, resolve
+from euchresim.policies import PolicyError, functions, parse, resolve
 from euchresim.policies.builtin import NPARAMS
 from euchresim.policies.heuristic import HEURISTIC_DEFAULTS, HEURISTIC_PARAMS, heuristic_decide
 from euchresim.policies.heuristic_play import points
@@ -82,14 +82,32 @@ def decide(st, seat, hand, legal=None, params=P):
 
 # ---- the contract ------------------------------------------------------------
 
-def test_params_table_matches_the_defaults_and_the_registry():
-    slots = [p.slot for p in HEURISTIC_PARAMS]
-    assert slots == list(range(len(HEURISTIC_PARAMS)))          # declared in a row, slots computed
+def row(spec="heuristic"):
+    """A seat's parameters as the command line reads them: by name, never by where they sit in the row."""
+    return parse(spec).row
+
+
+def test_each_parameter_is_set_by_its_name_alone_and_refused_out_of_range():
+    """The defaults are the row ``heuristic`` names; each name moves one value of it, its own, and no other
+    name's; a value outside the declared range is one line naming it; the order of the settings is no matter."""
+    base = row()
+    assert np.array_equal(base, P)                            # the kernels' default row is the one the name gives
+    assert not base[len(HEURISTIC_PARAMS):].any() and len(HEURISTIC_PARAMS) <= NPARAMS
+    moved = {}
     for p in HEURISTIC_PARAMS:
-        assert HEURISTIC_DEFAULTS[p.slot] == p.default and p.lo <= p.default <= p.hi and p.doc
-    assert not HEURISTIC_DEFAULTS[len(HEURISTIC_PARAMS):].any()
+        assert p.lo <= p.default <= p.hi and p.lo < p.hi and p.doc
+        assert np.array_equal(row(f"heuristic:{p.name}={p.default!r}"), base)       # the default written out
+        other = p.hi if p.default != p.hi else p.lo
+        changed = np.flatnonzero(row(f"heuristic:{p.name}={other!r}") != base)
+        assert len(changed) == 1, (p.name, changed)
+        moved[p.name] = int(changed[0])
+        with pytest.raises(PolicyError) as e:
+            parse(f"heuristic:{p.name}={p.hi + 1!r}")
+        assert f"{p.name}={p.hi + 1:g} is out of range" in str(e.value) and "\n" not in str(e.value)
+    assert len(set(moved.values())) == len(moved)             # no two names move the same value
     _, params, canon = resolve(["heuristic:order_2=4.5:alone=7"], 4)
-    assert params[0, 1] == 4.5 and params[0, 8] == 7 and POLICIES["heuristic"].param("order_2").slot == 1
+    assert np.array_equal(params[0], row("heuristic:alone=7:order_2=4.5")) and not np.array_equal(params[0], base)
+    assert canon[0] == "heuristic:order_2=4.5:alone=7"
 
 
 # ---- the point count -----------------------------------------------------------
@@ -117,11 +135,13 @@ def test_round_one_order_threshold_by_position_and_params():
     st = state(trump=-1, maker=-1, upcard="9H", phase=PH_BID1)
     hand = "JH AH 9C TC 9S"        # 3.0 + 2.0 + void in diamonds 0.5 = 5.5, less 0.95 (the upcard to the dealer)
     assert decide(st, 0, hand, legal=0b11) == 0                 # position 1 needs 7
-    low = P.copy()
-    low[0] = 4.0
-    assert decide(st, 0, hand, legal=0b11, params=low) == 1
+    assert decide(st, 0, hand, legal=0b11, params=row("heuristic:order_1=4")) == 1
     assert decide(st, 1, hand, legal=0b11) == 1                 # the dealer's partner: 5.5 + 0.95 = 6.45 >= 6
     assert decide(st, 2, hand, legal=0b11) == 0                 # position 3: 4.55 < 6
+    # each position reads its own threshold: order_2 moves the dealer's partner and not position 1
+    assert decide(st, 1, hand, legal=0b11, params=row("heuristic:order_2=7")) == 0
+    assert decide(st, 0, hand, legal=0b11, params=row("heuristic:order_2=4")) == 0
+    assert decide(st, 2, hand, legal=0b11, params=row("heuristic:order_3=4.5")) == 1
 
 
 def test_dealer_discard_makes_a_void_and_keeps_the_ace():
@@ -216,9 +236,8 @@ def test_every_variant_plays_legally(players, deck):
 def test_a_new_params_row_needs_no_new_compile():
     st = state(trump=-1, maker=-1, upcard="9H", phase=PH_BID1)
     hand = board("JH AH 9C TC 9S")
-    a = P.copy()
-    b = P.copy()
-    b[0] = 0.0
+    a = row()
+    b = row("heuristic:order_1=0")
     ra = heuristic_decide(st, hand, np.int64(0), 0, np.int64(3), a, TAB)
     compiled = len(heuristic_decide.signatures)      # other tests may have compiled it for a read-only row too
     rb = heuristic_decide(st, hand, np.int64(0), 0, np.int64(3), b, TAB)

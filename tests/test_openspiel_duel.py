@@ -9,7 +9,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from euchresim.interop import openspiel_match as om  # noqa: E402
 from euchresim.rules import Rules  # noqa: E402
 from euchresim.studies import duel as d  # noqa: E402
-from tests.test_duel import run_cli  # noqa: E402
+from tests.helpers import run_cli  # noqa: E402
 
 
 def _spec(a, b, deals, seed=1, **kw):

@@ -15,7 +15,6 @@ DIR/play-table.png and DIR/play-verdict.png (docs/play.md shows them:
 import json
 import os
 import re
-import threading
 
 import pytest
 
@@ -24,6 +23,7 @@ from euchresim.play import open_table
 from euchresim.play.words import card_text, say_cards
 from euchresim.records.format import parse_record
 from euchresim.rules import Rules
+from tests.helpers import serve
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -49,10 +49,7 @@ def browser():
 @pytest.fixture
 def table(tmp_path):
     server, session, advisor = open_table(Rules(), "heuristic", SEED, str(tmp_path / "s"), samples=SAMPLES)
-    t = threading.Thread(target=server.serve_forever, daemon=True)
-    t.start()
-    host, port = server.server_address[:2]
-    yield f"http://{host}:{port}/", session, advisor
+    yield serve(server) + "/", session, advisor
     server.shutdown()
     server.server_close()
     session.close()

@@ -19,7 +19,6 @@ than skip without it):
 """
 import json
 import re
-import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -32,6 +31,7 @@ from euchresim.rules import Rules
 from tests.test_play_browser import (ARGS, CHROMIUM, SAMPLES, SEED, _click_and_wait, browser,  # noqa: F401
                                      open_page, play_hand_by_clicking)
 from tests.test_play_browser_extras import ADVISOR
+from tests.helpers import serve
 
 RESUME_SEED = 0    # first legal clicks: 2-0 after hand 1, 2-1 after hand 2 (the score before hand 2 is not 0-0)
 DISCARD_SEED = 1   # the player deals hand 0; picking up the K♣, the upcard is among the cards to discard
@@ -44,9 +44,8 @@ class Table:
     def __init__(self, folder, seed, resume=False, advise=False, port=0):
         self.server, self.session, self.advisor = open_table(Rules(), "heuristic", seed, folder, resume=resume,
                                                              advise=advise, samples=SAMPLES, port=port)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        host, self.port = self.server.server_address[:2]
-        self.url = f"http://{host}:{self.port}/"
+        self.url = serve(self.server) + "/"
+        self.port = self.server.server_address[1]
 
     def stop(self):
         self.server.shutdown()
@@ -211,7 +210,7 @@ def _other_site(html: str):
             self.end_headers()
             self.wfile.write(body)
     server = ThreadingHTTPServer(("127.0.0.1", 0), H)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    serve(server)
     return server
 
 

@@ -21,6 +21,7 @@ from euchresim.play.verdicts import NO_INFERENCE, verdict_text
 from euchresim.play.words import card_text
 from euchresim.rules import Rules
 from tests.test_play_browser import SEED, _click_and_wait, _shot, browser, open_page, page, table  # noqa: F401
+from tests.helpers import serve
 
 STATE = "() => fetch('/api/state').then(r => r.json())"
 LEGAL = "#hand button.card.legal, #calls button.legal"
@@ -201,9 +202,7 @@ def test_the_page_works_at_a_phones_width(browser, table):
 @pytest.fixture
 def human_table(tmp_path):
     server, session, advisor = open_table(Rules(), "heuristic:human", SEED, str(tmp_path / "h"), advise=False)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    host, port = server.server_address[:2]
-    yield f"http://{host}:{port}/", session, advisor
+    yield serve(server) + "/", session, advisor
     server.shutdown()
     server.server_close()
     session.close()

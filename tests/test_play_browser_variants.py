@@ -13,7 +13,6 @@ Cutthroat table at the keep and the 2-hand table are saved as DIR/play-cutthroat
 """
 import json
 import re
-import threading
 
 import pytest
 
@@ -23,6 +22,7 @@ from euchresim.records.format import parse_record
 from euchresim.rules import Rules
 from tests.test_play_browser import _click_and_wait, _shot, browser, open_page  # noqa: F401
 from tests.test_play_browser_table import PHONE, STATE
+from tests.helpers import serve
 
 pytestmark = pytest.mark.slow
 # the player's choice where it has one: make trump (order, pick up, name a suit), take the dummy
@@ -50,10 +50,9 @@ def open_variant(tmp_path):
 
     def start(rules, seed):
         server, session, _ = open_table(rules, "heuristic", seed, str(tmp_path / f"s{len(opened)}"), advise=False)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = serve(server) + "/"
         opened.append((server, session))
-        host, port = server.server_address[:2]
-        return f"http://{host}:{port}/", session
+        return url, session
     yield start
     for server, session in opened:
         server.shutdown()
@@ -252,11 +251,10 @@ def test_the_verdicts_on_a_cutthroat_and_a_2_hand_hand_are_the_advisors(browser,
     from euchresim.analysis.advice import review_hand
     from euchresim.play.words import say_cards
     server, session, advisor = open_table(Rules(players=players), "heuristic", seed, str(tmp_path / "s"), samples=200)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    host, port = server.server_address[:2]
+    url = serve(server) + "/"
     try:
         for page in open_page(browser, pace="instant"):
-            page.goto(f"http://{host}:{port}/")
+            page.goto(url)
             obj = play_by_clicks(page, session, MAKE, [])
             rows = "#verdicts .hand-verdicts[data-hand='0'] .verdict[data-step]"
             page.wait_for_selector(rows, timeout=300_000)

@@ -9,7 +9,6 @@ seen then.  The picture's numbers add up to the tally's.
 """
 import json
 import re
-import threading
 import time
 
 import pytest
@@ -22,6 +21,7 @@ from euchresim.records.format import RecordError, parse_record
 from euchresim.rules import Rules
 from euchresim.studies.show import decisions
 from tests.test_play_server import call, first_legal, play_hand, table  # noqa: F401  (the fixture)
+from tests.helpers import serve
 
 SAMPLES = 200
 SEED = 2
@@ -30,10 +30,7 @@ SEED = 2
 @pytest.fixture
 def advised(tmp_path):
     server, session, advisor = open_table(Rules(), "heuristic", SEED, str(tmp_path / "advised"), samples=SAMPLES)
-    t = threading.Thread(target=server.serve_forever, daemon=True)
-    t.start()
-    host, port = server.server_address[:2]
-    yield f"http://{host}:{port}", session, advisor
+    yield serve(server), session, advisor
     server.shutdown()
     server.server_close()
     session.close()
@@ -48,7 +45,7 @@ def wait_for(base, done, timeout=300):
         if done(state):
             return state
         assert time.time() < end, "the advisor did not answer in time"
-        time.sleep(0.3)
+        time.sleep(0.05)
 
 
 def read_records(session):
@@ -214,7 +211,7 @@ def test_a_resumed_session_reads_its_hints_back_and_keeps_them_out_of_the_tally(
         end = time.time() + 300
         while judge.state()["pending"] or judge.state()["hands"]["0"]["status"] != "done":
             assert time.time() < end
-            time.sleep(0.3)
+            time.sleep(0.05)
         assert tally(judge.state(), again.hints)["hinted"] == 1
     finally:
         judge.stop()

@@ -11,7 +11,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 
@@ -23,16 +22,13 @@ from euchresim.play import open_table
 from euchresim.play.table import Session, TableError
 from euchresim.records.format import parse_record
 from euchresim.rules import Rules
-from tests.helpers import hears_ctrl_c
+from tests.helpers import hears_ctrl_c, serve
 
 
 @pytest.fixture
 def table(tmp_path):
     server, session, _ = open_table(Rules(), "heuristic", 5, str(tmp_path / "s"), advise=False)
-    t = threading.Thread(target=server.serve_forever, daemon=True)
-    t.start()
-    host, port = server.server_address[:2]
-    yield f"http://{host}:{port}", session
+    yield serve(server), session
     server.shutdown()
     server.server_close()
     session.close()

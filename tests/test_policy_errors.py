@@ -80,20 +80,27 @@ def test_the_checked_build_plays_the_same_numbers():
 
 # ---------------------------------------------------------------- parameters
 def test_a_user_policys_parameters_reach_its_params_row():
+    """A setting by name reaches the function: it plays as baseline with the same thresholds (the user's
+    declared defaults, order 4 and alone 7, where a name is not set), and a setting that moves play is seen."""
     _, params, canon = resolve([f"{M}:baseline_with_two_numbers:order=6"], 4)
-    assert params[0, 0] == 6 and params[0, 1] == 7.0 and not params[0, 2:].any()
+    assert np.array_equal(params, resolve([f"{M}:baseline_with_two_numbers:alone=7:order=6"], 4)[1])
     assert canon[0] == f"{M}:baseline_with_two_numbers:order=6"
-    for setting in ("", ":order=6:alone=5.5"):
-        mine = runner.RunSpec(rules=Rules(), policies=(f"{M}:baseline_with_two_numbers{setting}",), count=2000, seed=9)
-        theirs = runner.RunSpec(rules=Rules(), policies=("baseline" + setting,), count=2000, seed=9)
-        assert np.array_equal(runner.play_chunk(mine, 0).hands, runner.play_chunk(theirs, 0).hands)
+
+    def hands(policy):
+        return runner.play_chunk(runner.RunSpec(rules=Rules(), policies=(policy,), count=2000, seed=9), 0).hands
+    for mine, theirs in (("", ":order=4:alone=7"), (":order=6:alone=5.5", ":order=6:alone=5.5"),
+                         (":order=6", ":order=6:alone=7")):
+        assert np.array_equal(hands(f"{M}:baseline_with_two_numbers{mine}"), hands("baseline" + theirs))
+    assert not np.array_equal(hands(f"{M}:baseline_with_two_numbers:order=6"), hands(f"{M}:baseline_with_two_numbers"))
 
 
 def test_a_user_policys_parameters_from_a_json_file(tmp_path):
     f = tmp_path / "p.json"
     f.write_text(json.dumps({"alone": 9}), encoding="utf-8")
-    _, params, _ = resolve([f"{M}:baseline_with_two_numbers:{f}"], 4)
-    assert params[0, 0] == 4.0 and params[0, 1] == 9
+    _, params, canon = resolve([f"{M}:baseline_with_two_numbers:{f}"], 4)
+    assert np.array_equal(params, resolve([f"{M}:baseline_with_two_numbers:alone=9"], 4)[1])
+    assert not np.array_equal(params, resolve([f"{M}:baseline_with_two_numbers"], 4)[1])
+    assert canon[0] == f"{M}:baseline_with_two_numbers:alone=9"
 
 
 @pytest.mark.parametrize("setting,words", [

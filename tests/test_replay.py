@@ -14,14 +14,13 @@ import os
 import re
 
 import pytest
-from click.testing import CliRunner
 
 from euchresim.studies import replay as replay_mod
-from euchresim.cli.app import main
-from euchresim.records.rows import hands_table, records_lines
+from euchresim.records.rows import hands_table
 from euchresim.studies.replay import replay_file, replay_record
 from euchresim.rules import Rules
 from euchresim.run.runner import RunSpec, play_chunk
+from tests.helpers import record_lines, run, write_lines as write
 from tests.reference import replay as reference_replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -36,28 +35,6 @@ def _doc():
 DOC = _doc()
 EXAMPLES = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", DOC, re.S)]
 FOUR, LONER, TWO, THREE, JOKER = EXAMPLES
-
-
-def run(args, input=None):
-    """The command through main(), so errors read as a user sees them."""
-    class Main:
-        name = "euchresim"
-
-        def main(self, args=None, **kw):
-            main(list(args))
-            raise SystemExit(0)
-    return CliRunner().invoke(Main(), args, input=input)
-
-
-def write(path, lines):
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return path
-
-
-def chunk_lines(players, deck, policy="baseline", mode="hands", count=300, seed=5, **opts):
-    rules = Rules(players=players, deck=deck, **opts)
-    spec = RunSpec(rules=rules, policies=(policy,), seed=seed, mode=mode, count=count, chunk_size=count)
-    return list(records_lines(rules, play_chunk(spec, 0)))
 
 
 # ------------------------------------------------------------ the examples of hand-record.md
@@ -269,7 +246,7 @@ def test_a_binary_file_is_one_line(tmp_path, data):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_r7_fixed_joker_suit_is_filled_in_as_simulate_writes_it(tmp_path, players):
-    lines = chunk_lines(players, 25, policy="random", count=600, joker_upcard="H")
+    lines = record_lines(players, 25, policy="random", count=600, joker_upcard="H")
     jokers = [json.loads(x) for x in lines if '"upcard":"JK"' in x]
     assert jokers                                 # 600 deals: a joker upcard is all but certain (p > 1 - 1e-10)
     for rec in jokers:
@@ -287,7 +264,7 @@ def test_r7_fixed_joker_suit_is_filled_in_as_simulate_writes_it(tmp_path, player
 def test_r7_dealer_names_and_redeal_joker_suit():
     named = replay_record(dict(copy.deepcopy(JOKER), joker_suit=None))
     assert named["error"] == "joker_suit: the upcard is the joker and the dealer must name a suit (R7)"
-    redealt = [json.loads(x) for x in chunk_lines(4, 25, count=400, joker_upcard="redeal") if '"upcard":"JK"' in x]
+    redealt = [json.loads(x) for x in record_lines(4, 25, count=400, joker_upcard="redeal") if '"upcard":"JK"' in x]
     assert redealt
     for rec in redealt:
         assert rec["joker_suit"] is None and rec["calls"] == [] and rec["maker"] is None
@@ -308,13 +285,13 @@ def test_records_replay_byte_for_byte_join_fields_included(tmp_path, monkeypatch
     """Mixed rules in one file and batches cut mid-way must not change a byte."""
     lines = []
     if mode == "rubbers":
-        lines += chunk_lines(4, 24, mode="rubbers", count=3, game_to=5)
-        lines += chunk_lines(4, 33, policy="random", mode="rubbers", count=2, defend_alone=True)
+        lines += record_lines(4, 24, mode="rubbers", count=3, game_to=5)
+        lines += record_lines(4, 33, policy="random", mode="rubbers", count=2, defend_alone=True)
     else:
         count = 150 if mode == "hands" else 4
         for players, deck, opts in [(4, 25, {}), (3, 33, {"both_alone_lead": "maker"}), (2, 32, {}),
                                     (4, 24, {"stick_the_dealer": True})]:
-            lines += chunk_lines(players, deck, mode=mode, count=count, **opts)
+            lines += record_lines(players, deck, mode=mode, count=count, **opts)
     keys = {"hands": {"chunk", "index"}, "games": {"chunk", "index", "game", "score"},
             "rubbers": {"chunk", "index", "game", "rubber", "score"}}[mode]
     assert all(keys <= set(json.loads(x)) for x in lines)

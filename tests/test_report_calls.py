@@ -5,32 +5,19 @@ import os
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from euchresim.studies import counterfactual as cf
 from euchresim.cards import parse_card
-from euchresim.cli.app import main
 from euchresim.analysis.calls import hand_features, published_points
 from euchresim.report.calls import fmt_gain, plan
 from euchresim.rules import Rules
 from euchresim.run.runner import RunSpec
 from euchresim.engine.tables import build_tables
+from tests.helpers import run_ok as run
 
 PIMC = "pimc:worlds=4:bid_worlds=3"
 ARGS = ["--hands", "3000", "--seed", "5", "--policy", "heuristic", "--policy", PIMC, "--policy", "dd",
         "--model-hands", "200", "--model-hands", "500", "--workers", "1", "--quiet"]
-
-
-def run(args):
-    class _Main:
-        name = "euchresim"
-
-        def main(self, args=None, prog_name=None, **kw):
-            main(list(args))
-            raise SystemExit(0)
-    res = CliRunner().invoke(_Main(), args)
-    assert res.exit_code == 0, res.output
-    return res
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,7 @@
 """The report command's own checks: where it writes, what it is asked to play, one line each."""
 import json
 import os
+import shutil
 
 import pytest
 
@@ -29,9 +30,20 @@ def test_bad_report_input_is_one_line(tmp_path, args, needle):
     assert (tmp_path / "full" / "mine.txt").read_text() == "keep me"
 
 
-def test_meta_states_the_command_as_typed(tmp_path):
-    args = ["report", "euchre-rates", "--hands", "2000", "--seed", "4", "--out", "r", "--workers", "1", "--quiet"]
-    assert run(args, cwd=tmp_path).exit_code == 0
+RATES = ["report", "euchre-rates", "--hands", "2000", "--seed", "4", "--out", "r", "--workers", "1", "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def rates(tmp_path_factory):
+    """One euchre-rates report (seed 4, into ``r``), made once: each test resumes or remakes a copy of it."""
+    cwd = tmp_path_factory.mktemp("rates")
+    assert run(RATES, cwd=cwd).exit_code == 0
+    return cwd / "r"
+
+
+def test_meta_states_the_command_as_typed(tmp_path, rates):
+    args = RATES
+    shutil.copytree(rates, tmp_path / "r")
     meta = json.loads((tmp_path / "r" / "meta.json").read_text())
     assert meta["command"] == "euchresim " + " ".join(args)
     assert meta["seed"] == 4 and meta["hands"] == 2000 and meta["policies"] == ["heuristic"]
@@ -61,21 +73,21 @@ def test_make_reports_index_says_run_time_machine_and_engine(tmp_path):
     assert mr._machine(str(tmp_path / name)) == "2 cores (a CPU)"
 
 
-def test_resume_with_another_seed_is_refused_naming_it(tmp_path):
+def test_resume_with_another_seed_is_refused_naming_it(tmp_path, rates):
     args = ["report", "euchre-rates", "--hands", "2000", "--out", "r", "--workers", "1", "--quiet"]
-    assert run(args + ["--seed", "4"], cwd=tmp_path).exit_code == 0
+    shutil.copytree(rates, tmp_path / "r")                          # RATES: args with --seed 4
     line = _one_error_line(run(args + ["--seed", "5", "--resume"], cwd=tmp_path))
     assert "other seed (seed 4)" in line and "--force" in line
     assert run(args + ["--seed", "5", "--force"], cwd=tmp_path).exit_code == 0
     assert json.loads((tmp_path / "r" / "meta.json").read_text())["seed"] == 5
 
 
-def test_resume_of_work_other_code_made_is_refused(tmp_path, monkeypatch):
+def test_resume_of_work_other_code_made_is_refused(tmp_path, monkeypatch, rates):
     """A report made over sittings must be one code's: kept chunks of another engine, bot or loop would mix
     two runs (a headline cell of the committed order-up report did not replicate after such a remake)."""
     import euchresim.report as report
-    args = ["report", "euchre-rates", "--hands", "2000", "--out", "r", "--workers", "1", "--quiet", "--seed", "4"]
-    assert run(args, cwd=tmp_path).exit_code == 0
+    args = RATES
+    shutil.copytree(rates, tmp_path / "r")
     assert run(args + ["--resume"], cwd=tmp_path).exit_code == 0          # the same code resumes
     monkeypatch.setattr(report, "code_fingerprint", lambda: "0123456789abcdef")
     line = _one_error_line(run(args + ["--resume"], cwd=tmp_path))
@@ -122,8 +134,8 @@ def test_defend_hands_plays_the_main_models_defenders_on_their_own_count(tmp_pat
     import pandas as pd
     base = ["report", "loner", "--seed", "3", "--policy", "heuristic", "--policy", "heuristic:human",
             "--model-hands", "1000", "--workers", "1", "--quiet"]
-    for name, extra in (("mix", ["--hands", "2000", "--defend-hands", "6000"]), ("few", ["--hands", "2000"]),
-                        ("many", ["--hands", "6000"])):
+    for name, extra in (("mix", ["--hands", "1000", "--defend-hands", "3000"]), ("few", ["--hands", "1000"]),
+                        ("many", ["--hands", "3000"])):
         r = run(base + extra + ["--out", name], cwd=tmp_path)
         assert r.exit_code == 0, r.output
     rows = {n: pd.read_csv(tmp_path / n / "loner_by_round.csv") for n in ("mix", "few", "many")}
@@ -136,8 +148,8 @@ def test_defend_hands_plays_the_main_models_defenders_on_their_own_count(tmp_pat
     assert part("mix", "defender")["n"].sum() > part("few", "defender")["n"].sum()
     for who in ("maker", "defender"):
         pd.testing.assert_frame_equal(part("mix", who, "heuristic:human"), part("few", who, "heuristic:human"))
-    assert json.loads((tmp_path / "mix" / "meta.json").read_text())["defend_hands"] == 6000
-    assert "6,000 hands for heuristic's defenders" in (tmp_path / "mix" / "README.md").read_text()
-    line = _one_error_line(run(base + ["--hands", "2000", "--defend-hands", "7000", "--out", "mix", "--resume"],
+    assert json.loads((tmp_path / "mix" / "meta.json").read_text())["defend_hands"] == 3000
+    assert "3,000 hands for heuristic's defenders" in (tmp_path / "mix" / "README.md").read_text()
+    line = _one_error_line(run(base + ["--hands", "1000", "--defend-hands", "4000", "--out", "mix", "--resume"],
                                cwd=tmp_path))
     assert "other defend_hands" in line

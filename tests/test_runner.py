@@ -12,6 +12,14 @@ from euchresim.rules import Rules
 DEAL_COLS = ["dealer", "hand0", "hand1", "hand2", "hand3", "dummy", "upcard", "kitty"]
 
 
+def _stop_after(n):
+    """An ``on_chunk`` that stops the run, as Ctrl-C would, when ``n`` chunks are done."""
+    def stop(done, total):
+        if done == n:
+            raise KeyboardInterrupt
+    return stop
+
+
 def spec(**kw):
     base = dict(rules=Rules(players=4, deck=24), policies=("random",), seed=7, count=4000, chunk_size=1000)
     base.update(kw)
@@ -54,12 +62,8 @@ def test_a_stopped_run_keeps_its_chunks_and_resumes_to_the_same_file(tmp_path):
     rec = str(tmp_path / "r.jsonl")
     outputs = runner.Outputs(parquet=out, records=rec)
 
-    def stop_after_two(done, total):
-        if done == 2:
-            raise KeyboardInterrupt
-
     with pytest.raises(KeyboardInterrupt) as exc:
-        runner.run(spec(), workers=1, outputs=outputs, on_chunk=stop_after_two)
+        runner.run(spec(), workers=1, outputs=outputs, on_chunk=_stop_after(2))
     assert exc.value.done == 2 and exc.value.partial["hands"] == 2000
     assert "_chunks.jsonl" in os.listdir(out)        # the chunks wait where Parquet readers do not look
     assert {"chunk-000000.parquet", "chunk-000001.parquet"} <= set(os.listdir(os.path.join(out, "_unfinished")))
@@ -148,13 +152,6 @@ def test_a_ring_of_rows_must_be_a_power_of_two():
     with pytest.raises(ValueError, match="power of two"):
         run_hands(build_tables(rules), 5000, drng, prng, pids, params, fns, np.zeros(3000, HAND_DTYPE),
                   np.zeros((3000, 20), np.int8), 0, np.zeros(TALLY_SIZE, np.int64))
-
-
-def _stop_after(n):
-    def stop(done, total):
-        if done == n:
-            raise KeyboardInterrupt
-    return stop
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "delete"])

@@ -13,15 +13,13 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
 
-from euchresim.cli.app import main
 from euchresim.engine.layout import ERR_SCRIPT_SHORT, PH_BID1, PH_BID2, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, TO_ACT
 from euchresim.engine.tables import cached_tables
 from euchresim.loops.records import replay_states
 from euchresim.records.format import parse_record
 from euchresim.studies.show import decisions, format_story, hand_story
-from tests.helpers import one_error_line
+from tests.helpers import one_error_line, run, write_lines as write
 
 VARIANTS = {
     "4": ["--players", "4"],
@@ -34,23 +32,12 @@ VARIANTS = {
 }
 
 
-def cli(args, input=None):
-    """The command through main(), so errors read as a user sees them (stdout and stderr together)."""
-    class Main:
-        name = "euchresim"
-
-        def main(self, args=None, **kw):
-            main(list(args))
-            raise SystemExit(0)
-    return CliRunner().invoke(Main(), args, input=input)
-
-
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
     out = {}
     for name, flags in VARIANTS.items():
         path = tmp_path_factory.mktemp("show") / f"{name}.jsonl"
-        r = cli(["simulate", "--hands", "50", "--records", str(path), "--seed", "3", "--workers", "1"] + flags)
+        r = run(["simulate", "--hands", "50", "--records", str(path), "--seed", "3", "--workers", "1"] + flags)
         assert r.exit_code == 0, r.output
         out[name] = path
     return out
@@ -339,14 +326,9 @@ def test_a_broken_record_is_refused_with_the_replays_message():
 
 # ------------------------------------------------------------------ the command
 
-def write(path, objs):
-    path.write_text("".join((o if isinstance(o, str) else json.dumps(o)) + "\n" for o in objs), encoding="utf-8")
-    return path
-
-
 def test_show_prints_every_record_with_a_blank_line_between(files):
     objs = records(files["3"])
-    r = cli(["show", str(files["3"])])
+    r = run(["show", str(files["3"])])
     assert r.exit_code == 0, r.output
     expected = [format_story(hand_story(parse_record(o))) for o in objs]
     assert r.output == "\n\n".join(expected) + "\n"
@@ -355,35 +337,35 @@ def test_show_prints_every_record_with_a_blank_line_between(files):
 def test_show_line_n_and_json_and_stdin(files, tmp_path):
     path = files["joker"]
     objs = records(path)
-    r = cli(["show", str(path), "--line", "7", "--suits", "symbols"])
+    r = run(["show", str(path), "--line", "7", "--suits", "symbols"])
     assert r.exit_code == 0 and r.output == format_story(hand_story(parse_record(objs[6])), "symbols") + "\n"
-    r = cli(["show", str(path), "--line", "7", "--json"])
+    r = run(["show", str(path), "--line", "7", "--json"])
     assert r.exit_code == 0 and json.loads(r.output) == hand_story(parse_record(objs[6]))
-    r = cli(["show", "-", "--line", "2"], input=path.read_bytes())
+    r = run(["show", "-", "--line", "2"], input=path.read_bytes())
     assert r.exit_code == 0 and r.output == format_story(hand_story(parse_record(objs[1]))) + "\n"
-    r = cli(["show", str(path), "--json"])
+    r = run(["show", str(path), "--json"])
     assert [json.loads(ln) for ln in r.output.splitlines()] == [hand_story(parse_record(o)) for o in objs]
 
 
 def test_errors_are_one_line_and_a_non_zero_exit(files, tmp_path):
     path = files["4"]
     n = len(records(path))
-    assert one_error_line(cli(["show", str(path), "--line", "99"])) == \
+    assert one_error_line(run(["show", str(path), "--line", "99"])) == \
         f"euchresim: error: {path}: there is no line 99 (the file has {n} lines)"
     missing = tmp_path / "missing.jsonl"
-    assert one_error_line(cli(["show", str(missing)])) == \
+    assert one_error_line(run(["show", str(missing)])) == \
         f"euchresim: error: {missing}: cannot read (No such file or directory)"
     parquet = tmp_path / "games.parquet"
     parquet.write_bytes(b"PAR1\x00\x00binary")
-    assert one_error_line(cli(["show", str(parquet)])) == \
+    assert one_error_line(run(["show", str(parquet)])) == \
         f"euchresim: error: {parquet}: not a JSON Lines file (it looks like Parquet)"
     illegal = write(tmp_path / "illegal.jsonl", [TWO, dict(TWO, plays=["JD", "TS"] + TWO["plays"][2:])])
-    assert one_error_line(cli(["show", str(illegal), "--line", "2"])) == \
+    assert one_error_line(run(["show", str(illegal), "--line", "2"])) == \
         f"{illegal}: line 2: plays[1]: seat 0 played TS but must follow D (R2, R10)"
     notjson = write(tmp_path / "notjson.jsonl", ["{not json"])
-    assert one_error_line(cli(["show", str(notjson)])) == \
+    assert one_error_line(run(["show", str(notjson)])) == \
         f"{notjson}: line 1: not JSON: Expecting property name enclosed in double quotes at column 2"
-    r = cli(["show", str(illegal)])          # the good record is shown, the broken one named: status 1
+    r = run(["show", str(illegal)])          # the good record is shown, the broken one named: status 1
     assert r.exit_code == 1 and TWO_TEXT in r.output
     assert f"{illegal}: line 2: plays[1]:" in r.output and "Traceback" not in r.output
-    assert cli(["show", str(path), "--line", "0"]).exit_code == 2
+    assert run(["show", str(path), "--line", "0"]).exit_code == 2

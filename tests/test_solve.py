@@ -15,16 +15,12 @@ import re
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from euchresim.cards import card_str, parse_card
-from euchresim.cli.app import main
-from euchresim.records.rows import records_lines
 from euchresim.studies.replay import replay_record
-from euchresim.rules import Rules
-from euchresim.run.runner import RunSpec, play_chunk
 from euchresim.studies.solve import solve_file, solve_records
 from tests import reference as ref
+from tests.helpers import fast_and_full, record_lines, run, write_lines as write
 from tests.test_solver import brute
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -34,26 +30,8 @@ FOUR, LONER, TWO, THREE, JOKER = [json.loads(b) for b in re.findall(r"```json\n(
 OUTCOME = ("maker", "trump", "trick_winners", "tricks", "points")
 
 
-def run(args, input=None):
-    """The command through main(), so errors read as a user sees them."""
-    class Main:
-        name = "euchresim"
-
-        def main(self, args=None, **kw):
-            main(list(args))
-            raise SystemExit(0)
-    return CliRunner().invoke(Main(), args, input=input)
-
-
-def write(path, lines):
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return path
-
-
 def chunk_records(players, deck, count, seed, **opts):
-    rules = Rules(players=players, deck=deck, **opts)
-    spec = RunSpec(rules=rules, policies=("random",), seed=seed, count=count, chunk_size=count)
-    return [json.loads(x) for x in records_lines(rules, play_chunk(spec, 0))]
+    return [json.loads(x) for x in record_lines(players, deck, policy="random", count=count, seed=seed, **opts)]
 
 
 # ------------------------------------------------------------ the reference's position
@@ -108,11 +86,12 @@ VARIANTS = [
 
 
 @pytest.mark.parametrize("players,deck,opts", VARIANTS, ids=lambda v: str(v))
-def test_every_cut_of_random_hands_matches_brute_force(players, deck, opts):
+@fast_and_full("costly_cuts", 1, 5)
+def test_every_cut_of_random_hands_matches_brute_force(players, deck, opts, costly_cuts):
     """Each record cut at a point of the play drawn in turn from a shuffle of them all.
 
     With 4 players in a hand every seat plays, the twin takes half a second
-    from the opening lead, so such cuts are kept to a few per variant.
+    from the opening lead, so such cuts are kept to a few per variant (one in the fast tier).
     """
     rng = np.random.default_rng(100 * players + deck + len(opts))
     records = [r for r in chunk_records(players, deck, 300, seed=deck + players, **opts) if r["maker"] is not None]
@@ -124,7 +103,7 @@ def test_every_cut_of_random_hands_matches_brute_force(players, deck, opts):
             points[nact] = list(rng.permutation(5 * nact + 1))
         k = int(points[nact].pop())
         if nact == 4 and k < 4:
-            if costly >= 5:
+            if costly >= costly_cuts:
                 continue
             costly += 1
         cases.append(dict(copy.deepcopy(rec), plays=rec["plays"][:k]))

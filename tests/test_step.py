@@ -21,6 +21,7 @@ from euchresim.loops.step import HandState
 from euchresim.policies import functions, resolve
 from euchresim.rules import Rules
 from euchresim.run import runner
+from tests.helpers import fast_and_full
 
 VARIANTS = [(4, 24), (4, 25), (3, 24), (2, 32)]
 
@@ -50,9 +51,10 @@ def _stepped(rules, policies, n, seed):
 
 @pytest.mark.parametrize("players,deck", VARIANTS)
 @pytest.mark.parametrize("policy", ["random", "heuristic"])
-def test_stepping_a_chunk_from_python_gives_the_kernels_rows(players, deck, policy):
+@fast_and_full("n", 40, 150)
+def test_stepping_a_chunk_from_python_gives_the_kernels_rows(players, deck, policy, n):
     rules = Rules(players=players, deck=deck)
-    n, seed = 150, 11
+    seed = 11
     spec = runner.RunSpec(rules=rules, policies=(policy,) * players, seed=seed, mode="hands", count=n)
     rows = runner.play_chunk(spec, 0).hands
     want = [(int(r["dealer"]), tuple(int(r[f"points{s}"]) for s in range(players))) for r in rows]

@@ -138,7 +138,8 @@ def test_sigint_keeps_finished_chunks_and_resume_gives_the_uninterrupted_result(
         assert (tmp_path / "run.jsonl").read_bytes() == (ref / "run.jsonl").read_bytes()
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+# two workers in the full suite: the fast tier keeps the same stop, one worker, through the same subprocess
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_sigint_without_files_ends_with_the_partial_tally(tmp_path, workers):
     """No file to keep (the records go to standard output): the stop still ends at once, the tally it
     prints is of whole chunks, and the records it wrote are in order."""
