@@ -16,7 +16,7 @@ from euchresim.engine.layout import (CFG_NPACK, CFG_PLAYERS, ERR_ILLEGAL, PH_DUM
                                      T_PACK, THROWN_IN)
 from euchresim.engine.tables import build_tables
 from euchresim.loops.hands import new_workspace
-from euchresim.loops.slow import _draw
+from euchresim.loops.slow import first_dealer
 from euchresim.loops.step import HandState
 from euchresim.policies import functions, resolve
 from euchresim.rules import Rules
@@ -35,7 +35,7 @@ def _stepped(rules, policies, n, seed):
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, np.int64)
     ws = new_workspace()
-    dealer = int(_draw(drng, tab[CFG_PLAYERS]))
+    dealer = first_dealer(drng, tab[CFG_PLAYERS])
     h = HandState(tab)
     out = []
     for _ in range(n):

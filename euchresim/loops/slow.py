@@ -69,8 +69,9 @@ def _decide(pid, st, priv, tab, params, rng):
 
 
 @njit(cache=True, _nrt=False)
-def _draw(rng, n):
-    return randbelow(rng, n)
+def first_dealer(drng, players) -> int:
+    """A chunk's first dealer, drawn from its deal stream as the hot loop draws it (one draw, before any deal)."""
+    return int(randbelow(drng, players))
 
 
 def _ask(fn, st, priv, seat, legal, params, prng, tab, at):
@@ -150,7 +151,7 @@ def run_hands(tab, n, drng, prng, pids, params, fns, pyfns, rows, plays, chunk, 
     st, priv, ws = _state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, np.int64)
-    dealer = int(_draw(drng, tab[CFG_PLAYERS]))
+    dealer = first_dealer(drng, tab[CFG_PLAYERS])
     _play_hands(tab, drng, prng, pids, params, fns, pyfns, rows, plays, mask, st, priv, ws, work, hands, chunk,
                 counts, dealer, 0, n, -1, -1, np.zeros(4, np.int64))
     return 0, n
@@ -181,7 +182,7 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, pyfns, rows,
     st, priv, ws = _state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, np.int64)
-    dealer = int(_draw(drng, tab[CFG_PLAYERS]))
+    dealer = first_dealer(drng, tab[CFG_PLAYERS])
     nrows = gi = 0
     args = (drng, prng, pids, params, fns, pyfns, rows, plays)
     if nrubbers == 0:

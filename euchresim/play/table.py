@@ -177,8 +177,8 @@ class Session:
         i = len(self.finished)
         drng, self.prng = chunk_states(self.seed, i)
         if self.dealer is None:
-            from euchresim.loops.slow import _draw
-            self.dealer = int(_draw(drng, self.players))
+            from euchresim.loops.slow import first_dealer
+            self.dealer = first_dealer(drng, self.players)
         work = self.tab[T_PACK:T_PACK + self.tab[CFG_NPACK]].copy()
         self.h = HandState(self.tab)
         self.h.st[SCORE:SCORE + 4] = [self.score[self.party(s)] if s < self.players else 0 for s in range(4)]

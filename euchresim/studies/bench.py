@@ -218,6 +218,52 @@ def measure_policy_hands(policy: str, hands: int, repeat: int = 3, seed: int = 1
     return hands / best, decisions / best
 
 
+def measure_decision_times(policy: str, hands: int, seed: int = 1, clock=time.perf_counter) -> dict:
+    """Each decision of ``policy`` at every seat timed on its own, 4 players, 24 cards, one core: mean and slowest.
+
+    A mean hides the decisions a player waits on (a dealer's discard values
+    six options over every world); the slowest of a few hundred is the
+    figure to hold against a time a decision.  Hands are stepped one
+    decision at a time (``loops.step.HandState``), each asked through the
+    hot loop's own call (``decide_one``), kernels loaded first; forced
+    decisions (one legal action) count, as a hand asks them.
+    """
+    import numpy as np
+    from euchresim.engine.layout import CFG_NPACK, CFG_PLAYERS, PHASE_NAMES, REDEAL, T_NEXT, T_PACK
+    from euchresim.engine.tables import build_tables
+    from euchresim.loops.hands import new_workspace
+    from euchresim.loops.slow import first_dealer
+    from euchresim.loops.step import HandState
+    from euchresim.policies import seats
+    table = seats([policy] * 4, 4)
+    pids, params, fns = table.pids, table.params, table.functions()
+    tab = build_tables(Rules())
+    ws = new_workspace()
+    times, phases = [], []
+    for timed, stream in ((False, runner.chunk_states(seed + 1, 0)), (True, runner.chunk_states(seed, 0))):
+        drng, prng = stream                     # first one hand untimed: the kernels loaded
+        work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()       # the pack as a chunk starts it
+        dealer = first_dealer(drng, tab[CFG_PLAYERS])
+        h = HandState(tab)
+        for _ in range(hands if timed else 1):  # chunk 0's hands, in the kernel's order
+            h.deal_next(work, drng, np.zeros(4, np.int64), dealer)
+            while not h.done:
+                phase = h.phase
+                t = clock() if timed else 0.0
+                a, legal = h.decide(pids, params, fns, prng, ws)
+                dt = clock() - t if timed else 0.0
+                if timed:
+                    times.append(dt)
+                    phases.append(PHASE_NAMES[phase])
+                h.apply(a, legal)
+            if h.st[REDEAL] == 0:
+                dealer = int(tab[T_NEXT + dealer])
+    slowest = int(np.argmax(times))
+    return {"decisions": len(times), "mean_ms": 1000 * float(np.mean(times)),
+            "p99_ms": 1000 * float(np.percentile(times, 99)), "max_ms": 1000 * times[slowest],
+            "max_phase": phases[slowest]}
+
+
 def measure_advise(samples: int, repeat: int = 3) -> list:
     """Seconds for the advisor's three questions of docs/advise.md, kernels loaded, best of ``repeat``.
 
@@ -309,6 +355,15 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
         if echo:
             echo(f"best ({best}) at every seat, 4 players, 24 cards: {hps:,.1f} hands a second, "
                  f"{dps:,.0f} decisions a second ({n:,} hands, one core)")
+        each = measure_decision_times("best", n)
+        rows.append({"measure": "best_decision_ms", "players": 4, "deck": 24, "policy": best, "workers": 1,
+                     "hands": n, "decisions": each["decisions"], "mean_ms": round(each["mean_ms"], 2),
+                     "p99_ms": round(each["p99_ms"], 2), "max_ms": round(each["max_ms"], 2),
+                     "max_phase": each["max_phase"]})
+        if echo:
+            echo(f"best a decision, each timed: {each['mean_ms']:.1f} ms on average, {each['p99_ms']:.1f} ms at "
+                 f"the 99th percentile, {each['max_ms']:.1f} ms the slowest ({each['max_phase']}; "
+                 f"{each['decisions']:,} decisions, one core)")
     if advise_samples:
         for m in measure_advise(advise_samples, repeat):
             name = m["measure"]
