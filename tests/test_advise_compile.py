@@ -13,7 +13,7 @@ from euchresim.engine.bits import seed_state
 from euchresim.engine.layout import NPLAYS, PRIV_STATE
 from euchresim.engine.tables import build_tables
 from euchresim.loops.advise import _play_rest
-from euchresim.loops.hands import _all_random, new_workspace, play_out
+from euchresim.loops.hands import all_seats_random, new_workspace, play_out
 from euchresim.policies import functions, resolve
 from tests.helpers import rows_of, started_hand
 
@@ -27,7 +27,7 @@ def test_play_rest_equals_play_out(players, deck, policy):
     tab = build_tables(rules)
     pids, params, _ = resolve(policy, players)
     fns, ws = functions(policy, players), new_workspace()
-    fast = _all_random(pids, np.int64(players))
+    fast = all_seats_random(pids, np.int64(players))
     base = seed_state(np.random.SeedSequence(9))
     played = 0
     for row in res.hands:

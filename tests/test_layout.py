@@ -149,10 +149,10 @@ def test_the_tally_kernel_writes_only_named_slots():
 
 
 def test_the_outcome_slots_are_read_by_name():
-    from euchresim.loops.records import _OUTCOME_SLOTS
+    from euchresim.loops.records import OUTCOME_SLOTS
     want = ([L.MAKER, L.TRUMP] + list(range(*L.ST.span("TRICK_WINNER"))) + list(range(*L.ST.span("TRICKS")))
             + list(range(*L.ST.span("POINTS"))))
-    assert list(_OUTCOME_SLOTS) == want
+    assert list(OUTCOME_SLOTS) == want
 
 
 ST_ARRAYS = {"st", "st0", "st2", "state"}          # arrays laid out as ST in the kernels

@@ -32,7 +32,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from euchresim.analysis.winprob import _winners, outcome_distribution, parties, solve
+from euchresim.analysis.winprob import party_winners, outcome_distribution, parties, solve
 from euchresim.stats import mean_interval
 
 MODEL_HANDS = 20_000
@@ -129,7 +129,7 @@ def win_after(V: np.ndarray, points: np.ndarray, maker: np.ndarray, score, deale
         if v is None:
             after = base + flat_pts[i]
             mk = -1 if flat_mk[i] < 0 else party_of(int(flat_mk[i]), players)
-            w = _winners(after, mk, players, target, tie)
+            w = party_winners(after, mk, players, target, tie)
             d = dealer if (redeal is not None and redeal) else nxt
             v = float(w[party]) if w.any() else float(V[tuple(after) + (d, party)])
             cache[key] = v

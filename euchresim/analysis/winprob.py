@@ -82,7 +82,7 @@ def outcome_distribution(hands, players: int, pool_seats: bool = False) -> pd.Da
     return out
 
 
-def _winners(after: np.ndarray, maker: int, players: int, target: int, tie: str) -> np.ndarray:
+def party_winners(after: np.ndarray, maker: int, players: int, target: int, tie: str) -> np.ndarray:
     """R12/C8 as engine.game.game_winners plays it: a 0/1 vector over the parties, all 0 if the game goes on."""
     reached = after >= target
     if not reached.any() or players == 4 or reached.sum() == 1:
@@ -145,7 +145,7 @@ def solve(dist: pd.DataFrame, players: int, target: int, tie: str = "maker") -> 
                     A[d, nxt] -= p
                     continue
                 after = sv + pts
-                w = _winners(after, maker, players, target, tie)
+                w = party_winners(after, maker, players, target, tie)
                 if w.any():
                     b[d] += p * w
                 else:
@@ -262,7 +262,7 @@ def after_one_hand(V: np.ndarray, option: pd.DataFrame, players: int, target: in
             acc = np.zeros(k)
             for p, pts, maker, nxt in rows:
                 after = sv + pts
-                w = _winners(after, maker, players, target, tie)
+                w = party_winners(after, maker, players, target, tie)
                 acc += p * (w if w.any() else V[tuple(after) + (nxt,)])
             out[s + (d,)] = acc / total
     return out

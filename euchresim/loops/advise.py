@@ -47,7 +47,7 @@ from numba import njit
 from euchresim.engine.bits import U, popcount, random_bit, random_float
 from euchresim.engine.hand import apply_legal, legal_actions, start_hand
 from euchresim.engine.layout import (BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, CFG_PACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, HAND, NO_CARD, KITTY, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, POINTS, PRIV_SIZE, SCORE, ST_SIZE, TO_ACT, NO_KEEP)
-from euchresim.loops.hands import _all_random, random_tricks
+from euchresim.loops.hands import all_seats_random, random_tricks
 from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 from euchresim.policies.sampler import deal_unseen
 
@@ -347,7 +347,7 @@ def play_options(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_sui
     hands = np.zeros(4, dtype=np.int64)
     at = np.zeros(2, dtype=np.int64)
     players = tab[CFG_PLAYERS]
-    all_random = _all_random(pids, players)
+    all_random = all_seats_random(pids, players)
     kept = np.int64(0)
     t = np.int64(0)
     while kept < n and t < max_tries:

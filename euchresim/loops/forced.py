@@ -47,7 +47,7 @@ from euchresim.engine.classes import upcard_class
 from euchresim.engine.deal import deal
 from euchresim.engine.hand import apply_legal, legal_actions, start_hand
 from euchresim.engine.layout import (Layout, CFG_NPACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, KITTY, MAKER, MAKER_TRICKS, PH_DONE, PH_PLAY, PHASE, POINTS, PRIV_SIZE, REDEAL, ROUND, ST_SIZE, T_NEXT, T_PACK, TO_ACT, TRUMP, UPCARD)
-from euchresim.loops.hands import _all_random, play_out
+from euchresim.loops.hands import all_seats_random, play_out
 from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 
 NO_KEPT_DEAL = -1       # returned as the error: ``max_misses`` deals in a row held no class asked for
@@ -94,7 +94,7 @@ def _forced_hands(tab, n, drng, prng, pids, params, fns, kind, want_pos, want_cl
     only copy of it here.  Returns (0, n) or (error code, failing deal).
     """
     players = tab[CFG_PLAYERS]
-    all_random = _all_random(pids, players)
+    all_random = all_seats_random(pids, players)
     for i in range(n):
         misses = np.int64(0)
         while True:

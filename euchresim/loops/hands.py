@@ -212,7 +212,7 @@ _start_hand_in = inline_copy(start_hand)     # replay_hand calls start_hand itse
 
 
 @njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
-def _all_random(pids, players):
+def all_seats_random(pids, players):
     for s in range(players):
         if pids[s] != RANDOM:
             return False
@@ -220,7 +220,7 @@ def _all_random(pids, players):
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def _new_state():
+def new_state():
     """A hand's two state arrays, and the search bots' workspace (policies.dispatch)."""
     return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(PRIV_SIZE, dtype=np.int64),
             np.zeros((WS_ROWS, WS_COLS), dtype=np.int64))
@@ -251,7 +251,7 @@ def run_hands(tab, n, drng, prng, pids, params, fns, rows, plays, chunk, counts)
     if ring < n and (ring < 1 or ring & (ring - 1) != 0):
         raise ValueError("rows for fewer hands than n must be a ring: a power of two")
     mask = np.int64(-1) if ring >= n else np.int64(ring - 1)
-    st, priv, ws = _new_state()
+    st, priv, ws = new_state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
@@ -279,7 +279,7 @@ def _play_hands(tab, drng, prng, pids, params, fns, rows, plays, mask, st, priv,
     rows ran out first), or (error code, the failing row, dealer, 0).
     """
     players = tab[CFG_PLAYERS]
-    all_random = _all_random(pids, players)
+    all_random = all_seats_random(pids, players)
     in_game = game >= 0
     i = start
     while i < stop:
@@ -361,7 +361,7 @@ def run_games(tab, ngames, nrubbers, drng, prng, pids, params, fns, rows, plays,
     * the failing row) when a policy made an illegal move.
     """
     players = tab[CFG_PLAYERS]
-    st, priv, ws = _new_state()
+    st, priv, ws = new_state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, dtype=np.int64)
     dealer = randbelow(drng, players)
@@ -425,7 +425,7 @@ def run_hands_grouped(tab, n, drng, prng, pids, params, fns, rows, plays, chunk,
     if ring < 1 or ring & (ring - 1) != 0:
         raise ValueError("a ring of rows must be a power of two")
     mask = np.int64(ring - 1)
-    st, priv, ws = _new_state()
+    st, priv, ws = new_state()
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     hands = np.zeros(4, dtype=np.int64)
     scores = np.zeros(4, dtype=np.int64)
@@ -460,4 +460,4 @@ def decide_one(st, priv, tab, pids, params, fns, rng, ws):
 
 def new_workspace():
     """The search bots' workspace ``decide_one`` takes (one per thread of play)."""
-    return _new_state()[2]
+    return new_state()[2]

@@ -87,11 +87,11 @@ def _replay_group(recs: list[Record]) -> list[tuple[dict | None, str | None]]:
     P = recs[0].rules.players
     found, states = replay_states(recs, cached_tables(recs[0].rules))
     # only the outcome's slots as Python ints: the whole state of every record cost more than the replay
-    outcomes = states[:, _OUTCOME_SLOTS].tolist()
+    outcomes = states[:, OUTCOME_SLOTS].tolist()
     results = []
     for i, (rec, (code, phase, step), o) in enumerate(zip(recs, found.tolist(), outcomes)):
         if code:
-            results.append((None, _message(rec, code, phase, step, states[i].tolist())))
+            results.append((None, error_message(rec, code, phase, step, states[i].tolist())))
             continue
         results.append((outcome_of(o, P), None))
     return results
@@ -101,11 +101,11 @@ def _replay_group(recs: list[Record]) -> list[tuple[dict | None, str | None]]:
 # fancy index, then .tolist()): the row's layout is the fields' own, read by name.
 _OUTCOME = Layout("outcome", 15, tuple((name, ST.span(name)[1] - ST.span(name)[0])
                                        for name in ("MAKER", "TRUMP", "TRICK_WINNER", "TRICKS", "POINTS")))
-_OUTCOME_SLOTS = np.concatenate([np.arange(*ST.span(name)) for name, _ in _OUTCOME.fields])
+OUTCOME_SLOTS = np.concatenate([np.arange(*ST.span(name)) for name, _ in _OUTCOME.fields])
 
 
 def outcome_of(o: list, players: int) -> dict:
-    """A hand's outcome fields from its gathered outcome row (``states[:, _OUTCOME_SLOTS]``)."""
+    """A hand's outcome fields from its gathered outcome row (``states[:, OUTCOME_SLOTS]``)."""
     def field(name):
         a, b = _OUTCOME.span(name)
         return o[a:b]
@@ -119,7 +119,7 @@ def outcome_of(o: list, players: int) -> dict:
     }
 
 
-def _message(rec, code, phase, step, st) -> str:
+def error_message(rec, code, phase, step, st) -> str:
     seat = int(st[TO_ACT])
     if code == ERR_ALONE_UNASKED:
         rule = "R9" if rec.rules.players == 3 else "R8"
@@ -142,7 +142,7 @@ def _message(rec, code, phase, step, st) -> str:
             return f"{where}: the dealer (seat {seat}) may not pass in round two: stick the dealer (R6)"
         return f"{where}: seat {seat} may not say {said!r} here ({rule})"
     if code == ERR_CALLS_EXTRA:
-        return f"calls[{step}]: the bidding was over after {step} calls ({_ended_rule(st)})"
+        return f"calls[{step}]: the bidding was over after {step} calls ({ended_rule(st)})"
     if phase == PH_JOKER:
         return "joker_suit: the upcard is the joker and the dealer must name a suit (R7)"
     if code == ERR_JOKER_UNUSED:
@@ -153,7 +153,7 @@ def _message(rec, code, phase, step, st) -> str:
         return f"discard: {card_str(rec.discard)} is not in the dealer's hand or the upcard (R5)"
     if code in (ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED) and st[MAKER] < 0:
         what = "discard" if code == ERR_DISCARD_UNUSED else "dummy_keep"
-        return f"{what}: the hand was thrown in ({_ended_rule(st)})"
+        return f"{what}: the hand was thrown in ({ended_rule(st)})"
     if code == ERR_DISCARD_UNUSED:
         return "discard: there was no dealer exchange in this hand (trump from round two, no trump, or the dealer sits out) (R5)"
     if phase == PH_DUMMY:
@@ -173,12 +173,12 @@ def _message(rec, code, phase, step, st) -> str:
             return f"{where}: seat {seat} played {card} but must follow {SUITS[int(st[LED])]} (R2, R10)"
     if code == ERR_PLAYS_EXTRA:
         if st[MAKER] < 0:
-            return f"plays[{step}]: the hand was thrown in, nothing is played ({_ended_rule(st)})"
+            return f"plays[{step}]: the hand was thrown in, nothing is played ({ended_rule(st)})"
         return f"plays[{step}]: the hand was over after {step} cards (R10)"
     return f"record: engine error {code} (phase {phase}, step {step})"
 
 
-def _ended_rule(st) -> str:
+def ended_rule(st) -> str:
     """The rule that ended the bidding: R7 joker redeal, R5 round one, else R6."""
     if st[REDEAL]:
         return "R7"
@@ -187,7 +187,7 @@ def _ended_rule(st) -> str:
 
 # ---------------------------------------------------------------- written back
 
-def _same(key: str, stated, computed) -> bool:
+def outcome_agrees(key: str, stated, computed) -> bool:
     """Whether a record's stated outcome field says what the replay computed.
 
     Read as forgivingly as the record's inputs (a suit in any case), but a
@@ -221,7 +221,7 @@ def differences(mismatch: dict) -> str:
         f"{k} {_show(k, v['record'])} in the record, {_show(k, v['replay'])} on replay" for k, v in mismatch.items())
 
 
-def _written(obj: dict, rec: Record, outcome: dict) -> dict:
+def as_written(obj: dict, rec: Record, outcome: dict) -> dict:
     """The record as given, in hand-record field order, with what the replay fills in.
 
     A missing ``kitty`` is written as the deal left it, and a null
@@ -249,7 +249,7 @@ def _written(obj: dict, rec: Record, outcome: dict) -> dict:
     mismatch = {}
     for key in OUTCOME_FIELDS:
         computed = outcome[key]
-        if key in obj and not _same(key, obj[key], computed):
+        if key in obj and not outcome_agrees(key, obj[key], computed):
             mismatch[key] = {"record": obj[key], "replay": computed}
         out[key] = computed
     if mismatch:
@@ -257,7 +257,7 @@ def _written(obj: dict, rec: Record, outcome: dict) -> dict:
     return out
 
 
-def _with_error(obj, msg: str, also: tuple = ()) -> dict:
+def with_error(obj, msg: str, also: tuple = ()) -> dict:
     """A broken record back with ``error``: what an earlier run found of it is dropped, not trusted.
 
     The outcome and findings always go; ``also`` names more fields to drop
@@ -272,7 +272,7 @@ def _with_error(obj, msg: str, also: tuple = ()) -> dict:
     return out
 
 
-def _check_many(objs: list) -> list[dict]:
+def check_records(objs: list) -> list[dict]:
     """Each decoded record back as replay_record returns it."""
     out: list = [None] * len(objs)
     parsed = []
@@ -280,10 +280,10 @@ def _check_many(objs: list) -> list[dict]:
         try:
             parsed.append((i, parse_record(obj)))
         except RecordError as e:
-            out[i] = _with_error(obj, str(e))
+            out[i] = with_error(obj, str(e))
     results = replay_many([rec for _, rec in parsed])
     for (i, rec), (outcome, err) in zip(parsed, results):
-        out[i] = _with_error(objs[i], err) if err else _written(objs[i], rec, outcome)
+        out[i] = with_error(objs[i], err) if err else as_written(objs[i], rec, outcome)
     return out
 
 
@@ -295,4 +295,4 @@ def replay_record(obj) -> dict:
     "replay": computed}}``.  An ``error`` or ``mismatch`` the record had
     from an earlier replay is dropped and the record checked afresh.
     """
-    return _check_many([obj])[0]
+    return check_records([obj])[0]

@@ -9,7 +9,7 @@ from numba import njit
 from euchresim.engine.bits import lowbit
 from euchresim.engine.hand import apply_action, start_hand
 from euchresim.engine.layout import (ALONE, BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, HAND, JOKER_SUIT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PHASE, TO_ACT, NO_CARD, NO_KEEP)
-from euchresim.loops.hands import _new_state
+from euchresim.loops.hands import new_state
 
 
 @njit(cache=True)
@@ -110,7 +110,7 @@ def replay_hands(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, ca
     them (the exchange, the dummy keep and the plays applied), when
     ``held`` has rows (a solver's position needs them; no other caller).
     """
-    st, priv, _ = _new_state()
+    st, priv, _ = new_state()
     for i in range(dealer.shape[0]):
         code, ph, step = replay_hand(tab, dealer[i], hands[i], dummy[i], upcard[i], kitty[i], joker_suit[i],
                                      calls[call_at[i]:call_at[i + 1]], alone[i], discard[i], keep[i],

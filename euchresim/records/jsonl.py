@@ -84,14 +84,14 @@ def _lines(fh: IO, name: str, close: bool, first) -> Iterator[tuple[int, object]
         line = first
         while line:
             n += 1
-            yield n, _decode(line)
+            yield n, decode_line(line)
             line = _readline(fh, name)
     finally:
         if close:
             fh.close()
 
 
-def _decode(line):
+def decode_line(line):
     if isinstance(line, bytes):
         try:
             line = line.decode("utf-8")

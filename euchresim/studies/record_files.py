@@ -22,7 +22,7 @@ import os
 
 from euchresim.loops.records import differences
 from euchresim.records.format import RecordError, parse_record
-from euchresim.records.jsonl import _decode, iter_jsonl, write_jsonl
+from euchresim.records.jsonl import decode_line, iter_jsonl, write_jsonl
 from euchresim.run.jobs import Job, Played, run_job
 
 SHOWN = 5             # findings of each kind a file's summary lists
@@ -60,7 +60,7 @@ def check_items(items, dst, check_many, summary, error_kind: str, on_batch=None,
             if isinstance(value, RecordError):
                 out = {"line": line_no, "error": str(value)}
             elif not isinstance(value, dict):
-                out = {"line": line_no, "error": _not_object(value)}
+                out = {"line": line_no, "error": why_not_a_record(value)}
             else:
                 out = next(checked)
             if "error" in out:
@@ -100,7 +100,7 @@ def check_items(items, dst, check_many, summary, error_kind: str, on_batch=None,
     return summary
 
 
-def _not_object(value) -> str:
+def why_not_a_record(value) -> str:
     try:
         parse_record(value)
     except RecordError as e:
@@ -165,7 +165,7 @@ class RecordsFileJob(Job):
             data = fh.read(end - start)
         pieces = data.split(b"\n")
         lines = [p + b"\n" for p in pieces[:-1]] + ([pieces[-1]] if pieces[-1] else [])
-        items = ((first_line + k, _decode(line)) for k, line in enumerate(lines))
+        items = ((first_line + k, decode_line(line)) for k, line in enumerate(lines))
         summary, kind = self.summary_type(), KINDS[self.what][0]
         out, found = io.StringIO(), []
         check_items(items, out, self.check_many, summary, kind, batch_size=self.size, found=found)

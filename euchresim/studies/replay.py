@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from euchresim.loops.records import (_check_many, differences, replay, replay_many,  # noqa: F401
-                                     replay_record, replay_states, _with_error)
+from euchresim.loops.records import (check_records, differences, replay, replay_many,  # noqa: F401
+                                     replay_record, replay_states, with_error)
 from euchresim.records.jsonl import iter_jsonl, write_jsonl  # noqa: F401
-from euchresim.studies.record_files import BATCH, SHOWN, _not_object, check_items, check_path  # noqa: F401
+from euchresim.studies.record_files import BATCH, SHOWN, why_not_a_record, check_items, check_path  # noqa: F401
 
 
 
@@ -38,8 +38,8 @@ def replay_file(src, dst, name: str | None = None, on_batch=None, **run_options)
     ``resume``, ``force``, ``backend`` and ``address``.
     """
     if isinstance(src, (str, os.PathLike)):
-        return check_path(src, dst, "replay", BATCH, _check_many, ReplaySummary, on_batch=on_batch, **run_options)
-    return check_file(src, dst, name, _check_many, ReplaySummary(), "broken", on_batch)
+        return check_path(src, dst, "replay", BATCH, check_records, ReplaySummary, on_batch=on_batch, **run_options)
+    return check_file(src, dst, name, check_records, ReplaySummary(), "broken", on_batch)
 
 
 def check_file(src, dst, name, check_many, summary, error_kind: str, on_batch=None, batch_size: int = BATCH):

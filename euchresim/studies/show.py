@@ -143,10 +143,10 @@ def hand_story(rec: Record, stated: dict | None = None) -> dict:
                         for d in steps if d["kind"] in ("bid1", "bid2")]
     story["maker"], story["trump"], story["round"] = maker, trump, final["round"]
     if stated:
-        from euchresim.loops.records import _same
+        from euchresim.loops.records import outcome_agrees
         from euchresim.records.format import OUTCOME_FIELDS
         differ = {k: {"record": stated[k], "replay": outcome[k]} for k in OUTCOME_FIELDS
-                  if k in stated and not _same(k, stated[k], outcome[k])}
+                  if k in stated and not outcome_agrees(k, stated[k], outcome[k])}
         if differ:
             story["mismatch"] = differ
     story["alone"] = sorted(d["seat"] for d in steps if d["kind"] in ("alone", "defend_alone") and d["code"])

@@ -30,7 +30,7 @@ from euchresim.engine import solver as S
 from euchresim.engine.layout import (ALONE, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_JOKER_UNUSED, ERR_SCRIPT_SHORT, HAND, JOKER_SUIT, MAKER, MAKER_TRICKS, NCALLS, OUT, PH_DONE, PH_PLAY, PRIV_SIZE, ROUND, TRUMP)
 from euchresim.records.format import (OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, parse_record)
 from euchresim.engine.tables import cached_tables
-from euchresim.loops.records import _OUTCOME_SLOTS, _ended_rule, _with_error as _replay_error, _message, _written, outcome_of, replay_states
+from euchresim.loops.records import OUTCOME_SLOTS, ended_rule, with_error as _replay_error, error_message, as_written, outcome_of, replay_states
 from euchresim.studies.replay import check_file
 
 BATCH = 1024          # records per batch: a progress bar's step, about a second of solving from the lead
@@ -49,7 +49,7 @@ def solve_records(objs) -> list[dict]:
     return _solve_many(list(objs))
 
 
-def _with_error(obj, msg: str) -> dict:
+def with_error(obj, msg: str) -> dict:
     return _replay_error(obj, msg, SOLVED_FIELDS)
 
 
@@ -60,13 +60,13 @@ def _solve_many(objs: list) -> list[dict]:
         try:
             rec = parse_record(obj)
         except RecordError as e:
-            out[i] = _with_error(obj, str(e))
+            out[i] = with_error(obj, str(e))
             continue
         groups.setdefault(id(rec.rules), []).append((i, rec))     # parse_record shares equal Rules
     for members in groups.values():
         for (i, rec), result in zip(members, _solve_group([rec for _, rec in members])):
             kind, a, b = result
-            out[i] = _with_error(objs[i], a) if kind == "error" else _write_back(objs[i], rec, a, b)
+            out[i] = with_error(objs[i], a) if kind == "error" else _write_back(objs[i], rec, a, b)
     return out
 
 
@@ -78,7 +78,7 @@ def _write_back(obj: dict, rec: Record, outcome: dict, values: dict) -> dict:
     record has not come to them.
     """
     stated = {k: v for k, v in obj.items() if k in outcome or k not in OUTCOME_FIELDS}
-    out = _written(stated, rec, dict(dict.fromkeys(OUTCOME_FIELDS), **outcome))
+    out = as_written(stated, rec, dict(dict.fromkeys(OUTCOME_FIELDS), **outcome))
     mismatch = out.pop("mismatch", None)
     for key in OUTCOME_FIELDS:
         if key not in outcome:
@@ -100,7 +100,7 @@ def _solve_group(recs: list[Record]) -> list[tuple]:
     found, states, held = replay_states(recs, tab, held=True)
     results: list = [None] * len(recs)
     rows, at = [], []
-    outcomes = states[:, _OUTCOME_SLOTS].tolist()
+    outcomes = states[:, OUTCOME_SLOTS].tolist()
     for i, (rec, (code, phase, step)) in enumerate(zip(recs, found.tolist())):
         st = states[i].tolist()
         if code == ERR_SCRIPT_SHORT and phase == PH_PLAY:
@@ -112,9 +112,9 @@ def _solve_group(recs: list[Record]) -> list[tuple]:
             at.append(i)
             results[i] = ("solved", {"maker": st[MAKER], "trump": SUITS[st[TRUMP]]}, None)
         elif code:
-            results[i] = ("error", _message(rec, code, phase, step, st), None)
+            results[i] = ("error", error_message(rec, code, phase, step, st), None)
         elif st[MAKER] < 0:
-            results[i] = ("error", f"calls: the hand was thrown in ({_ended_rule(st)}); there is no play to solve",
+            results[i] = ("error", f"calls: the hand was thrown in ({ended_rule(st)}); there is no play to solve",
                           None)
         else:
             outcome = outcome_of(outcomes[i], rules.players)
@@ -148,14 +148,14 @@ def _left_over(rec: Record, st: list) -> str | None:
     the rules did not ask for.  Lone hands were checked on the way.
     """
     if len(rec.calls) > st[NCALLS]:
-        return _message(rec, ERR_CALLS_EXTRA, PH_DONE, st[NCALLS], st)
+        return error_message(rec, ERR_CALLS_EXTRA, PH_DONE, st[NCALLS], st)
     if rec.discard is not None and not _exchanged(rec, st):
-        return _message(rec, ERR_DISCARD_UNUSED, PH_DONE, -1, st)
+        return error_message(rec, ERR_DISCARD_UNUSED, PH_DONE, -1, st)
     if rec.dummy_keep is not None and not _uses_dummy(rec, st):
-        return _message(rec, ERR_DUMMY_UNUSED, PH_DONE, -1, st)
+        return error_message(rec, ERR_DUMMY_UNUSED, PH_DONE, -1, st)
     named = rec.upcard == JOKER and rec.rules.joker_upcard == "dealer-names"
     if rec.joker_suit is not None and not named and rec.joker_suit != st[JOKER_SUIT]:
-        return _message(rec, ERR_JOKER_UNUSED, PH_DONE, -1, st)
+        return error_message(rec, ERR_JOKER_UNUSED, PH_DONE, -1, st)
     return None
 
 
