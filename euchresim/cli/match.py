@@ -41,13 +41,13 @@ def _named(name: str, given: str | None = None, cheat: bool = False) -> str:
     return f"{shown} (cheats: sees every hand)" if cheat else shown
 
 
-def _cheating(names, cheats) -> set:
-    """Which of ``names`` (canonical) cheat: ``cheats`` as the models read at the edge say, or, for a result
-    printed without them (a saved ``--json``), as each name declares (``policies.cheats``)."""
-    if cheats is not None:
-        return set(cheats)
-    from euchresim.policies import cheats as declared
-    return {n for n in names if declared(n)}
+def _cheating(names, marked) -> set:
+    """Which of ``names`` (canonical) cheat: ``marked``, as the models read at the edge say, or, for a result
+    printed without them (None: a saved ``--json``), as each name declares (``policies.cheats``)."""
+    if marked is not None:
+        return set(marked)
+    from euchresim.policies import cheats
+    return {n for n in names if cheats(n)}
 
 
 def _cheats(sides) -> set:
