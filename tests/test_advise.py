@@ -40,8 +40,13 @@ def _records(tmp_path, players=4, deck=24, hands=40, seed=5):
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+def _read(policy, sit):
+    """A policy as play_batch takes it: read once, a policies.Seats (None stays None)."""
+    return None if policy is None else A.read_policy(policy, sit.rules.players)
+
+
 def _pimc_free(policy="heuristic"):
-    pids, params, fns, _ = A._policy_arrays(policy, 4)
+    pids, params, fns, _ = A._policy_arrays(A.read_policy(policy, 4), 4)
     return pids, params, fns
 
 
@@ -51,7 +56,7 @@ def test_with_no_calls_heard_the_unseen_cards_fall_as_hypergeometric_odds_say():
     """Left of the dealer, first to speak: the partner's count of the 3 unseen hearts-suit trumps is hypergeometric."""
     sit = A.from_hand(R4, HAND1, TH, 1)
     dec = A.decision_of(sit)
-    s = A.play_batch(sit, dec, "random", False, 6000, 11, 0)
+    s = A.play_batch(sit, dec, _read("random", sit), False, 6000, 11, 0)
     assert s.tries == len(s)                       # nothing to reject: no calls, no plays
     pool = pack_mask(24) & ~HAND1 & ~(1 << TH)
     hearts = sum(1 << c for c in cards_of(pool) if c >> 3 == 2)      # the unseen plain hearts
@@ -110,7 +115,7 @@ def test_no_sampled_deal_breaks_a_void_the_record_shows(tmp_path):
         sit = A.from_record(rec, plays=cut)
         if any(s == sit.seat for s in voids) and len(voids) == 1:
             continue
-        samples = A.play_batch(sit, A.decision_of(sit), "heuristic", False, 200, 3, 0)
+        samples = A.play_batch(sit, A.decision_of(sit), _read("heuristic", sit), False, 200, 3, 0)
         for row in samples.deals:
             for s, suits in voids.items():
                 if s == sit.seat:
@@ -139,7 +144,7 @@ def test_with_inference_every_sampled_deal_is_one_on_which_the_passers_would_hav
     sit = A.from_hand(R4, hand, up, 0)              # the dealer: the three others passed
     dec = A.decision_of(sit)
     assert sit.calls == (0, 0, 0)
-    s = A.play_batch(sit, dec, policy, True, 300, 5, 0, infer_policy, stray=0.0)     # the model exactly
+    s = A.play_batch(sit, dec, _read(policy, sit), True, 300, 5, 0, _read(infer_policy, sit), stray=0.0)     # the model exactly
     tab = build_tables(R4)
     _, params, _ = resolve(["heuristic"], 4)
     refused = 0
@@ -154,7 +159,7 @@ def test_with_inference_every_sampled_deal_is_one_on_which_the_passers_would_hav
             assert call == 0, "a sampled hand the passer would have ordered with"
             apply_action(st, priv, tab, 0)
     # and without inference some sampled deals are ones a passer would have ordered on: the test can fail
-    s2 = A.play_batch(sit, dec, policy, False, 300, 5, 0, infer_policy)
+    s2 = A.play_batch(sit, dec, _read(policy, sit), False, 300, 5, 0, _read(infer_policy, sit))
     for row in s2.deals:
         st = np.zeros(ST_SIZE, np.int64)
         priv = np.zeros(PRIV_SIZE, np.int64)
@@ -200,8 +205,8 @@ def test_the_softened_model_keeps_a_deal_by_the_likelihood_of_the_calls_heard():
     _, params, _ = resolve(["heuristic"], 4)
     e = 0.25
     r = e / (1 - e)
-    free = _orderers(A.play_batch(sit, dec, "heuristic", False, 6000, 7, 0).deals, up, tab, params)
-    kept = _orderers(A.play_batch(sit, dec, "heuristic", True, 3000, 8, 0, stray=e).deals, up, tab, params)
+    free = _orderers(A.play_batch(sit, dec, _read("heuristic", sit), False, 6000, 7, 0).deals, up, tab, params)
+    kept = _orderers(A.play_batch(sit, dec, _read("heuristic", sit), True, 3000, 8, 0, stray=e).deals, up, tab, params)
     w = r ** free.astype(float)
     predicted = float((w * (free >= 1)).sum() / w.sum())
     # delta method for a ratio of means: var of (w 1{j>=1} - predicted w) / mean(w), over n deals
@@ -269,7 +274,7 @@ def _play_through(tab, dealer, hands, dummy, upcard, kitty, pids, params, fns):
 def test_the_option_the_policy_takes_is_its_own_hand_on_the_same_deal():
     sit = A.from_hand(R4, HAND1, TH, 1)
     dec = A.decision_of(sit)
-    s = A.play_batch(sit, dec, "heuristic", False, 200, 9, 0)
+    s = A.play_batch(sit, dec, _read("heuristic", sit), False, 200, 9, 0)
     pids, params, fns = _pimc_free()
     tab = build_tables(R4)
     for i in range(len(s)):
@@ -294,7 +299,7 @@ def test_with_every_hand_known_dd_values_each_card_as_euchresim_solve_does(tmp_p
         solved = solve_records([cut])[0]
         sit = A.from_record(parse_record(cut), plays=5, known="all")
         dec = A.decision_of(sit)
-        s = A.play_batch(sit, dec, "dd", False, 1, 0, 0)
+        s = A.play_batch(sit, dec, _read("dd", sit), False, 1, 0, 0)
         got = {label: int(s.tricks[0, k]) for k, label in enumerate(dec.labels)}
         assert got == solved["dd_card_values"], (obj, got, solved["dd_card_values"])
         compared += 1

@@ -227,6 +227,7 @@ def test_show_says_when_the_record_and_its_replay_differ(tmp_path):
 # ---------------------------------------------------------------- the first run
 def test_heuristic_under_the_standard_rules_reads_the_shipped_model_and_plays_no_hand(monkeypatch, tmp_path):
     from euchresim.analysis import advice
+    from euchresim.policies import seats
     from euchresim.policies.win_table import P_WIN
     import euchresim.engine as engine
     import euchresim.run.runner as runner
@@ -240,7 +241,7 @@ def test_heuristic_under_the_standard_rules_reads_the_shipped_model_and_plays_no
         assert np.array_equal(V, np.array(P_WIN[target]))
     for rules, policy, hands in ((Rules(stick_the_dealer=True), "heuristic", advice.MODEL_HANDS),
                                  (R4, "heuristic:human", advice.MODEL_HANDS), (R4, "heuristic", 500)):
-        assert advice.stored_model(rules, policy) is None or hands != advice.MODEL_HANDS
+        assert advice.stored_model(rules, seats([policy], rules.players)) is None or hands != advice.MODEL_HANDS
         with pytest.raises(AssertionError, match="played hands"):
             advice.win_model.__wrapped__(rules, policy, hands, 3)
 

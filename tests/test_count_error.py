@@ -73,9 +73,13 @@ def test_too_few_deals_to_fit_gives_no_rows():
 
 
 def test_the_cheats_own_call_is_named_for_what_it_is_and_only_for_a_cheat():
+    from euchresim.policies import seats
     from euchresim.report.calls import chose_note
-    assert chose_note(["heuristic", "pimc:bid_worlds=100"]) == []
-    note = "".join(chose_note(["heuristic", "dd"]))
+
+    def models(names):
+        return [seats([n], 4) for n in names]
+    assert chose_note(["heuristic", "pimc:bid_worlds=100"], models(["heuristic", "pimc:bid_worlds=100"])) == []
+    note = "".join(chose_note(["heuristic", "dd"], models(["heuristic", "dd"])))
     assert "For dd (sees every hand) `policy_chose`" in note and "as heuristic would" in note
 
 

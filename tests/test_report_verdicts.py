@@ -48,6 +48,6 @@ def test_classes_are_judged_by_their_interval_and_dd_is_left_out():
             ("dd", "maker", "4+T RL", 900, 1.0, 0.9, 1.1, 0.9)]              # dd's choice is not its own
     by_class = pd.DataFrame(rows, columns=["policy", "who", "hand_class", "n", "gain", "ci_low", "ci_high",
                                            "policy_chose"])
-    fit = _alone_where_it_pays(by_class)
+    fit = _alone_where_it_pays(by_class, cheats=["dd"])         # the models say dd cheats (ReportContext.models)
     assert fit[["hand_class", "verdict", "alone_rate"]].values.tolist() == [
         ["4+T RL", "pays", 0.8], ["2T -", "costs", 0.0], ["4+T L", "cannot tell", 0.2]]

@@ -79,22 +79,20 @@ def win_model(rules, policy, hands: int = MODEL_HANDS, seed: int = 0, say=None, 
     return V
 
 
-def stored_model(rules, policy) -> np.ndarray | None:
+def stored_model(rules, table) -> np.ndarray | None:
     """The model shipped for ``heuristic`` under the standard rules (policies/win_table.py), else None.
+
+    ``table``: the policy at every seat, as read (a ``policies.Seats``).
 
     A million hands, solved once when the package was made: the first
     ``advise`` on a fresh install neither compiles the whole-hand kernel
     nor plays 20,000 hands for it, and the model is a fiftieth as noisy.
     """
-    from euchresim.policies import seats
     from euchresim.policies.win_table import P_WIN
     from euchresim.rules import Rules
     if rules.game_to not in P_WIN or rules != Rules(game_to=rules.game_to):
         return None
-    try:
-        names = seats(policy, rules.players).names
-    except ValueError:
-        return None
+    names = table.names
     if list(names) != ["heuristic"] * len(names):
         return None
     return np.array(P_WIN[rules.game_to], dtype=float)

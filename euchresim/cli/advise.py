@@ -141,6 +141,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         raise InputError(str(e)) from None
     say_if_compiling(quiet or as_json or cold)
     answers = []
+    inferring = None                    # --infer-policy as read (once, here, where it was first read before)
     for name in names + ([compare] if compare else []):
         bar = None if quiet or as_json or not sys.stderr.isatty() else _bar(name)
         try:
@@ -149,10 +150,12 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
             model = win_model(sit.rules, played, model_hands or A.default_model_hands(played), seed,
                               say=None if quiet or as_json else _say, name=name)
             n_workers = workers or A.default_workers(played)
+            if infer_policy is not None and inferring is None:
+                inferring = A.read_policy(infer_policy, sit.rules.players)
             if cold and n_workers > 1:
-                _compile_here(A, sit, played, not no_inference, seed, infer_policy)
+                _compile_here(A, sit, played, not no_inference, seed, inferring)
             adv = A.advise(sit, played, name=name, samples=samples, seed=seed, infer=not no_inference, alpha=alpha,
-                           workers=n_workers, on_batch=bar, infer_policy=infer_policy, stray=stray,
+                           workers=n_workers, on_batch=bar, infer_policy=inferring, stray=stray,
                            stop=not fixed, value=lambda got, m=model: deal_values(_Adv(sit, got), m)[0])
         except A.AdviceError as e:
             raise InputError(str(e)) from None

@@ -35,11 +35,24 @@ def _rules_line(rules) -> str:
     return f"players {rules.players}  deck {rules.deck}  game to {rules.game_to}" + (f"  ({extra})" if extra else "")
 
 
-def _named(name: str, given: str | None = None) -> str:
+def _named(name: str, given: str | None = None, cheat: bool = False) -> str:
     """A player as shown: ``best`` with what it stands for, a cheat marked as one."""
-    from euchresim.policies import cheats
     shown = f"best ({name})" if given is not None and given.strip().lower().split(":", 1)[0] == "best" else name
-    return f"{shown} (cheats: sees every hand)" if cheats(name) else shown
+    return f"{shown} (cheats: sees every hand)" if cheat else shown
+
+
+def _cheating(names, marked) -> set:
+    """Which of ``names`` (canonical) cheat: ``marked``, as the models read at the edge say, or, for a result
+    printed without them (None: a saved ``--json``), as each name declares (``policies.cheats``)."""
+    if marked is not None:
+        return set(marked)
+    from euchresim.policies import cheats
+    return {n for n in names if cheats(n)}
+
+
+def _cheats(sides) -> set:
+    """The canonical names of the sides read at the edge (``studies.duel.read``) whose models cheat."""
+    return {name for name, model in sides if model is not None and model.cheats}
 
 
 def _game_line(rules, o=None) -> str:
@@ -50,19 +63,21 @@ def _game_line(rules, o=None) -> str:
     return _rules_line(rules)
 
 
-def format_duel(o: dict, given=(None, None)) -> str:
+def format_duel(o: dict, given=(None, None), cheats=None) -> str:
     """The duel as a reader wants it: who, how many, A's win rate and points per hand with intervals.
 
-    ``given``: A and B as the user named them (``best`` is shown with what it stands for).
+    ``given``: A and B as the user named them (``best`` is shown with what it stands for); ``cheats``: the
+    canonical names whose models cheat (the sides as read; None: as each name declares).
     """
+    cheat = _cheating((o["a"], o["b"]), cheats)
     lo, hi = o["a_win_rate_ci"]
     plo, phi = o["points_per_hand_ci"]
     outside = o.get("game") == "openspiel euchre"
     count = (f"deals {o['deals']:,}  hands {o['hands']:,} (each deal once a seating)" if outside else
              f"deals {o['deals']:,}  games {o['games']:,}  hands {o['hands']:,}")
     lines = [
-        f"A: {_named(o['a'], given[0])}",
-        f"B: {_named(o['b'], given[1])}",
+        f"A: {_named(o['a'], given[0], o['a'] in cheat)}",
+        f"B: {_named(o['b'], given[1], o['b'] in cheat)}",
         f"seatings {' '.join(o['arrangements'])}  seed {o['seed']}"
         + (f"  every game from {'-'.join(map(str, o['start_score']))}" if o.get("start_score") else ""),
         count,
@@ -86,10 +101,12 @@ def _ms(x) -> str:
     return "-" if x is None or math.isnan(x) else f"{x:.2f}"
 
 
-def format_ladder(o: dict, given=None) -> str:
-    """The rating table, best first, then who beat whom (``given``: the policies as named, for ``best``)."""
+def format_ladder(o: dict, given=None, cheats=None) -> str:
+    """The rating table, best first, then who beat whom (``given``: the policies as named, for ``best``;
+    ``cheats``: as ``format_duel``'s)."""
     given = list(given) if given is not None else [None] * len(o["policies"])
-    shown = {n: _named(n, g) for n, g in zip(o["policies"], given)}
+    cheat = _cheating(o["policies"], cheats)
+    shown = {n: _named(n, g, n in cheat) for n, g in zip(o["policies"], given)}
     names = [shown[n] for n in o["policies"]]
     w = max([6] + [len(n) for n in names])
     lines = [f"{'rank':<4}  {'policy':<{w}}  {'elo':>6}  {'95% CI':>15}  {'games':>7}"]
@@ -124,14 +141,15 @@ class _Bar:
             self.bar = None
 
 
-def _canonical(policies, players, labels):
-    """Canonical names; a bad one is one line that says which argument (A, B, policy 3...)."""
-    from euchresim.studies.duel import canonical
+def _read(policies, players, labels):
+    """Each policy read once, here: (canonical name, ``policies.Seats`` or None for one of OpenSpiel's bots),
+    as ``studies.duel.read``; a bad one is one line that says which argument (A, B, policy 3...)."""
+    from euchresim.studies.duel import read
     from euchresim.policies import PolicyError
     out = []
     for p, label in zip(policies, labels):
         try:
-            out.append(canonical(p, players))
+            out.append(read(p, players))
         except PolicyError as e:
             raise InputError(str(e).replace("--policy (seat 0)", label, 1)) from None
     return out
@@ -241,9 +259,10 @@ def duel(rules, a, b, games, deals, seed, chunk_size, workers, as_json, quiet, c
     from euchresim.studies import duel as d
     from euchresim.analysis import json_ready
     from euchresim.run.runner import default_workers
-    pa, pb = _canonical([a, b], rules.players, ["A", "B"])
+    sides = _read([a, b], rules.players, ["A", "B"])
+    cheats = _cheats(sides)
     try:
-        spec = d.DuelSpec(rules, pa, pb, seed=seed, deals=_deals(games, deals, rules.players, chunk_size),
+        spec = d.DuelSpec(rules, *(model if model is not None else name for name, model in sides), seed=seed, deals=_deals(games, deals, rules.players, chunk_size),
                           chunk_size=chunk_size, start_score=start_score)
         if not spec.openspiel:           # OpenSpiel's games are played by interop, never as a RunSpec
             spec.run_spec(0)             # a start score the rules refuse is one line now, not in a worker
@@ -259,13 +278,13 @@ def duel(rules, a, b, games, deals, seed, chunk_size, workers, as_json, quiet, c
         if part is not None:
             click.echo(json.dumps(json_ready(dict(part, partial=True)), allow_nan=False) if as_json else
                        f"duel  {_game_line(rules, part)}  (partial: {part['deals']:,} of {spec.deals:,} deal "
-                       f"sequences)\n" + format_duel(part, (a, b)))
+                       f"sequences)\n" + format_duel(part, (a, b), cheats))
         sys.exit(130)
     if as_json:
         click.echo(json.dumps(json_ready(out), allow_nan=False))
     else:
         click.echo(f"duel  {_game_line(rules, out)}")
-        click.echo(format_duel(out, (a, b)))
+        click.echo(format_duel(out, (a, b), cheats))
     if not (quiet or as_json):
         click.echo(f"done: {out['games']:,} {'hands' if spec.openspiel else 'games'} in {took:.1f} s", err=True)
 
@@ -295,21 +314,22 @@ def ladder(rules, policies, games, deals, seed, chunk_size, workers, as_json, qu
     from euchresim.run.runner import default_workers
     if len(policies) < 2:
         raise InputError("a ladder needs at least two policies")
-    names = _canonical(policies, rules.players, [f"policy {k + 1}" for k in range(len(policies))])
+    sides = _read(policies, rules.players, [f"policy {k + 1}" for k in range(len(policies))])
+    names = [name for name, _ in sides]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise InputError(f"give each policy once: {', '.join(twice)} is named twice")
     deals = _deals(games, deals, rules.players, chunk_size)
     outside = any(is_openspiel(x) for x in names)
     try:
-        d.DuelSpec(rules, names[0], names[1], deals=deals, chunk_size=chunk_size, openspiel=outside)
+        d.DuelSpec(rules, *(model if model is not None else name for name, model in sides[:2]), deals=deals, chunk_size=chunk_size, openspiel=outside)
     except ValueError as e:
         raise InputError(str(e)) from None
     total = len(pairs(len(names))) * deals * len(d.arrangements(rules.players)) * chunk_size
     n = workers or default_workers()
     run = _run_options(checkpoint, resume, force, backend, address)
     try:
-        out, took = _play(lambda bar: run_ladder(rules, names, seed, deals, chunk_size, n, on_progress=bar,
+        out, took = _play(lambda bar: run_ladder(rules, [model if model is not None else name for name, model in sides], seed, deals, chunk_size, n, on_progress=bar,
                                                  openspiel=outside, **run), total, quiet, as_json)
     except RunStopped as stop:
         _say_stopped(stop, "chunks of the pair in play")
@@ -320,7 +340,7 @@ def ladder(rules, policies, games, deals, seed, chunk_size, workers, as_json, qu
         unit = "hands" if outside else "games"
         click.echo(f"ladder  {_game_line(rules, out['duels'][0])}  seed {seed}  {unit} {out['games']:,} "
                    f"({out['duels'][0]['games']:,} a pair)")
-        click.echo(format_ladder(out, policies))
+        click.echo(format_ladder(out, policies, _cheats(sides)))
     if not (quiet or as_json):
         click.echo(f"done: {out['games']:,} {'hands' if outside else 'games'} in {took:.1f} s", err=True)
 

@@ -64,14 +64,15 @@ def play(rules, bot, seed, folder, resume, host, allow_remote, port, no_browser,
     if resume:
         rules, bot, seed = _kept(folder, rules, bot, seed)
     folder = folder or time.strftime("play-%Y%m%d-%H%M%S")
+    advise_read = None
     if advise_policy is not None:
         try:
-            from euchresim.policies import resolve
-            resolve([advise_policy], rules.players)
+            from euchresim.policies import seats
+            advise_read = seats([advise_policy], rules.players)       # read once, here
         except (PolicyError, SimError) as e:
             raise InputError(f"--advise-policy: {policy_message(e)}") from None
     try:
-        Session.check(rules, bot, folder, resume)       # a refusal is one line, before any compile notice
+        read = Session.check(rules, bot, folder, resume)       # a refusal is one line, before any compile notice
     except (TableError, PolicyError, SimError) as e:
         raise InputError(str(e)) from None
     if not _table_compiled():
@@ -79,7 +80,8 @@ def play(rules, bot, seed, folder, resume, host, allow_remote, port, no_browser,
     try:
         server, session, advisor = open_table(rules, bot, seed, folder, resume=resume, advise=not no_advice,
                                               advise_policy=advise_policy, samples=samples, host=host, port=port,
-                                              each_decision=verdicts == "decision")
+                                              each_decision=verdicts == "decision", read=read,
+                                              advise_read=advise_read)
     except (TableError, PolicyError, SimError) as e:
         raise InputError(str(e)) from None
     except OSError as e:

@@ -43,6 +43,7 @@ def show(src, line_no, suits, as_json, with_advice, policy, samples):
     name = "<stdin>" if src == "-" else src
     source = getattr(sys.stdin, "buffer", sys.stdin) if src == "-" else src   # bytes, so binary is told apart
     broken = shown = 0
+    read: dict = {}            # --policy as read, once for each number of players the records have
     try:
         lines = iter_jsonl(source, name)
         seen = 0
@@ -62,7 +63,7 @@ def show(src, line_no, suits, as_json, with_advice, policy, samples):
                     click.echo("")
                 click.echo(json.dumps(story, separators=(",", ":")) if as_json else format_story(story, suits))
                 if with_advice:
-                    _advise(parse_record(obj), policy, samples, as_json)
+                    _advise(parse_record(obj), policy, samples, as_json, read)
                 shown += 1
             if line_no is not None:
                 break
@@ -75,12 +76,16 @@ def show(src, line_no, suits, as_json, with_advice, policy, samples):
         sys.exit(1)
 
 
-def _advise(rec, policy, samples, as_json):
+def _advise(rec, policy, samples, as_json, read):
     from euchresim.analysis.advice import format_review, review_hand
+    from euchresim.policies import seats
     from euchresim.run.errors import SimError
     from euchresim.studies.advise import AdviceError
     try:
-        review = review_hand(rec, policy, samples)
+        players = rec.rules.players
+        if players not in read:
+            read[players] = seats([policy], players)          # read once, here: every decision plays it
+        review = review_hand(rec, read[players], samples)
     except (AdviceError, SimError, ValueError) as e:
         raise InputError(f"--advise: {e}") from None
     if as_json:

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 def open_table(rules, bot: str, seed: int, folder: str, resume: bool = False, advise: bool = True,
                advise_policy: str | None = None, samples: int = 2000, host: str = "127.0.0.1", port: int = 0,
-               each_decision: bool = False):
+               each_decision: bool = False, read=None, advise_read=None):
     """(server, session, advisor) for one session folder; the server bound but not yet serving.
 
     ``advise_policy`` plays after each judged decision (``show --advise``'s
     ``--policy``); by default the bots' own.  A resumed session's finished
     hands are judged again, in the background, so the tally covers them.
     ``each_decision``: a verdict after each of the player's decisions too
-    (the page can switch it).
+    (the page can switch it).  ``read`` and ``advise_read``: the bot and
+    ``advise_policy`` as the caller read them already (``policies.Seats``;
+    the command line reads each once), taken as they are.
 
     A start that fails writes nothing: the port is bound before the
     session folder is made, and a folder this call made is removed if the
@@ -30,7 +32,8 @@ def open_table(rules, bot: str, seed: int, folder: str, resume: bool = False, ad
     from euchresim.play.server import make_server, serve
     server = make_server(None, None, host, port)      # a busy port: refused before anything is written
     try:
-        session, advisor = _seat(rules, bot, seed, folder, resume, advise, advise_policy, samples, each_decision)
+        session, advisor = _seat(rules, bot, seed, folder, resume, advise, advise_policy, samples, each_decision, read,
+                                advise_read)
     except BaseException:
         server.server_close()
         raise
@@ -38,7 +41,8 @@ def open_table(rules, bot: str, seed: int, folder: str, resume: bool = False, ad
     return server, session, advisor
 
 
-def _seat(rules, bot, seed, folder, resume, advise, advise_policy, samples, each_decision):
+def _seat(rules, bot, seed, folder, resume, advise, advise_policy, samples, each_decision, read,
+                                advise_read):
     """The session and its advisor, the finished hands of a resumed one submitted and the worker warming up."""
     import os
     import shutil
@@ -46,9 +50,9 @@ def _seat(rules, bot, seed, folder, resume, advise, advise_policy, samples, each
     from euchresim.play.hints import HintedSession, Hints
     from euchresim.play.verdicts import Advisor
     made = not os.path.exists(folder)
-    advisor = Advisor(advise_policy or bot, samples) if advise else None
+    advisor = Advisor(advise_policy or bot, samples, model=advise_read if advise_policy else None) if advise else None
     try:
-        session = HintedSession(rules, bot, seed, folder, resume=resume,
+        session = HintedSession(rules, bot, seed, folder, resume=resume, read=read,
                                 on_hand=advisor.submit if advisor is not None else None,
                                 on_decision=advisor.submit_decision if advisor is not None else None)
     except BaseException:
@@ -61,7 +65,7 @@ def _seat(rules, bot, seed, folder, resume, advise, advise_policy, samples, each
     session.hints = Hints(session, advisor)          # the hints asked, kept in the records (play/hints.py)
     if advisor is not None:
         if advise_policy is None:
-            advisor.policy = session.bot
+            advisor.policy, advisor.model = session.bot, session.table      # the bot as the table read it
         advisor.warm(session.finished_by_bots())
         for i, (obj, mine) in enumerate(session.resumed):
             advisor.submit(i, obj, mine)

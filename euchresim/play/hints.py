@@ -106,7 +106,7 @@ class Hints:
                 self.asked.setdefault(hand, {})[step] = entry
             record = s.finished_by_bots()
         a = self.advisor
-        fut = a.call(hint, record, step, a.policy, a.samples, a.seed)
+        fut = a.call(hint, record, step, a.model, a.samples, a.seed)
         fut.add_done_callback(lambda f: self._answered(entry, f))
 
     def _answered(self, entry: dict, fut) -> None:

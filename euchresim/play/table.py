@@ -71,24 +71,26 @@ class Session:
     """
 
     @staticmethod
-    def check(rules, bot: str, folder: str, resume: bool):
+    def check(rules, bot: str, folder: str, resume: bool, read=None):
         """What a start would refuse, found before anything is compiled or written: the bot, and a --resume
         with no session there (a TableError, one line). The command line asks this first, so a typo is
-        one line, not a compile notice and then the refusal. Returns the bot read (a policies.Seats)."""
-        from euchresim.policies import seats
+        one line, not a compile notice and then the refusal. Returns the bot read (a policies.Seats):
+        ``read``, the bot as the caller read it already (what ``check`` returned), is taken as it is."""
         if bot.rstrip().endswith(":python"):
             raise TableError(f"--bot {bot}: a :python policy cannot sit at the table; give it jitted", 400)
-        try:
-            read = seats([bot], rules.players)
-        except ValueError as e:
-            raise TableError(f"--bot: {policy_message(e)}", 400) from None
+        if read is None:
+            from euchresim.policies import seats
+            try:
+                read = seats([bot], rules.players)
+            except ValueError as e:
+                raise TableError(f"--bot: {policy_message(e)}", 400) from None
         if resume and not (os.path.exists(os.path.join(folder, RECORDS)) or os.path.exists(os.path.join(folder, META))):
             raise TableError(f"--resume: there is no session in {folder} to go on with", 400)
         return read
 
     def __init__(self, rules, bot: str, seed: int, folder: str, resume: bool = False, on_hand=None,
-                 on_decision=None):
-        self.table = Session.check(rules, bot, folder, resume)     # the bot, read once
+                 on_decision=None, read=None):
+        self.table = Session.check(rules, bot, folder, resume, read)     # the bot, read once (``read``: already)
         self.pids, self.params = self.table.pids, self.table.params
         self.rules, self.seed, self.folder = rules, int(seed), folder
         self.players = rules.players

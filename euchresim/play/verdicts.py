@@ -70,8 +70,9 @@ def _num(x):
 class Advisor:
     """One thread that judges finished hands in the order they end; ``state()`` is what the page shows."""
 
-    def __init__(self, policy: str, samples: int, seed: int = 0):
-        self.policy, self.samples, self.seed = policy, samples, seed
+    def __init__(self, policy: str, samples: int, seed: int = 0, model=None):
+        self.policy, self.samples, self.seed = policy, samples, seed     # ``policy``: as the page names it
+        self.model = policy if model is None else model     # what plays after each decision: a policies.Seats as read
         self.lock = threading.Lock()
         self.hands: dict[int, dict] = {}
         self._queue: queue.Queue = queue.Queue()
@@ -143,7 +144,7 @@ class Advisor:
     def judge(self, record: dict, mine: list[dict], samples: int | None = None) -> list[dict]:
         """The player's decisions of one hand with the advisor's verdict on each, worked out in the worker process."""
         try:
-            return self._worker().submit(judge, record, mine, self.policy, samples or self.samples,
+            return self._worker().submit(judge, record, mine, self.model, samples or self.samples,
                                          self.seed).result()
         except BrokenProcessPool:
             self._pool = None               # the next hand gets a fresh process

@@ -405,6 +405,19 @@ def seats(names, players, check: bool = False) -> Seats:
     return Seats(tuple(out))
 
 
+def canonical(spec) -> str:
+    """What a policy given as text stands for, every setting written out (``best`` is ``pimc:...``): several
+    joined by commas (one per seat) each become theirs; a ``Seats`` is its ``text``.
+
+    Where a caption or a record names a policy and no table is to be made
+    (``report.canonical``, bench's ``best``); a PolicyError for a name that
+    cannot be read.  Each name is read as ``parse`` reads it (at seat 0).
+    """
+    if isinstance(spec, Seats):
+        return spec.text
+    return ",".join(parse(p.strip()).name for p in str(spec).split(","))
+
+
 @functools.lru_cache(maxsize=None)
 def rebuilt(names: tuple) -> Seats:
     """A ``Seats`` from its canonical names, once per process: how a table crosses to a worker (``Seats.__reduce__``)."""
@@ -442,5 +455,5 @@ def python_functions(names, players):
     return seats(names, players).python_functions()
 
 
-__all__ = ["bot", "Decision", "Action", "Policy", "Seats", "parse", "seats", "rebuilt", "split_name", "cheats", "cost", "Cost", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
+__all__ = ["bot", "Decision", "Action", "Policy", "Seats", "parse", "seats", "canonical", "rebuilt", "split_name", "cheats", "cost", "Cost", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
            "user_policy", "python_policy", "python_functions", "param", "load_function"]

@@ -297,9 +297,9 @@ def _cpu_model() -> str:
 def canonical(policy: str) -> str:
     """What played, every setting written out (``best`` is ``pimc:bid_worlds=100``): a name's meaning may
     change, the canonical string does not. Several policies joined by commas each become theirs."""
-    from euchresim.policies import parse
+    from euchresim.policies import canonical as written_out
     try:
-        return ",".join(parse(p.strip()).name for p in str(policy).split(","))
+        return written_out(policy)
     except ValueError:
         return str(policy)
 

@@ -89,13 +89,14 @@ def collect(ctx, k: int, decision: str, position, label: str, rules=None, with_t
 
 # ---- in words -----------------------------------------------------------------
 
-def chose_note(policies, column: str = "policy_chose") -> list[str]:
+def chose_note(policies, models, column: str = "policy_chose") -> list[str]:
     """What a cheat's own-choice column is: its rollouts play the later calls as heuristic, the counterfactuals as itself.
 
-    Empty when no play model is a cheat, so a report of fair bots says nothing of it.
+    ``models``: each of ``policies`` as read (``ReportContext.models``, a
+    ``policies.Seats`` each), which says whether it cheats.  Empty when no
+    play model is a cheat, so a report of fair bots says nothing of it.
     """
-    from euchresim.policies import cheats
-    named = [str(p) for p in policies if cheats(str(p))]
+    named = [str(p) for p, m in zip(policies, models) if m.cheats]
     if not named:
         return []
     return [f"For {', '.join(named)} (sees every hand) `{column}` and \"its own call\" are the calls it made "

@@ -59,7 +59,7 @@ def build(ctx) -> Section:
                                                  "to compare.\n")
     maker_word = "with the dummy" if players == 3 else "with partner"
     df, note_def = _deals(ctx, policies)
-    t = _tables(df, policies)
+    t = _tables(df, policies, [p for p, m in zip(policies, ctx.models) if m.cheats])
     t.update(_fitted_count(df, policies, maker_word))
     charts = _charts(ctx, df, t, policies)
     strong = None
@@ -75,7 +75,7 @@ def build(ctx) -> Section:
             + _decision_text(df, policies, players)
             + _where_it_pays_text(t["loner_fit"]) + _chart_text(ctx, charts, df, policies)
             + _threshold_text(t) + _count_text(t, policies[0]) + _models_text(t["loner_models"], policies)
-            + chose_note(policies))
+            + chose_note(policies, ctx.models))
     return Section(title="Going alone: paired counterfactuals", text="\n".join(text), tables=t, charts=charts)
 
 
@@ -103,8 +103,11 @@ def _deals(ctx, policies: list) -> tuple[pd.DataFrame, str]:
     return df, note_def
 
 
-def _tables(df: pd.DataFrame, policies: list) -> dict:
-    """The gain tables: by round made, hand class, feature, published points; the models side by side."""
+def _tables(df: pd.DataFrame, policies: list, cheats=()) -> dict:
+    """The gain tables: by round made, hand class, feature, published points; the models side by side.
+
+    ``cheats``: those of ``policies`` whose models cheat (left out of ``loner_fit``).
+    """
     by_class = gain_table(df, ["policy", "who", "hand_class"])
     feats = []
     for feat in FEATURES:
@@ -115,7 +118,7 @@ def _tables(df: pd.DataFrame, policies: list) -> dict:
     for c in [c for c in models if c.startswith("n_")]:
         models[c] = models[c].fillna(0).astype(int)
     return {"loner_by_round": gain_table(df, ["policy", "who", "round"]), "loner_by_class": by_class,
-            "loner_by_feature": pd.concat(feats, ignore_index=True), "loner_fit": _alone_where_it_pays(by_class),
+            "loner_by_feature": pd.concat(feats, ignore_index=True), "loner_fit": _alone_where_it_pays(by_class, cheats),
             "loner_by_points": gain_table(df.assign(points=np.clip(df["published"], 0, 24)),
                                           ["policy", "who", "points"]),
             "loner_models": models}
@@ -358,15 +361,16 @@ def _models_text(models: pd.DataFrame, policies: list) -> list[str]:
     return text
 
 
-def _alone_where_it_pays(by_class: pd.DataFrame, min_deals: int = 200) -> pd.DataFrame:
+def _alone_where_it_pays(by_class: pd.DataFrame, cheats, min_deals: int = 200) -> pd.DataFrame:
     """The makers' classes with their gain, its verdict and the policy's own alone rate (``policy_chose``).
 
-    Cheats (``dd``) are left out: their ``policy_chose`` comes from rollouts
+    Cheats (``dd``; ``cheats``: the play models, as given, whose models say
+    they cheat) are left out: their ``policy_chose`` comes from rollouts
     that make later calls as ``heuristic`` would (``report.calls.chose_note``).
     """
-    from euchresim.policies import cheats
+    cheats = {str(p) for p in cheats}
     t = by_class[(by_class["who"] == "maker") & (by_class["n"] >= min_deals)
-                 & ~by_class["policy"].astype(str).map(cheats)].copy()
+                 & ~by_class["policy"].astype(str).isin(cheats)].copy()
     sign = interval_sign(t["ci_low"], t["ci_high"])
     t["verdict"] = np.where(sign > 0, "pays", np.where(sign < 0, "costs", "cannot tell"))
     t["alone_rate"] = t["policy_chose"]

@@ -102,7 +102,7 @@ def build(ctx) -> Section:
             + _heatmap_text(ctx, df, policies)
             + (human[0] if human is not None else []) + _models_text(t["order_up_models"], policies)
             + _upcard_text(t["order_up_by_upcard"], policies[0])
-            + _count_text(ctx, df, t, charts, policies) + _tables_text() + chose_note(policies))
+            + _count_text(ctx, df, t, charts, policies) + _tables_text() + chose_note(policies, ctx.models))
     if human is not None:
         t["order_up_like_people"] = human[1]
     return Section(title="When to order up: paired counterfactuals", text="\n".join(text), tables=t,

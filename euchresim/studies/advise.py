@@ -124,6 +124,7 @@ def play_batch(sit: Situation, decision: Options, policy, infer: bool, n: int, s
 
     ``infer_policy`` (default ``policy``) is what the other seats' calls are
     evidence of, and who makes the discard or keep the seat did not see.
+    Both as read (``read_policy``: a ``policies.Seats``), as ``advise`` hands them on.
     """
     from euchresim.loops.advise import POLICY_ERROR, SCRIPT_ERROR, play_options
     players = sit.rules.players

@@ -302,7 +302,7 @@ def measure_advise(samples: int, repeat: int = 3) -> list:
 def run_bench(hands, players, decks, policies, workers=None, compile_times=True, echo=None, repeat=3,
               dd_deals=0, pimc_decisions=0, advise_samples=0):
     """A list of measurements (dicts), echoing a table as it goes if asked."""
-    from euchresim.policies import parse
+    from euchresim.policies import canonical
     allw = workers or runner.default_workers()
     worker_counts = sorted({1, allw})
     rows = []
@@ -348,7 +348,7 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
     if pimc_decisions:
         n = max(4, pimc_decisions // 100)
         hps, dps = measure_policy_hands("best", n, repeat)
-        best = parse("best").name                 # what best stands for, read once
+        best = canonical("best")                  # what best stands for, read once
         rows.append({"measure": "best_hands", "players": 4, "deck": 24, "policy": best,
                      "workers": 1, "hands": n, "repeat": repeat, "hands_per_second": round(hps, 2),
                      "decisions_per_second": round(dps, 1)})

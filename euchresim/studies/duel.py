@@ -20,7 +20,7 @@ unit's results come back tagged with its number and are summed in order.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -59,7 +59,11 @@ def arrangements(players: int) -> tuple[str, ...]:
 class DuelSpec:
     """What a duel plays; with the seed it fixes every number.
 
-    ``a`` and ``b`` are canonical policy names (:func:`canonical`).  The duel
+    ``a`` and ``b`` are canonical policy names (:func:`canonical`), or each
+    a ``policies.Seats`` read at the edge (every seat its policy), which
+    becomes its canonical name; ``models`` holds each side as read, once,
+    so ``run_spec`` reads no name again (None for an OpenSpiel duel, whose
+    sides interop plays by name).  The duel
     plays deal sequences ``first_deal`` .. ``first_deal + deals - 1`` of the
     seed (a ladder gives each pair its own range, so the pairs are
     independent); each is a chunk of ``chunk_size`` games.
@@ -78,8 +82,14 @@ class DuelSpec:
     first_deal: int = 0
     start_score: tuple = ()        # every game starts at this score (seat 0's side first): RunSpec.start_score
     openspiel: bool = False
+    models: tuple | None = field(default=None, compare=False, repr=False)   # (A, B) as read: policies.Seats
 
     def __post_init__(self):
+        from euchresim.policies import Seats
+        given = [x if isinstance(x, Seats) else None for x in (self.a, self.b)]
+        for side, x in (("a", self.a), ("b", self.b)):
+            if isinstance(x, Seats):
+                object.__setattr__(self, side, x.names[0])
         object.__setattr__(self, "start_score", tuple(self.start_score) if any(self.start_score) else ())
         if self.deals < 1:
             raise ValueError("a duel needs at least one deal sequence")
@@ -95,6 +105,10 @@ class DuelSpec:
                                  f"(--chunk-size 1), not {self.chunk_size} games")
             if self.start_score:
                 raise ValueError("an OpenSpiel game is one hand, with no score to start from (--start-score)")
+            object.__setattr__(self, "models", None)
+        elif self.models is None:               # read here, once (a side read at the edge is taken as it is)
+            object.__setattr__(self, "models", tuple(g if g is not None else read(x, self.rules.players)[1]
+                                                     for g, x in zip(given, (self.a, self.b))))
 
     @property
     def dtype(self) -> np.dtype:
@@ -110,9 +124,11 @@ class DuelSpec:
 
     def run_spec(self, k: int):
         """The run of arrangement k: its chunk i is deal sequence i of every arrangement."""
+        from euchresim.policies import Seats
         from euchresim.run.runner import RunSpec
-        names = tuple(self.a if c == "A" else self.b for c in self.seatings[k])
-        return RunSpec(rules=self.rules, policies=names, seed=self.seed, mode="games",
+        a, b = self.models
+        table = Seats(tuple((a if c == "A" else b).policies[s] for s, c in enumerate(self.seatings[k])))
+        return RunSpec(rules=self.rules, policies=table, seed=self.seed, mode="games",
                        count=(self.first_deal + self.deals) * self.chunk_size, chunk_size=self.chunk_size,
                        start_score=self.start_score)
 
@@ -123,19 +139,29 @@ def deals_for(games: int, players: int, chunk_size: int = 1) -> int:
     return max(1, -(-games // per))
 
 
-def canonical(policy: str, players: int) -> str:
-    """The policy's canonical name; a PolicyError (one line) for an unknown name, parameter or module.
+def read(policy, players: int):
+    """A duel's side read once: (its canonical name, a ``policies.Seats`` of it at every seat, or None for one
+    of OpenSpiel's bots); a PolicyError (one line) for an unknown name, parameter or module.
 
-    One of OpenSpiel's bots (``openspiel:ismcts:sims=1000``) is a player too.
+    A ``Seats`` (read already) is taken as it is.  One of OpenSpiel's bots
+    (``openspiel:ismcts:sims=1000``) is a player too.
     """
     from euchresim.interop.openspiel_match import is_openspiel, parse
-    from euchresim.policies import PolicyError, resolve
+    from euchresim.policies import PolicyError, Seats, seats
+    if isinstance(policy, Seats):
+        return policy.names[0], policy
     if is_openspiel(policy):
         try:
-            return parse(policy).name
+            return parse(policy).name, None
         except PolicyError as e:
             raise PolicyError(f"--policy (seat 0): {e}") from None
-    return resolve([policy], players)[2][0]
+    table = seats([policy], players)
+    return table.names[0], table
+
+
+def canonical(policy: str, players: int) -> str:
+    """The policy's canonical name (``read``); a PolicyError (one line) for an unknown name, parameter or module."""
+    return read(policy, players)[0]
 
 
 # ---------------------------------------------------------------- playing
@@ -265,7 +291,8 @@ def partial(spec: DuelSpec, stop) -> dict | None:
     rows = rows_of([stop.files["result"][c] for c in done], spec.dtype)
     units = sorted(set(rows["unit"].tolist()))
     part = DuelSpec(spec.rules, spec.a, spec.b, seed=spec.seed, deals=len(units), chunk_size=spec.chunk_size,
-                    first_deal=spec.first_deal, start_score=spec.start_score, openspiel=spec.openspiel)
+                    first_deal=spec.first_deal, start_score=spec.start_score, openspiel=spec.openspiel,
+                    models=spec.models)
     rows = rows.copy()
     rows["unit"] = np.searchsorted(np.array(units), rows["unit"])
     return summarize(part, rows)

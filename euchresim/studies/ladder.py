@@ -69,7 +69,8 @@ def bradley_terry(n: int, results, virtual_tie: float = VIRTUAL_TIE, tol: float 
 def ladder(rules, policies: list[str], seed: int, deals: int, chunk_size: int = 1, workers: int = 1,
            on_progress=None, folder: str | None = None, resume: bool = False, force: bool = False,
            backend: str = "local", address: str | None = None, openspiel: bool = False) -> dict:
-    """Duel every pair, then rate them.  ``policies`` are canonical names, each once.
+    """Duel every pair, then rate them.  ``policies`` are canonical names, each once (or each a
+    ``policies.Seats`` read at the edge, as ``DuelSpec`` takes it).
 
     ``on_progress(games done, games in all)`` counts over every duel.  One
     worker pool serves all the duels (one start-up).  With a ``folder``,
@@ -77,6 +78,7 @@ def ladder(rules, policies: list[str], seed: int, deals: int, chunk_size: int = 
     a stopped ladder resumes where it stopped.  ``openspiel`` plays every pair in OpenSpiel's euchre
     (one hand a game), as a ladder with one of OpenSpiel's bots must, so all its pairs count alike.
     """
+    from euchresim.policies import Seats
     from euchresim.run.runner import worker_pool
     specs = [DuelSpec(rules, policies[i], policies[j], seed=seed, deals=deals, chunk_size=chunk_size,
                       first_deal=p * deals, openspiel=openspiel) for p, (i, j) in enumerate(pairs(len(policies)))]
@@ -96,7 +98,7 @@ def ladder(rules, policies: list[str], seed: int, deals: int, chunk_size: int = 
     finally:
         if pool is not None:
             pool.shutdown()
-    return rate(policies, duels)
+    return rate([p.names[0] if isinstance(p, Seats) else p for p in policies], duels)
 
 
 def rate(policies: list[str], duels: list[dict]) -> dict:

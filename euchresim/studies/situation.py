@@ -89,8 +89,8 @@ def read_policy(policy, players):
     return seats(policy, players)
 
 
-def _policy_arrays(policy, players):
-    table = read_policy(policy, players)
+def _policy_arrays(table, players):
+    """The kernel's arrays of ``table``, a ``policies.Seats`` as read (``read_policy``, once where it is named)."""
     return table.pids, table.params, table.functions(), table.names
 
 
