@@ -85,14 +85,16 @@ def name(phase, code: int, column: str = "bot", players: int = 4, dealer: bool =
     """Action ``code`` of ``phase`` in one column: ``record``, ``bot``, ``said`` or ``advice``.
 
     ``said`` and ``advice`` take the players (Cutthroat's words) and whether the seat deals.
-    Cards are ``card_str`` in every column; a keep its five cards, ace first (``keep`` before them for a bot).
+    Cards are ``card_str`` in every column; a keep its five cards: in the card order after ``keep`` for a bot
+    and on the page, ace first as a record (``show``) and the advisor write them.
     """
     ph = _phase(phase)
     if ph in CARD_PHASES:
         return card_str(int(code))
     if ph == "dummy_keep":
-        cards = " ".join(card_str(c) for c in sorted(_cards(code), reverse=True))
-        return "keep " + cards if column in ("bot", "said") else cards
+        if column in ("bot", "said"):
+            return "keep " + " ".join(card_str(c) for c in _cards(code))
+        return " ".join(card_str(c) for c in sorted(_cards(code), reverse=True))
     row = ACTIONS[ph, int(code)]
     if column in ("record", "bot"):
         return getattr(row, column)
