@@ -377,8 +377,8 @@ def _describe(sit) -> str:
     turned = "turned down" if len(sit.calls) >= players and not any(sit.calls[:players]) else "upcard"
     parts = [f"{who}, holding {hand}; {turned} {card_str(sit.upcard)}"]
     if sit.calls:
-        from euchresim.records.format import call_str
-        parts.append("calls so far: " + ", ".join(call_str(c) for c in sit.calls))
+        from euchresim.actions import call_word
+        parts.append("calls so far: " + ", ".join(call_word(c) for c in sit.calls))
     if sit.plays:
         parts.append("cards played: " + " ".join(card_str(c) for c in sit.plays))
     if any(sit.score):

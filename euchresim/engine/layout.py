@@ -95,15 +95,11 @@ PH_DISCARD = 5   # R5: dealer puts one card of hand+upcard away (a card index)
 PH_DUMMY = 6     # R9: maker keeps 5 of hand+dummy (a board)
 PH_PLAY = 7      # R10: a card index
 PH_DONE = 8
-PHASE_NAMES = ("joker_suit", "bid1", "bid2", "alone", "defend_alone", "discard", "dummy_keep", "play", "done")
-
-BID2_PASS = 4
-
-# call codes as stored in st[CALLS+k] and in the hand rows
-CALL_NONE = -1
-CALL_PASS = 0
-CALL_ORDER = 1
-CALL_SUIT0 = 2   # 2..5 = named C, D, H, S
+# The phases' names, round two's pass and the call codes as stored in st[CALLS+k] and in the hand rows
+# (CALL_NONE -1, CALL_PASS 0, CALL_ORDER 1, CALL_SUIT0 2: 2..5 = named C, D, H, S): euchresim.actions
+# declares them, beside every action's names
+from euchresim.actions import (BID2_PASS, CALL_NONE, CALL_ORDER, CALL_PASS, CALL_SUIT0,  # noqa: E402,F401
+                               PHASE_NAMES)
 
 # ---- rule configuration: Tables.cfg ----------------------------------------
 CFG = Layout("cfg", 16, (

@@ -40,7 +40,8 @@ except ImportError as e:          # pragma: no cover - exercised only without th
 import numpy as np
 
 from euchresim.engine.tables import cached_tables
-from euchresim.cards import SUITS, card_str
+from euchresim.actions import CALL_ORDER, CALL_PASS, CALL_SUIT0, call_word
+from euchresim.cards import card_str
 from euchresim.engine import hand as H
 from euchresim.engine.bits import seed_state
 from euchresim.engine.layout import (ALONE, BIDSUIT, DEALER, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_PLAY, PHASE, T_ORDER, TO_ACT, TRUMP, UPCARD)
@@ -284,9 +285,9 @@ def record_of(state) -> dict:
     calls = []
     for k, a in enumerate(m.bids):
         if a == OS_PASS:
-            calls.append("pass")
+            calls.append(call_word(CALL_PASS))          # the record's words (euchresim.actions)
         else:
-            calls.append("order" if k < 4 else SUITS[a - OS_SUIT0])
+            calls.append(call_word(CALL_ORDER if k < 4 else CALL_SUIT0 + a - OS_SUIT0))
     alone = []
     if m.maker_alone:
         alone.append(m.maker)

@@ -22,7 +22,7 @@ import json
 import numpy as np
 
 from euchresim.cards import SUITS, card_str
-from euchresim.engine.layout import (Layout, BIDSUIT, DEALER, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, LED, MAKER, NO_CARD, NO_KEEP, ST, PH_BID1, PH_BID2, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, REDEAL, ROUND, ST_SIZE, TO_ACT)
+from euchresim.engine.layout import (Layout, BIDSUIT, CALL_PASS, DEALER, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, LED, MAKER, NO_CARD, NO_KEEP, ST, PH_BID1, PH_BID2, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, REDEAL, ROUND, ST_SIZE, TO_ACT)
 from euchresim.engine.tables import cached_tables
 from euchresim.records.format import (FINDING_FIELDS, JOIN_FIELDS, OUTCOME_FIELDS, RECORD_FIELDS, Record, RecordError, _is_int, call_str, cards_desc, parse_record)
 
@@ -138,7 +138,7 @@ def error_message(rec, code, phase, step, st) -> str:
         turned = SUITS[int(st[BIDSUIT])]
         if said == turned:
             return f"{where}: seat {seat} named {said}, the turned-down suit (R6)"
-        if said == "pass" and seat == int(st[DEALER]):
+        if rec.calls[step] == CALL_PASS and seat == int(st[DEALER]):
             return f"{where}: the dealer (seat {seat}) may not pass in round two: stick the dealer (R6)"
         return f"{where}: seat {seat} may not say {said!r} here ({rule})"
     if code == ERR_CALLS_EXTRA:

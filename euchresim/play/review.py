@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import math
 
+from euchresim.actions import CALL_SUIT0, call_said, name as action_name
 from euchresim.cards import card_str, cards_of
 from euchresim.engine.layout import (ALONE, CALLS, DEALER, MAKER, NCALLS, NINTRICK, NPLAYS, OUT, PH_DISCARD, PH_DUMMY,
                                      PLAY_SEAT, PLAYS, ROUND, TRICK_WINNER, TRUMP, UPCARD)
 from euchresim.engine.tables import cached_tables
 from euchresim.loops.step import HandState
-from euchresim.play.table import SUIT_NAMES, YOU
-from euchresim.play.words import bid1_label, say_cards, where
-from euchresim.records.format import call_str, parse_record
+from euchresim.play.table import YOU
+from euchresim.play.words import say_cards, where
+from euchresim.records.format import parse_record
 from euchresim.stats import Z95
 
 
@@ -65,12 +66,9 @@ def review(obj: dict, seats, verdicts: dict | None, hints: list[dict]) -> dict:
 
 def _said(d: dict, dealer: int) -> str:
     """What the player did, in the words of the button they clicked ('pick up', 'hearts', '10♥')."""
-    action = d["action"]
-    if d["kind"] == "bid1" and action != "pass":
-        return bid1_label(YOU, dealer)
-    if d["kind"] in ("bid2", "joker_suit") and action in SUIT_NAMES:
-        return SUIT_NAMES[action]
-    return say_cards(action)
+    if d["kind"] in ("bid1", "bid2", "joker_suit"):              # the buttons' words: euchresim.actions
+        return action_name(d["kind"], d["code"], "said", dealer=YOU == dealer)
+    return say_cards(d["action"])
 
 
 def _seen(h, players: int, seats) -> dict:
@@ -85,8 +83,7 @@ def _seen(h, players: int, seats) -> dict:
     bidding = []
     for k, c in enumerate(calls):
         seat, rnd = (first + k) % players, 1 + k // players
-        said = SUIT_NAMES.get(call_str(c), call_str(c))
-        bidding.append({"seat": seat, "round": rnd, "call": bid1_label(seat, dealer) if said == "order" else said})
+        bidding.append({"seat": seat, "round": rnd, "call": call_said(c, dealer=seat == dealer)})   # euchresim.actions
     maker = int(st[MAKER])
     out = int(st[OUT])
     per = players - bin(out).count("1")
@@ -106,7 +103,7 @@ def _seen(h, players: int, seats) -> dict:
         fate = "turned down"
     return {"your_hand": [card_str(c) for c in reversed(cards_of(mine))], "upcard": up, "upcard_fate": fate,
             "bidding": bidding, "maker": None if maker < 0 else maker,
-            "trump": None if st[TRUMP] < 0 else SUIT_NAMES[call_str(2 + int(st[TRUMP]))],
+            "trump": None if st[TRUMP] < 0 else call_said(CALL_SUIT0 + int(st[TRUMP])),
             "alone": [s for s in range(players) if (int(st[ALONE]) >> s) & 1],
             "sitting_out": [s for s in range(players) if (out >> s) & 1], "tricks": tricks}
 

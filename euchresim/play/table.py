@@ -22,6 +22,7 @@ import threading
 
 import numpy as np
 
+from euchresim.actions import name as action_name
 from euchresim.cards import NO_CARD, NO_KEEP, SUIT_NAMES as CARD_SUIT_NAMES, SUITS, card_str, cards_of
 from euchresim.engine.game import game_winners
 from euchresim.engine.layout import (ALONE, BIDSUIT, BID2_PASS, CALLS, CFG_GAME_TO, CFG_NPACK, CFG_TIE, DEAL,
@@ -32,7 +33,7 @@ from euchresim.engine.layout import (ALONE, BIDSUIT, BID2_PASS, CALLS, CFG_GAME_
 from euchresim.engine.tables import cached_tables
 from euchresim.loops.hands import new_workspace
 from euchresim.loops.step import HandState
-from euchresim.play.words import bid1_label, card_text
+from euchresim.play.words import card_text
 from euchresim.records.format import Record, format_record, parse_record
 from euchresim.records.jsonl import iter_jsonl
 from euchresim.run.runner import chunk_states
@@ -320,20 +321,9 @@ class Session:
 
     # ---------------------------------------------------------------- words
     def label(self, phase: int, a: int) -> str:
-        """An action as a player says it."""
-        if phase == PH_BID1:
-            return bid1_label(YOU, int(self.h.st[DEALER])) if a else "pass"
-        if phase == PH_BID2:
-            return "pass" if a == BID2_PASS else _suit_name(a)
-        if phase == PH_JOKER:
-            return _suit_name(a)
-        if phase == PH_ALONE:          # the advisor's words: Cutthroat's maker plays with the dummy, not a partner
-            return "alone" if a else "with partner" if self.players == 4 else "take the dummy"
-        if phase == PH_DEFEND:
-            return "defend alone" if a else "defend with partner"
-        if phase == PH_DUMMY:
-            return "keep " + " ".join(card_str(c) for c in cards_of(a))
-        return card_str(a)
+        """An action as a player says it (the ``said`` words of euchresim.actions: the dealer picks the upcard
+        up, Cutthroat's maker takes the dummy, not a partner)."""
+        return action_name(phase, a, "said", self.players, dealer=YOU == int(self.h.st[DEALER]))
 
     def why_not(self, a: int) -> str:
         """Why the rules refuse action ``a`` to the player now ('' when they allow it)."""

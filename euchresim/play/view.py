@@ -8,14 +8,14 @@ rules itself.
 """
 from __future__ import annotations
 
+from euchresim.actions import call_said
 from euchresim.cards import SUITS, card_str, cards_of
 from euchresim.engine.layout import (ALONE, BID2_PASS, BIDSUIT, CALLS, DEALER, EXCHANGED, JOKER_SUIT, MAKER, NCALLS,
                                      NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY,
                                      PH_JOKER, PH_PLAY, PHASE_NAMES, PLAY_SEAT, PLAYS, POINTS, ROUND, TRICK_WINNER,
                                      TRUMP, UPCARD)
 from euchresim.play.table import SUIT_NAMES, YOU
-from euchresim.play.words import bid1_label, card_text, game_over_line, partnership, party_names, result_line
-from euchresim.records.format import call_str
+from euchresim.play.words import card_text, game_over_line, partnership, party_names, result_line
 
 PROMPTS = {PH_JOKER: "the joker is turned up: name its suit", PH_BID1: "round one: order the upcard up, or pass",
            PH_BID2: "round two: name a suit, or pass", PH_ALONE: "you made trump: go alone?",
@@ -77,8 +77,7 @@ def _tricks(st, players: int) -> list[dict]:
 
 def _call(c: int, seat: int, rnd: int, dealer: int) -> str:
     """A call as the buttons and the verdicts say it: the dealer's order of the upcard is a pick-up."""
-    said = SUIT_NAMES.get(call_str(c), call_str(c))
-    return bid1_label(seat, dealer) if rnd == 1 and said == "order" else said
+    return call_said(c, dealer=rnd == 1 and seat == dealer)     # euchresim.actions' said words
 
 
 def upcard_note(st, n_calls: int, seats=("you", "left", "partner", "right")) -> str:

@@ -3,7 +3,7 @@
 Cards are said as the page draws them (``10♥``, not the engine's ``TH``),
 so a reason ("10♠ cannot be played ...") or a verdict ("trick 3, your
 lead: A♥ gave up ...") names the card the player sees on the button.  The
-calls are the advisor's own labels (studies/situation.py ``decision_of``:
+calls are the ``said`` words of ``euchresim.actions`` (the advisor's labels:
 "pick up" for the dealer, "order" for the others), which the page's
 buttons use too, so a verdict says the word that was clicked.
 """
@@ -38,11 +38,6 @@ def say_option(kind: str | None, label: str) -> str:
     if kind == "joker_suit" and label in SUIT_WORDS:
         return SUIT_WORDS[label]
     return say_cards(label)
-
-
-def bid1_label(seat: int, dealer: int) -> str:
-    """Ordering the upcard, as the advisor labels it: the dealer picks it up, the others order it."""
-    return "pick up" if seat == dealer else "order"
 
 
 def where(kind: str, lead: bool = False, trick: int | None = None) -> str:

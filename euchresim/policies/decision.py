@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from euchresim.actions import name as action_name
 from euchresim.cards import JOKER, SUIT_NAMES, SUITS, card_index, card_str, parse_card, same_colour
 from euchresim.engine.bits import randbelow
 from euchresim.engine.layout import (ALONE, BID2_PASS, CFG_PLAYERS, DEALER, MAKER, NINTRICK, NPLAYS, PH_ALONE,
@@ -75,18 +76,12 @@ def _cards(board) -> list[int]:
 
 def _actions(phase: int, legal: int) -> list[Action]:
     """Every legal action of ``phase`` by name (the engine's codes: docs/policies.md, 'Decisions and their actions')."""
-    if phase == PH_BID1:
-        names = {0: "pass", 1: "order"}
-        return [Action(names[a], a) for a in (0, 1) if legal >> a & 1]
-    if phase == PH_BID2:
-        out = [Action(SUIT_NAMES[s], s, suit=SUITS[s]) for s in range(4) if legal >> s & 1]
-        return out + ([Action("pass", BID2_PASS)] if legal >> BID2_PASS & 1 else [])
-    if phase == PH_JOKER:
-        return [Action(SUIT_NAMES[s], s, suit=SUITS[s]) for s in range(4) if legal >> s & 1]
-    if phase in (PH_ALONE, PH_DEFEND):
-        return [Action(n, a) for a, n in ((0, "not alone"), (1, "alone")) if legal >> a & 1]
+    if phase in (PH_BID1, PH_BID2, PH_JOKER, PH_ALONE, PH_DEFEND):      # the bot column of euchresim.actions
+        suited = phase in (PH_JOKER, PH_BID2)
+        return [Action(action_name(phase, a), a, suit=SUITS[a] if suited and a < 4 else None)
+                for a in range(BID2_PASS + 1) if legal >> a & 1]
     if phase == PH_DUMMY:
-        return [Action("keep " + " ".join(card_str(c) for c in keep), sum(1 << c for c in keep),
+        return [Action(action_name(phase, sum(1 << c for c in keep)), sum(1 << c for c in keep),
                        cards=tuple(card_str(c) for c in keep)) for keep in itertools.combinations(_cards(legal), 5)]
     return [Action(card_str(c), c, card=card_str(c)) for c in _cards(legal)]
 

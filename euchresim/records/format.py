@@ -19,13 +19,13 @@ lookups, and the ``Rules`` of each distinct ``rules`` object is built once.
 from __future__ import annotations
 
 import json
-import operator
 from dataclasses import dataclass
 
+from euchresim.actions import CALL_ORDER, CALL_PASS, CALL_WORDS, call_of_word, call_word
 from euchresim.cards import DECKS, JOKER, SUITS, CardError, board, card_str, cards_of, pack_mask, parse_card
 from euchresim.rules import Rules, RulesError
 
-PASS, ORDER = 0, 1          # call codes; naming suit s is 2 + s (C9)
+PASS, ORDER = CALL_PASS, CALL_ORDER          # call codes; naming suit s is 2 + s (C9; euchresim.actions)
 
 # What the hand is (read by a replay); what joins it to its Parquet row and game
 # (carried, never computed); what it came to (computed and compared); what a
@@ -78,33 +78,19 @@ class Record:
 
 
 def call_str(code: int) -> str:
-    """``"pass"``, ``"order"`` or the named suit's letter (C9)."""
-    try:
-        c = operator.index(code)            # ints, numpy ints; not floats
-    except TypeError:
-        c = -1
-    if c == PASS:
-        return "pass"
-    if c == ORDER:
-        return "order"
-    if 2 <= c <= 5:
-        return SUITS[c - 2]
-    raise ValueError(f"{code!r} is not a call code (0 pass, 1 order, 2..5 a suit)")
-
-
-_CALL_OF = {"pass": PASS, "order": ORDER, **{s: 2 + i for i, s in enumerate(SUITS)}}
+    """``"pass"``, ``"order"`` or the named suit's letter (C9): the record words of ``euchresim.actions``."""
+    return call_word(code)
 
 
 def parse_call(text) -> int:
     """Call code from ``"pass"``, ``"order"`` or a suit letter, any case (R5, R6)."""
-    s = text.strip().lower() if isinstance(text, str) else None
-    if s == "pass":
-        return PASS
-    if s == "order":
-        return ORDER
-    if s is not None and len(s) == 1 and s.upper() in SUITS:
-        return 2 + SUITS.index(s.upper())
-    raise RecordError(f"{text!r} is not pass, order or a suit letter (R5)")
+    c = call_of_word(text)
+    if c is None:
+        raise RecordError(f"{text!r} is not pass, order or a suit letter (R5)")
+    return c
+
+
+_CALL_OF = {w: c for c, w in enumerate(CALL_WORDS)}      # the written words exactly: the fast path of reading
 
 
 # ---------------------------------------------------------------- parsing

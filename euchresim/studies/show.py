@@ -14,15 +14,15 @@ each names the record prefix (``calls``, ``plays``) that leads to it.
 """
 from __future__ import annotations
 
-
+from euchresim.actions import call_in, name as action_name
 from euchresim.cards import SUITS, card_str
-from euchresim.engine.layout import (BID2_PASS, EXCHANGED, LED, NINTRICK, OUT, PH_ALONE, PH_BID1, PH_BID2,
+from euchresim.engine.layout import (EXCHANGED, LED, NINTRICK, OUT, PH_ALONE, PH_BID1, PH_BID2,
                                      PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE_NAMES,
                                      REDEAL, ROUND, T_SUIT_OF, TRICK, TRUMP)
 from euchresim.engine.tables import cached_tables
 from euchresim.loops.records import replay
 from euchresim.loops.step import HandState
-from euchresim.records.format import ORDER, PASS, Record, RecordError, call_str, cards_desc
+from euchresim.records.format import Record, RecordError, cards_desc
 
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
@@ -51,21 +51,19 @@ def _walk(rec: Record) -> tuple[list[dict], list[dict], dict]:
     while not h.done:
         ph, seat = h.phase, h.to_act
         if ph == PH_JOKER:
-            code, text = rec.joker_suit, SUITS[rec.joker_suit]
+            code = rec.joker_suit
         elif ph in (PH_BID1, PH_BID2):
-            c = rec.calls[ci]
-            code = (1 if c == ORDER else 0) if ph == PH_BID1 else (BID2_PASS if c == PASS else c - 2)
-            text = call_str(c)
+            code = call_in(rec.calls[ci], ph)
         elif ph in (PH_ALONE, PH_DEFEND):
             code = (alone >> seat) & 1
-            text = "alone" if code else "not alone"
         elif ph == PH_DISCARD:
-            code, text = rec.discard, card_str(rec.discard)
+            code = rec.discard
         elif ph == PH_DUMMY:
-            code, text = rec.dummy_keep, " ".join(cards_desc(rec.dummy_keep))
+            code = rec.dummy_keep
             put_away = h.legal() & ~rec.dummy_keep
         else:
-            code, text = rec.plays[pi], card_str(rec.plays[pi])
+            code = rec.plays[pi]
+        text = action_name(ph, code, "record")         # the record's words (euchresim.actions)
         decisions.append({"step": len(decisions), "seat": seat, "kind": PHASE_NAMES[ph], "action": text,
                           "code": int(code), "calls": ci, "plays": pi})
         trick, lead = int(st[TRICK]), st[NINTRICK] == 0

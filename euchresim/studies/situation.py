@@ -11,12 +11,13 @@ sample_deal); studies/advise.py samples and plays them.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from euchresim.cards import SUIT_NAMES, SUITS, card_str
+from euchresim.actions import call_word, name as action_name, with_alone
 from euchresim.engine.tables import cached_tables
 from euchresim.engine.layout import (BID2_PASS, ERR_SCRIPT_SHORT, EXCHANGED, MAKER, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE_NAMES, PLAY_SEAT, NO_CARD, NO_KEEP)
 from euchresim.records.format import Record
@@ -122,13 +123,14 @@ def decision_of(sit: Situation) -> Options:
         raise AdviceError("the dummy keep is decided with the dummy in view: give the dummy's five cards (--dummy)")
     alone_next = players in (3, 4)       # R8/R9: the maker is asked whether to go alone (Cutthroat: or take the dummy)
     rows, labels = [], []
+    said = functools.partial(action_name, phase, column="advice", players=players, dealer=sit.seat == sit.dealer)
     if phase == PH_BID1:
         rows.append((0, -1))
-        labels.append("pass")
-        call = "pick up" if sit.seat == sit.dealer else "order"     # the dealer orders the card into its own hand
+        labels.append(said(0))
+        call = said(1)                  # the dealer orders the card into its own hand: "pick up"
         if alone_next:
             rows += [(1, 0), (1, 1)]
-            labels += [call, f"{call} alone"] if players == 4 else [f"{call}, take the dummy", f"{call} alone"]
+            labels += [with_alone(call, 0, players), with_alone(call, 1, players)]
         else:
             rows.append((1, -1))
             labels.append(call)
@@ -136,33 +138,30 @@ def decision_of(sit: Situation) -> Options:
         for a in _bits(legal):
             if a == BID2_PASS:
                 rows.append((a, -1))
-                labels.append("pass")
+                labels.append(said(a))
                 continue
-            name = SUIT_NAMES[a]
+            name = said(a)
             if alone_next:
                 rows += [(a, 0), (a, 1)]
-                labels += [name, f"{name} alone"] if players == 4 else [f"{name}, take the dummy", f"{name} alone"]
+                labels += [with_alone(name, 0, players), with_alone(name, 1, players)]
             else:
                 rows.append((a, -1))
                 labels.append(name)
         order = sorted(range(len(rows)), key=lambda k: (rows[k][0] == BID2_PASS, rows[k]))
         rows, labels = [rows[k] for k in order], [labels[k] for k in order]
-    elif phase == PH_ALONE:
+    elif phase in (PH_ALONE, PH_DEFEND):
         rows = [(0, -1), (1, -1)]
-        labels = ["with partner", "alone"] if players == 4 else ["take the dummy", "alone"]
-    elif phase == PH_DEFEND:
-        rows = [(0, -1), (1, -1)]
-        labels = ["defend with partner", "defend alone"]
+        labels = [said(0), said(1)]
     elif phase in (PH_DISCARD, PH_PLAY):
         rows = [(c, -1) for c in _bits(legal)]
-        labels = [card_str(c) for c in _bits(legal)]
+        labels = [said(c) for c in _bits(legal)]
     elif phase == PH_DUMMY:
         for keep in itertools.combinations(_bits(legal), 5):
             rows.append((sum(1 << c for c in keep), -1))
-            labels.append(" ".join(card_str(c) for c in sorted(keep, reverse=True)))
+            labels.append(said(rows[-1][0]))
     elif phase == PH_JOKER:
         rows = [(s, -1) for s in range(4)]
-        labels = list(SUITS)
+        labels = [said(s) for s in range(4)]
     return Options(phase, legal, np.array(rows, np.int64).reshape(-1, 2), tuple(labels))
 
 
@@ -237,8 +236,7 @@ def _first_decision(base: Situation, n_calls: int, n_plays: int, decision: str |
         sit = Situation(**{**base.__dict__, "steps": steps})
         status, phase, to_act, _, ci, pi, _ = probe(sit)
         if status == SCRIPT_ERROR and 0 < ci <= n_calls and pi == 0 and ci == _failed_at(base, steps):
-            from euchresim.records.format import call_str
-            raise AdviceError(f"--calls: call {ci} ({call_str(base.calls[ci - 1])!r}) cannot be made there "
+            raise AdviceError(f"--calls: call {ci} ({call_word(base.calls[ci - 1])!r}) cannot be made there "
                               "(round one takes pass or order, R5; round two pass or a suit not turned down, R6)")
         if status != KEPT:
             break

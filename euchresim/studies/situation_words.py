@@ -7,6 +7,8 @@ line prints as it is.
 """
 from __future__ import annotations
 
+from euchresim.actions import CALL_SYNONYMS
+
 
 def _refuse(message: str) -> ValueError:
     """The advisor's one-line refusal (studies.situation.AdviceError), imported only when raised: reading
@@ -73,9 +75,7 @@ def parse_cards(text: str, option: str, deck: int) -> list[int]:
 
 
 # the calls as advise and show print them, beside the record's words (pass, order, a suit letter)
-CALL_WORDS = {"clubs": "C", "club": "C", "diamonds": "D", "diamond": "D", "hearts": "H", "heart": "H",
-              "spades": "S", "spade": "S", "\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S",
-              "order up": "order", "pick up": "order", "ordered": "order", "picked up": "order", "passed": "pass"}
+CALL_WORDS = CALL_SYNONYMS          # euchresim.actions, the one table of action names
 
 
 def parse_calls(text: str | None) -> list[int]:
