@@ -23,7 +23,7 @@ from euchresim.loops.hands import new_workspace
 from euchresim.policies import resolve
 from euchresim.policies.heuristic import heuristic_decide
 from euchresim.policies.sampler import sample_fitting_world
-from euchresim.policies.search import clear_groups, postpone_actions, postpone_cards
+from euchresim.policies.postpone import clear_groups, postpone_actions, postpone_cards
 from euchresim.policies.search_layout import G_COUNT, G_REGION, WR_GROUPS, WR_WORLD
 from euchresim.policies.values import hand_values
 from euchresim.rules import Rules

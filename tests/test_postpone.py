@@ -23,8 +23,9 @@ from euchresim.loops.hands import new_workspace
 from euchresim.policies import resolve
 from euchresim.policies.heuristic import heuristic_decide
 from euchresim.policies.sampler import sample_fitting_world
-from euchresim.policies.search import (card_values, clear_groups, clear_sums, group_total, load_position,
-                                       postpone_actions, postpone_cards, rollout)
+from euchresim.policies.position import load_position
+from euchresim.policies.postpone import clear_groups, group_total, postpone_actions, postpone_cards
+from euchresim.policies.search import card_values, clear_sums, rollout
 from euchresim.policies.search_layout import V_PTS, V_SUM, WR_VAL, WR_WORLD
 from euchresim.policies.values import hand_values, makers_mask
 from euchresim.rules import Rules

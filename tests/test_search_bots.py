@@ -27,7 +27,8 @@ from euchresim.policies import resolve
 from euchresim.policies.dd import dd_decide
 from euchresim.policies.heuristic import heuristic_decide
 from euchresim.policies.sampler import calls_fit, sample_world, void_cards
-from euchresim.policies.search import load_position, rollout
+from euchresim.policies.position import load_position
+from euchresim.policies.search import rollout
 from euchresim.policies.search_layout import V_N, V_PTS, V_SUM, WR_VAL, WR_WORLD
 from euchresim.policies.values import points_table
 from euchresim.rules import Rules

@@ -258,6 +258,44 @@ TALLY_SEAT_STRIDE = TALLY_SEAT_SLOTS.size
 globals().update(Layout.export(globals(), CFG, ST, PRIV, TAB, TALLY, prefix=""))
 globals().update(Layout.export(globals(), TALLY_FIXED_SLOTS, TALLY_POS_SLOTS, TALLY_SEAT_SLOTS, prefix="TALLY_"))
 
+# ---- the double-dummy solver's rows (engine/solver.py) -------------------------
+TT_BITS = 12
+TT_SIZE = 1 << TT_BITS
+SOLVER_WS = Layout("solver workspace", 144 + 2 * TT_SIZE, (
+    ("hand", 4),            # the hands, normalised (the search indexes them by seat)
+    ("next", 4),            # the next seat clockwise that plays (R10)
+    ("makers", 1),          # seat mask of the makers' side, seats that play only
+    ("nact", 1),            # seats that play
+    ("nodes", 1),           # searches entered in this solve
+    ("stamp", 1),           # solves so far: a table entry of an earlier solve is stale
+    ("", 68),
+    ("cval", 64),           # per normalised bit, the value after playing it (root only)
+    ("tt", 2 * TT_SIZE),    # the transposition table: TT_SIZE entries of (key, stamp|upper|lower)
+))
+SOLVER_POS = Layout("solver position", 16, (     # a position row (the batch's input)
+    ("trump", 1),           # 0..3 = C D H S
+    ("hand", 4),            # each seat's cards now (boards as in cards.py); seats that sit out ignored
+    ("seat", 1),            # the seat to play
+    ("ntable", 1),          # cards already played to the current trick (0..3)
+    ("tcard", 3),           # their card indexes, in the order played
+    ("tseat", 3),           # the seats that played them
+    ("makers", 1),          # seat mask of the makers' side (4 players: the maker and partner)
+    ("out", 1),             # seat mask of the seats that sit out (R8, R9)
+    ("mtricks", 1),         # tricks the makers already took
+))
+SOLVER_RES = Layout("solver result", 12, (
+    ("value", 1),           # the makers' final tricks, or with MODE_CLASS the class 0/1/2
+    ("nodes", 1),           # searches entered (how hard the position was)
+    ("card", 5),            # the seat to play's cards, lowest card index first, -1 after the last
+    ("cval", 5),            # with MODE_CARDS each card's value (as R_VALUE), -1 if it may not be played
+))
+globals().update(Layout.export(globals(), SOLVER_WS, prefix="W_"))
+globals().update(Layout.export(globals(), SOLVER_POS, prefix="P_"))
+globals().update(Layout.export(globals(), SOLVER_RES, prefix="R_"))
+WS_SIZE = SOLVER_WS.size
+POS_SIZE = SOLVER_POS.size
+RES_SIZE = SOLVER_RES.size
+
 # ---- one row per hand --------------------------------------------------------
 HAND_FIELDS = [
     ("chunk", np.int32), ("index", np.int64), ("game", np.int64), ("rubber", np.int64),

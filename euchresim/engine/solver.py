@@ -89,7 +89,11 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import U, highbit, lowbit, popcount
-from euchresim.engine.layout import CFG_PLAYERS, T_NEXT, T_ORDER, T_SUIT_OF, Layout
+from euchresim.engine.layout import CFG_PLAYERS, T_NEXT, T_ORDER, T_SUIT_OF
+from euchresim.engine.layout import (  # noqa: F401  (the solver's rows, declared with the other layouts)
+    POS_SIZE, RES_SIZE, TT_BITS, TT_SIZE, WS_SIZE, P_HAND, P_MAKERS, P_MTRICKS, P_NTABLE, P_OUT, P_SEAT, P_TCARD,
+    P_TRUMP, P_TSEAT, R_CARD, R_CVAL, R_NODES, R_VALUE, W_CVAL, W_HAND, W_MAKERS, W_NACT, W_NEXT, W_NODES, W_STAMP,
+    W_TT)
 from euchresim.engine.pext import pext, pext_soft  # noqa: F401  (pext_soft: its tested twin)
 
 
@@ -97,48 +101,8 @@ from euchresim.engine.pext import pext, pext_soft  # noqa: F401  (pext_soft: its
 TRUMP_FIELD = np.int64(0x7FF) << np.int64(48)
 SENTINELS = np.int64((1 << 14) | (1 << 30) | (1 << 46) | (1 << 62))
 
-# ---- the workspace -------------------------------------------------------------
-TT_BITS = 12
-TT_SIZE = 1 << TT_BITS
-WORKSPACE = Layout("solver workspace", 144 + 2 * TT_SIZE, (
-    ("hand", 4),            # the hands, normalised (the search indexes them by seat)
-    ("next", 4),            # the next seat clockwise that plays (R10)
-    ("makers", 1),          # seat mask of the makers' side, seats that play only
-    ("nact", 1),            # seats that play
-    ("nodes", 1),           # searches entered in this solve
-    ("stamp", 1),           # solves so far: a table entry of an earlier solve is stale
-    ("", 68),
-    ("cval", 64),           # per normalised bit, the value after playing it (root only)
-    ("tt", 2 * TT_SIZE),    # the transposition table: TT_SIZE entries of (key, stamp|upper|lower)
-))
-globals().update(Layout.export(globals(), WORKSPACE, prefix="W_"))
-WS_SIZE = WORKSPACE.size
+# ---- the workspace, a position row, a result row: declared in engine/layout.py (W_*, P_*, R_*)
 _HASH = np.int64(-7046029254386353131)      # 0x9E3779B97F4A7C15, Fibonacci hashing
-
-# ---- a position row (the batch's input) -------------------------------------
-POSITION = Layout("position", 16, (
-    ("trump", 1),           # 0..3 = C D H S
-    ("hand", 4),            # each seat's cards now (boards as in cards.py); seats that sit out ignored
-    ("seat", 1),            # the seat to play
-    ("ntable", 1),          # cards already played to the current trick (0..3)
-    ("tcard", 3),           # their card indexes, in the order played
-    ("tseat", 3),           # the seats that played them
-    ("makers", 1),          # seat mask of the makers' side (4 players: the maker and partner)
-    ("out", 1),             # seat mask of the seats that sit out (R8, R9)
-    ("mtricks", 1),         # tricks the makers already took
-))
-globals().update(Layout.export(globals(), POSITION, prefix="P_"))
-POS_SIZE = POSITION.size
-
-# ---- a result row --------------------------------------------------------------
-RESULT = Layout("result", 12, (
-    ("value", 1),           # the makers' final tricks, or with MODE_CLASS the class 0/1/2
-    ("nodes", 1),           # searches entered (how hard the position was)
-    ("card", 5),            # the seat to play's cards, lowest card index first, -1 after the last
-    ("cval", 5),            # with MODE_CARDS each card's value (as R_VALUE), -1 if it may not be played
-))
-globals().update(Layout.export(globals(), RESULT, prefix="R_"))
-RES_SIZE = RESULT.size
 
 MODE_EXACT = 0    # the exact trick count
 MODE_CLASS = 1    # only euchred (0: under 3) / made (1: 3 or 4) / march (2: all 5)

@@ -15,7 +15,7 @@ from numba import njit
 from euchresim.engine import solver as S
 from euchresim.engine.layout import PRIV_SIZE
 from euchresim.policies.sampler import sample_world
-from euchresim.policies.search import load_position
+from euchresim.policies.position import load_position
 
 
 @njit(cache=True)

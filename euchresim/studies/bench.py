@@ -203,7 +203,6 @@ def measure_policy_hands(policy: str, hands: int, repeat: int = 3, seed: int = 1
     question, discard and card played (the row's calls, plays and answers),
     forced ones included, as a hand asks them.
     """
-    import numpy as np
     spec = runner.RunSpec(rules=Rules(), policies=(policy,) * 4, seed=seed, count=hands, chunk_size=hands)
     runner.play_chunk(runner.RunSpec(rules=Rules(), policies=(policy,) * 4, count=4, chunk_size=4), 0)  # loaded
     best = float("inf")
@@ -299,10 +298,33 @@ def measure_advise(samples: int, repeat: int = 3) -> list:
     return out
 
 
+def best_rows(n: int, repeat: int, echo=None) -> list:
+    """``best`` at every seat on ``n`` hands: hands and decisions a second, then each decision timed on its own."""
+    from euchresim.policies import canonical
+    rows = []
+    hps, dps = measure_policy_hands("best", n, repeat)
+    best = canonical("best")                  # what best stands for, read once
+    rows.append({"measure": "best_hands", "players": 4, "deck": 24, "policy": best,
+                 "workers": 1, "hands": n, "repeat": repeat, "hands_per_second": round(hps, 2),
+                 "decisions_per_second": round(dps, 1)})
+    if echo:
+        echo(f"best ({best}) at every seat, 4 players, 24 cards: {hps:,.1f} hands a second, "
+             f"{dps:,.0f} decisions a second ({n:,} hands, one core)")
+    each = measure_decision_times("best", n)
+    rows.append({"measure": "best_decision_ms", "players": 4, "deck": 24, "policy": best, "workers": 1,
+                 "hands": n, "decisions": each["decisions"], "mean_ms": round(each["mean_ms"], 2),
+                 "p99_ms": round(each["p99_ms"], 2), "max_ms": round(each["max_ms"], 2),
+                 "max_phase": each["max_phase"]})
+    if echo:
+        echo(f"best a decision, each timed: {each['mean_ms']:.1f} ms on average, {each['p99_ms']:.1f} ms at "
+             f"the 99th percentile, {each['max_ms']:.1f} ms the slowest ({each['max_phase']}; "
+             f"{each['decisions']:,} decisions, one core)")
+    return rows
+
+
 def run_bench(hands, players, decks, policies, workers=None, compile_times=True, echo=None, repeat=3,
               dd_deals=0, pimc_decisions=0, advise_samples=0):
     """A list of measurements (dicts), echoing a table as it goes if asked."""
-    from euchresim.policies import canonical
     allw = workers or runner.default_workers()
     worker_counts = sorted({1, allw})
     rows = []
@@ -346,24 +368,7 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
             echo(f"pimc play decisions, 4 players, 24 cards, 50 worlds: {rate:,.0f} a second "
                  f"({pimc_decisions:,} decisions with a choice, one core)")
     if pimc_decisions:
-        n = max(4, pimc_decisions // 100)
-        hps, dps = measure_policy_hands("best", n, repeat)
-        best = canonical("best")                  # what best stands for, read once
-        rows.append({"measure": "best_hands", "players": 4, "deck": 24, "policy": best,
-                     "workers": 1, "hands": n, "repeat": repeat, "hands_per_second": round(hps, 2),
-                     "decisions_per_second": round(dps, 1)})
-        if echo:
-            echo(f"best ({best}) at every seat, 4 players, 24 cards: {hps:,.1f} hands a second, "
-                 f"{dps:,.0f} decisions a second ({n:,} hands, one core)")
-        each = measure_decision_times("best", n)
-        rows.append({"measure": "best_decision_ms", "players": 4, "deck": 24, "policy": best, "workers": 1,
-                     "hands": n, "decisions": each["decisions"], "mean_ms": round(each["mean_ms"], 2),
-                     "p99_ms": round(each["p99_ms"], 2), "max_ms": round(each["max_ms"], 2),
-                     "max_phase": each["max_phase"]})
-        if echo:
-            echo(f"best a decision, each timed: {each['mean_ms']:.1f} ms on average, {each['p99_ms']:.1f} ms at "
-                 f"the 99th percentile, {each['max_ms']:.1f} ms the slowest ({each['max_phase']}; "
-                 f"{each['decisions']:,} decisions, one core)")
+        rows += best_rows(max(4, pimc_decisions // 100), repeat, echo)
     if advise_samples:
         for m in measure_advise(advise_samples, repeat):
             name = m["measure"]

@@ -166,7 +166,7 @@ def _position(st, held, tab) -> np.ndarray:
     them (the dealer's exchange, the Cutthroat keep and the plays applied):
     the hand as played is the engine's, never rebuilt here.
     """
-    from euchresim.policies.search import load_position
+    from euchresim.policies.position import load_position
     priv = np.zeros(PRIV_SIZE, np.int64)
     priv[HAND:HAND + 4] = held
     pos = np.zeros(S.POS_SIZE, np.int64)

@@ -1,0 +1,37 @@
+"""A hand's state as the double-dummy solver's position: what every search reads before it solves.
+
+The search bots (``search.py``), postponing (``postpone.py``) and a user's
+policy (``worlds.py``) hand the solver the same position from a hand in
+its play phase, so it is built in one place.
+"""
+import numpy as np
+from numba import njit
+
+from euchresim.engine import solver as S
+from euchresim.engine.bits import U
+from euchresim.engine.layout import CFG_PLAYERS, HAND, NINTRICK, NPLAYS, OUT, PLAY_SEAT, PLAYS, TO_ACT, TRICKS, TRUMP
+from euchresim.policies.values import makers_mask
+
+
+@njit(cache=True, _nrt=False)
+def load_position(st, hands, tab, pos):
+    """The solver's position (``S.P_*``) of a hand in its play phase, with the seats' cards ``hands``."""
+    players = tab[CFG_PLAYERS]
+    pos[S.P_TRUMP] = st[TRUMP]
+    for s in range(4):
+        pos[U(S.P_HAND + s)] = hands[U(HAND + s)]
+    pos[S.P_SEAT] = st[TO_ACT]
+    nin = st[NINTRICK]
+    n = st[NPLAYS]
+    pos[S.P_NTABLE] = nin
+    for k in range(nin):
+        pos[U(S.P_TCARD + k)] = st[U(PLAYS + n - nin + k)]
+        pos[U(S.P_TSEAT + k)] = st[U(PLAY_SEAT + n - nin + k)]
+    makers = makers_mask(st, players)
+    pos[S.P_MAKERS] = makers
+    pos[S.P_OUT] = st[OUT]
+    mt = np.int64(0)
+    for s in range(players):
+        if (makers >> s) & 1:
+            mt += st[U(TRICKS + s)]
+    pos[S.P_MTRICKS] = mt
