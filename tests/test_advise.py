@@ -46,7 +46,7 @@ def _read(policy, sit):
 
 
 def _pimc_free(policy="heuristic"):
-    pids, params, fns, _ = A._policy_arrays(A.read_policy(policy, 4), 4)
+    pids, params, fns, _ = A.policy_arrays(A.read_policy(policy, 4), 4)
     return pids, params, fns
 
 

@@ -295,7 +295,7 @@ def percent(x: float) -> str:
     return f"{100 * x:.3g}%"
 
 
-def _score_text(sit) -> str:
+def score_phrase(sit) -> str:
     players = sit.rules.players
     us = sit.score[sit.seat]
     them = [sit.score[(sit.seat + k) % players] for k in range(1, 2 if players == 4 else players)]
@@ -329,7 +329,7 @@ def _verdict(adv, table: pd.DataFrame) -> list[str]:
             out.append(f"P(win the game) decides, as the game is what counts; the points disagree: they favour "
                        f"{pb['action']} by {_f(gap['points_gap'])} a hand [{_f(gap['points_gap_low'])}, "
                        f"{_f(gap['points_gap_high'])}], but {best['action']} wins more games"
-                       + (f" at {_score_text(adv.situation)}" if any(adv.situation.score) else ""))
+                       + (f" at {score_phrase(adv.situation)}" if any(adv.situation.score) else ""))
     else:
         out.append(f"best: {best['action']}, by {_f(nxt['gap'])} points a hand over {nxt['action']} "
                    f"[{_f(nxt['gap_low'])}, {_f(nxt['gap_high'])}]")

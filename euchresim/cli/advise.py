@@ -146,7 +146,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         bar = None if quiet or as_json or not sys.stderr.isatty() else _bar(name)
         try:
             played = A.read_policy(name, sit.rules.players)      # read once, here
-            A._policy_arrays(played, sit.rules.players)           # a bad or plain-Python one refused before any work
+            A.policy_arrays(played, sit.rules.players)           # a bad or plain-Python one refused before any work
             model = win_model(sit.rules, played, model_hands or A.default_model_hands(played), seed,
                               say=None if quiet or as_json else _say, name=name)
             n_workers = workers or A.default_workers(played)
@@ -299,11 +299,11 @@ def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, a
         rec = _read_record(record_file, line)
         sit = A.from_record(rec, calls=after_calls, plays=after_plays, decision=decision)
         if score_text is not None:
-            from euchresim.analysis.advice import _score_text
+            from euchresim.analysis.advice import score_phrase
             sc = _score(score_text, rec.rules.players, rec.rules.game_to)
-            was = _score_text(sit) if rec.score is not None else None
-            sit = A.Situation(**{**sit.__dict__, "score": A._score_tuple(sc, rec.rules.players, sit.seat)})
-            said = (f"the score is {_score_text(sit)}, from --score"
+            was = score_phrase(sit) if rec.score is not None else None
+            sit = A.Situation(**{**sit.__dict__, "score": A.score_tuple(sc, rec.rules.players, sit.seat)})
+            said = (f"the score is {score_phrase(sit)}, from --score"
                     + (f", in place of the record's {was}" if was is not None else " (the record has none)"))
             return sit, said
         return sit, None
@@ -382,7 +382,7 @@ def _describe(sit) -> str:
     if sit.plays:
         parts.append("cards played: " + " ".join(card_str(c) for c in sit.plays))
     if any(sit.score):
-        from euchresim.analysis.advice import _score_text
-        parts.append("score " + _score_text(sit))
+        from euchresim.analysis.advice import score_phrase
+        parts.append("score " + score_phrase(sit))
     return "; ".join(parts)
 

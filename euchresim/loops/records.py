@@ -24,7 +24,7 @@ import numpy as np
 from euchresim.cards import SUITS, card_str
 from euchresim.engine.layout import (Layout, BIDSUIT, CALL_PASS, DEALER, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, LED, MAKER, NO_CARD, NO_KEEP, ST, PH_BID1, PH_BID2, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, REDEAL, ROUND, ST_SIZE, TO_ACT)
 from euchresim.engine.tables import cached_tables
-from euchresim.records.format import (FINDING_FIELDS, JOIN_FIELDS, OUTCOME_FIELDS, RECORD_FIELDS, Record, RecordError, _is_int, call_str, cards_desc, parse_record)
+from euchresim.records.format import (FINDING_FIELDS, JOIN_FIELDS, OUTCOME_FIELDS, RECORD_FIELDS, Record, RecordError, is_int, call_str, cards_desc, parse_record)
 
 
 def replay_many(recs: list[Record]) -> list[tuple[dict | None, str | None]]:
@@ -201,9 +201,9 @@ def outcome_agrees(key: str, stated, computed) -> bool:
     if key == "trump":
         return isinstance(stated, str) and stated.strip().upper() == computed
     if key == "maker":
-        return _is_int(stated) and stated == computed
+        return is_int(stated) and stated == computed
     return (isinstance(stated, (list, tuple)) and len(stated) == len(computed)
-            and all(_is_int(a) and a == b for a, b in zip(stated, computed)))
+            and all(is_int(a) and a == b for a, b in zip(stated, computed)))
 
 
 def _show(key: str, value) -> str:

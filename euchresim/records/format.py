@@ -101,7 +101,7 @@ _PACK = {d: pack_mask(d) for d in DECKS}
 _CARD_OF = {d: {card_str(c): c for c in cards_of(m)} for d, m in _PACK.items()}
 
 
-def _is_int(v) -> bool:
+def is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -211,9 +211,9 @@ def _build_rules(obj: dict) -> Rules:
     for key, rule in (("players", "R3"), ("deck", "R1")):
         _require(obj, key, f"every record names its {'variant' if key == 'players' else 'pack'} ({rule})")
     players, deck = obj["players"], obj["deck"]
-    if not _is_int(players) or players not in (2, 3, 4):
+    if not is_int(players) or players not in (2, 3, 4):
         raise RecordError(f"players: {players!r} is not 2, 3 or 4 (R3)")
-    if not _is_int(deck) or deck not in (24, 25, 32, 33):
+    if not is_int(deck) or deck not in (24, 25, 32, 33):
         raise RecordError(f"deck: {deck!r} is not 24, 25, 32 or 33 (R1)")
     options = obj.get("rules")
     if options is not None and not isinstance(options, dict):
@@ -242,7 +242,7 @@ def parse_record(obj) -> Record:
 
     _require(obj, "dealer", "every record names the dealer (R3)")
     dealer = obj["dealer"]
-    if not _is_int(dealer) or not 0 <= dealer < players:
+    if not is_int(dealer) or not 0 <= dealer < players:
         raise RecordError(f"dealer: {dealer!r} is not a seat of a {players}-player game (R3)")
 
     deal = _Deal(deck)
@@ -301,7 +301,7 @@ def parse_record(obj) -> Record:
         lone_rule = "R9" if players == 3 else "R8"
         alone_in = _list(obj, "alone", lone_rule, "seats")
         for i, seat in enumerate(alone_in):
-            if not _is_int(seat) or not 0 <= seat < players:
+            if not is_int(seat) or not 0 <= seat < players:
                 raise RecordError(f"alone[{i}]: {seat!r} is not a seat (0..{players - 1}) ({lone_rule})")
             if seat in alone_in[:i]:
                 raise RecordError(f"alone[{i}]: seat {seat} is listed twice ({lone_rule})")
@@ -356,7 +356,7 @@ def _check_hints(hints) -> None:
         if not isinstance(h, dict):
             raise RecordError(f"hints[{i}]: {json.dumps(h)[:60]} is not an object with the step asked about")
         step = h.get("step")
-        if not _is_int(step) or step < 0:
+        if not is_int(step) or step < 0:
             raise RecordError(f"hints[{i}].step: {json.dumps(step)[:60]} is not a step of the hand (a whole number >= 0)")
 
 
@@ -374,13 +374,13 @@ def _parse_join(obj: dict, players: int) -> dict:
                       ("game", "its game's number"), ("rubber", "its rubber's number")):
         v = obj.get(key)
         if v is not None:
-            if not _is_int(v) or v < 0:
+            if not is_int(v) or v < 0:
                 raise RecordError(f"{key}: {v!r} is not a whole number >= 0 ({what})")
             out[key] = v
     v = obj.get("score")
     if v is not None:
         if (not isinstance(v, (list, tuple)) or len(v) != players
-                or not all(_is_int(x) and x >= 0 for x in v)):
+                or not all(is_int(x) and x >= 0 for x in v)):
             raise RecordError(f"score: {v!r} is not {players} game scores before the hand, whole numbers "
                               f">= 0, one per seat (R12)")
         out["score"] = tuple(v)

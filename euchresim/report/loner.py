@@ -74,7 +74,7 @@ def build(ctx) -> Section:
     text = (_method_text(players, maker_word, note_def) + _gain_text(t, players, strong)
             + _decision_text(df, policies, players)
             + _where_it_pays_text(t["loner_fit"]) + _chart_text(ctx, charts, df, policies)
-            + _threshold_text(t) + _count_text(t, policies[0]) + _models_text(t["loner_models"], policies)
+            + _threshold_text(t) + count_text(t, policies[0]) + _models_text(t["loner_models"], policies)
             + chose_note(policies, ctx.models))
     return Section(title="Going alone: paired counterfactuals", text="\n".join(text), tables=t, charts=charts)
 
@@ -319,7 +319,7 @@ def _threshold_text(t: dict) -> list[str]:
     return text
 
 
-def _count_text(t: dict, first: str) -> list[str]:
+def count_text(t: dict, first: str) -> list[str]:
     pts, thr, ev = t["loner_count_points"], t["loner_count_thresholds"], t["loner_count_eval"]
     if not len(pts):
         return []

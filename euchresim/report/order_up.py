@@ -20,7 +20,7 @@ from euchresim.analysis.calls import (HAND_CLASS_NOTE, PUBLISHED_CALL, TOSS_UP, 
                                       gain_table, hand_class, interval_sign, model_compare, played_features,
                                       table_calls)
 from euchresim.report.calls import chose_note, collect, fmt_gain
-from euchresim.report.order_up_count import _count_text, _hands, count_tables
+from euchresim.report.order_up_count import count_text, hands_counted, count_tables
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
 
@@ -102,7 +102,7 @@ def build(ctx) -> Section:
             + _heatmap_text(ctx, df, policies)
             + (human[0] if human is not None else []) + _models_text(t["order_up_models"], policies)
             + _upcard_text(t["order_up_by_upcard"], policies[0])
-            + _count_text(ctx, df, t, charts, policies) + _tables_text() + chose_note(policies, ctx.models))
+            + count_text(ctx, df, t, charts, policies) + _tables_text() + chose_note(policies, ctx.models))
     if human is not None:
         t["order_up_like_people"] = human[1]
     return Section(title="When to order up: paired counterfactuals", text="\n".join(text), tables=t,
@@ -137,7 +137,7 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
     """A round-one heatmap per model, bars by seat and model, the fitted count's threshold, the counts' record."""
     from euchresim import plots
     by_class, by_pos, ev = t["order_up_by_class"], t["order_up_by_position"], t["order_up_count_eval"]
-    n_of, n_r1 = _hands(df, policies)
+    n_of, n_r1 = hands_counted(df, policies)
     charts = {}
     for rnd in (1, 2):
         targeted = rnd == 1 and "order_up_headline" in t
@@ -330,7 +330,7 @@ def _by_seat_text(t: dict, order: list, strong_text: list | None = None) -> list
 
 
 def _heatmap_text(ctx, df: pd.DataFrame, policies: list) -> list[str]:
-    n_of, n_r1 = _hands(df, policies)
+    n_of, n_r1 = hands_counted(df, policies)
     first = policies[0]
     text = ["![Round one heatmap]({}) \n\n*{}*\n".format(
         f"{_heat_name(first, policies)}.png", ctx.caption(first, n_r1[first], "round one, all seats"))]

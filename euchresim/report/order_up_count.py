@@ -81,7 +81,7 @@ def _baselines(held: pd.DataFrame, rnd: int, policy: str) -> dict:
             f"{policy}'s own call": held["took"].to_numpy(bool), "always pass": np.zeros(len(held), bool)}
 
 
-def _hands(df: pd.DataFrame, policies: list) -> tuple[dict, dict]:
+def hands_counted(df: pd.DataFrame, policies: list) -> tuple[dict, dict]:
     """Each model's deals, and its round-one deals: the counts the captions give."""
     n_of = {p: int((df["policy"] == p).sum()) for p in policies}
     n_r1 = {p: int(((df["policy"] == p) & (df["round"] == 1)).sum()) for p in policies}
@@ -110,13 +110,13 @@ def _doubted_values_text(pts: pd.DataFrame) -> str:
     return ("\n".join(out) + "\n") if out else ""
 
 
-def _count_text(ctx, df: pd.DataFrame, t: dict, charts: dict, policies: list) -> list[str]:
+def count_text(ctx, df: pd.DataFrame, t: dict, charts: dict, policies: list) -> list[str]:
     """The fitted count, its thresholds, and both counts judged on the same deals."""
     pts, thr, ev = t["order_up_count_points"], t["order_up_count_thresholds"], t["order_up_count_eval"]
     if not len(pts):
         return []
     first = policies[0]
-    n_of, _ = _hands(df, policies)
+    n_of, _ = hands_counted(df, policies)
     text = ["## A point count to use at the table\n",
             f"Fitted by least squares of the paired gain on the hand's card classes, on the even "
             f"chunks of the {first} deals (right bower scaled to 4 points, whole points); each "

@@ -33,7 +33,7 @@ from euchresim.run.runner import chunk_states
 from euchresim.stats import sequential_z
 from euchresim.engine.tables import cached_tables
 # what a situation is, and how one is built (studies/situation.py): the advisor's vocabulary, named here too
-from euchresim.studies.situation import (AdviceError, Options, Situation, _policy_arrays, _score_tuple, read_policy,  # noqa: F401
+from euchresim.studies.situation import (AdviceError, Options, Situation, policy_arrays, score_tuple, read_policy,  # noqa: F401
                                          decision_of, default_calls, from_hand, from_record, probe, seat_name,
                                          seat_of)
 
@@ -128,8 +128,8 @@ def play_batch(sit: Situation, decision: Options, policy, infer: bool, n: int, s
     """
     from euchresim.loops.advise import POLICY_ERROR, SCRIPT_ERROR, play_options
     players = sit.rules.players
-    pids, params, fns, _ = _policy_arrays(policy, players)
-    ipids, iparams, ifns, _ = _policy_arrays(infer_policy or policy, players)
+    pids, params, fns, _ = policy_arrays(policy, players)
+    ipids, iparams, ifns, _ = policy_arrays(infer_policy or policy, players)
     drng, prng = chunk_states(seed, batch)
     k = len(decision.options)
     points = np.zeros((n, k, 4), np.int64)

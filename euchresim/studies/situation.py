@@ -90,7 +90,7 @@ def read_policy(policy, players):
     return seats(policy, players)
 
 
-def _policy_arrays(table, players):
+def policy_arrays(table, players):
     """The kernel's arrays of ``table``, a ``policies.Seats`` as read (``read_policy``, once where it is named)."""
     return table.pids, table.params, table.functions(), table.names
 
@@ -99,7 +99,7 @@ def probe(sit: Situation, tries: int = 20000) -> tuple:
     """Where ``sit.steps`` actions lead (loops.advise.probe): (status, phase, to act, legal, calls, plays, tries)."""
     from euchresim.loops.advise import probe as probe_kernel
     from euchresim.policies import rebuilt
-    pids, params, fns, _ = _policy_arrays(rebuilt(("random",) * sit.rules.players), sit.rules.players)
+    pids, params, fns, _ = policy_arrays(rebuilt(("random",) * sit.rules.players), sit.rules.players)
     drng, prng = chunk_states(0, 0)
     out = probe_kernel(cached_tables(sit.rules), *sit.arrays(), pids, params, fns, drng, prng, np.int64(tries))
     return tuple(int(x) for x in out)
@@ -201,11 +201,11 @@ def from_hand(rules: Rules, hand: int, upcard: int, position: int, calls: tuple 
     fixed = [0, 0, 0, 0]
     fixed[seat] = hand
     base = Situation(rules, dealer, seat, tuple(fixed), upcard, 0, tuple(calls), alone, discard, NO_KEEP, (), joker_suit,
-                     dummy, _score_tuple(score, players, seat))
+                     dummy, score_tuple(score, players, seat))
     return _first_decision(base, len(calls), 0, decision)
 
 
-def _score_tuple(score, players, seat):
+def score_tuple(score, players, seat):
     if score is None:
         return (0, 0, 0, 0)
     score = tuple(int(x) for x in score)
