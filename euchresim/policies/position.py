@@ -2,14 +2,17 @@
 
 The search bots (``search.py``), postponing (``postpone.py``) and a user's
 policy (``worlds.py``) hand the solver the same position from a hand in
-its play phase, so it is built in one place.
+its play phase, so it is built in one place; the rollouts of the first two
+play on the same scratch copy of a hand (``copy_to_scratch``).
 """
 import numpy as np
 from numba import njit
 
 from euchresim.engine import solver as S
 from euchresim.engine.bits import U
-from euchresim.engine.layout import CFG_PLAYERS, HAND, NINTRICK, NPLAYS, OUT, PLAY_SEAT, PLAYS, TO_ACT, TRICKS, TRUMP
+from euchresim.engine.layout import (CFG_PLAYERS, HAND, NINTRICK, NPLAYS, OUT, PLAY_SEAT, PLAYS, PRIV_SIZE, ST_SIZE, TO_ACT,
+                                     TRICKS, TRUMP)
+from euchresim.policies.search_layout import WR_PRIV, WR_ST
 from euchresim.policies.values import makers_mask
 
 
@@ -35,3 +38,14 @@ def load_position(st, hands, tab, pos):
         if (makers >> s) & 1:
             mt += st[U(TRICKS + s)]
     pos[S.P_MTRICKS] = mt
+
+
+@njit(cache=True, _nrt=False)
+def copy_to_scratch(st0, priv0, ws):
+    """A hand's two state arrays into the workspace's scratch rows (``WR_ST``, ``WR_PRIV``), to be played on."""
+    st = ws[WR_ST]
+    priv = ws[WR_PRIV]
+    for i in range(ST_SIZE):
+        st[i] = st0[i]
+    for i in range(PRIV_SIZE):
+        priv[i] = priv0[i]

@@ -22,9 +22,9 @@ from euchresim.engine import solver as S
 from euchresim.engine.bits import U, lowbit
 from euchresim.engine.hand import apply_action, legal_actions
 from euchresim.engine.layout import (AWAY, CFG_PLAYERS, HAND, MAKER_TRICKS, OUT, PH_DISCARD, PH_DONE, PH_DUMMY, PH_PLAY, PHASE,
-                                     PRIV_SIZE, ST_SIZE, TO_ACT)
+                                     TO_ACT)
 from euchresim.policies.heuristic import heuristic_decide
-from euchresim.policies.position import load_position
+from euchresim.policies.position import copy_to_scratch, load_position
 from euchresim.policies.sampler import sample_fitting_world
 from euchresim.policies.search_layout import (G_COUNT, G_DIRECT, G_FIRST, G_KEY, G_LEGAL, G_MAX, G_REGION, G_SUMS, G_WIDTH,
                                               V_N, V_PTS, V_SUM, WR_GROUPS, WR_POS, WR_PRIV, WR_RES, WR_SOLVER, WR_ST,
@@ -149,16 +149,6 @@ def group_total(ws, k):
 
 
 @njit(cache=True, _nrt=False)
-def _copy_in(st0, priv0, ws):
-    st = ws[WR_ST]
-    priv = ws[WR_PRIV]
-    for i in range(ST_SIZE):
-        st[i] = st0[i]
-    for i in range(PRIV_SIZE):
-        priv[i] = priv0[i]
-
-
-@njit(cache=True, _nrt=False)
 def postpone_cards(st0, world, tab, ws, seat, hand, legal):
     """File one world under each legal card of ``seat`` (by place in ``hand``), valued at its next turn."""
     k = np.int64(0)
@@ -167,7 +157,7 @@ def postpone_cards(st0, world, tab, ws, seat, hand, legal):
         c = lowbit(m)
         m &= m - 1
         if (legal >> c) & 1:
-            _copy_in(st0, world, ws)
+            copy_to_scratch(st0, world, ws)
             apply_action(ws[WR_ST], ws[WR_PRIV], tab, c)
             postponed_world(ws[WR_ST], ws[WR_PRIV], tab, ws, seat, k, np.int64(0))
         k += 1
@@ -186,7 +176,7 @@ def postpone_actions(st0, priv0, tab, ws, seat, legal, params):
     while m != 0:
         a = lowbit(m)
         m &= m - 1
-        _copy_in(st0, priv0, ws)
+        copy_to_scratch(st0, priv0, ws)
         st = ws[WR_ST]
         priv = ws[WR_PRIV]
         apply_action(st, priv, tab, a)

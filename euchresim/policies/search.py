@@ -28,9 +28,9 @@ from euchresim.engine import solver as S
 from euchresim.engine.bits import U, lowbit, popcount
 from euchresim.engine.hand import apply_action, legal_actions
 from euchresim.engine.layout import (AWAY, HAND, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE,
-                                     PH_PLAY, PHASE, PRIV_SIZE, ST_SIZE, T_ORDER, TO_ACT, TRUMP)
+                                     PH_PLAY, PHASE, T_ORDER, TO_ACT, TRUMP)
 from euchresim.policies.heuristic import heuristic_decide
-from euchresim.policies.position import load_position
+from euchresim.policies.position import copy_to_scratch, load_position
 from euchresim.policies.postpone import postponed_values
 from euchresim.policies.sampler import sample_fitting_world
 from euchresim.policies.search_layout import (G_OPTIONS, S_ALONE_BY, S_BID_WORLDS, S_FAIR_BIDS, S_MAX_WORLDS, S_POSTPONE,
@@ -67,12 +67,9 @@ def rollout(st0, priv0, tab, ws, a, seat, params):
 @njit(cache=True, _nrt=False)
 def rollout_as(st0, priv0, tab, ws, a, seat, params, fair):
     """``rollout``, the play from the lead solved or (``fair``) played out by heuristic (``fair_playout``)."""
+    copy_to_scratch(st0, priv0, ws)
     st = ws[WR_ST]
     priv = ws[WR_PRIV]
-    for i in range(ST_SIZE):
-        st[i] = st0[i]
-    for i in range(PRIV_SIZE):
-        priv[i] = priv0[i]
     apply_action(st, priv, tab, a)     # not inlined: one compiled copy serves every caller
     while st[PHASE] != PH_DONE and st[PHASE] != PH_PLAY:
         s = st[TO_ACT]
