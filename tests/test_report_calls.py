@@ -211,14 +211,14 @@ def test_a_gain_on_fewer_than_30_hands_is_printed_without_an_interval():
 def test_what_played_is_named_in_full_beside_the_name_given():
     from euchresim.report import ReportContext, canonical, played
     from euchresim.rules import Rules
-    assert canonical("best") == "pimc:bid_worlds=100" and played("best") == "best = pimc:bid_worlds=100"
+    assert canonical("best") == "pimc:bid_worlds=100:max_worlds=200" and played("best") == "best = pimc:bid_worlds=100:max_worlds=200"
     assert played("heuristic") == "heuristic"
     assert played("heuristic:human").startswith("heuristic:human = heuristic:order_1=")
     ctx = ReportContext(kind="order-up", out="x", hands=10, seed=1, rules=Rules(), policies=("best",))
-    assert ctx.caption("best", 10).startswith("policy best = pimc:bid_worlds=100 · 10 hands")
+    assert ctx.caption("best", 10).startswith("policy best = pimc:bid_worlds=100:max_worlds=200 · 10 hands")
     from euchresim.policies import PolicyError, canonical as written_out, seats
-    assert written_out("best, heuristic") == "pimc:bid_worlds=100,heuristic" == canonical("best, heuristic")
-    assert written_out(seats(["best"], 2)) == "pimc:bid_worlds=100,pimc:bid_worlds=100"
+    assert written_out("best, heuristic") == "pimc:bid_worlds=100:max_worlds=200,heuristic" == canonical("best, heuristic")
+    assert written_out(seats(["best"], 2)) == "pimc:bid_worlds=100:max_worlds=200,pimc:bid_worlds=100:max_worlds=200"
     assert canonical("nonesuch") == "nonesuch"             # the report's caption keeps a name it cannot read
     with pytest.raises(PolicyError):
         written_out("nonesuch")

@@ -115,7 +115,7 @@ DD, PIMC = POLICIES["dd"].pid, POLICIES["pimc"].pid
 # ``best``: the strongest fair bot with its settings, by the duels of docs/policies.md ("`best`"; the test
 # in tests/test_best.py holds it to the first line of that table). A name for a definition, read as BEST
 # wherever a policy is named, so a run's canonical name records what played.
-BEST = "pimc:bid_worlds=100"
+BEST = "pimc:bid_worlds=100:max_worlds=200"
 
 
 def split_name(spec: str):

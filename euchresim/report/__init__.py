@@ -295,7 +295,7 @@ def _cpu_model() -> str:
 
 
 def canonical(policy: str) -> str:
-    """What played, every setting written out (``best`` is ``pimc:bid_worlds=100``): a name's meaning may
+    """What played, every setting written out (``best`` is ``pimc:bid_worlds=100:max_worlds=200``): a name's meaning may
     change, the canonical string does not. Several policies joined by commas each become theirs."""
     from euchresim.policies import canonical as written_out
     try:
