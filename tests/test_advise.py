@@ -1,4 +1,4 @@
-"""The advisor (studies/advise.py, loops/advise.py): what it samples, what it plays, when it stops, what it refuses.
+"""The advisor (studies/advisor/evaluate.py, loops/advisor_kernels.py): what it samples, what it plays, when it stops, what it refuses.
 
 Each property is checked against something the advisor's own code does not
 compute: the solver through ``euchresim solve``, exact hypergeometric odds,
@@ -23,7 +23,7 @@ from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 from euchresim.records.format import parse_record
 from euchresim.rules import Rules
 from euchresim.stats import sequential_z
-from euchresim.studies import advise as A
+from euchresim.studies.advisor import evaluate as A
 
 from tests.helpers import one_error_line, run
 
@@ -98,7 +98,7 @@ def test_no_sampled_deal_breaks_a_void_the_record_shows(tmp_path):
         plays = list(rec.plays)
         # who played each card, from the trick winners (the leader of each trick)
         from euchresim.engine.tables import cached_tables as _tables
-        from euchresim.loops.records import replay_states
+        from euchresim.loops.record_steps import replay_states
         _, states = replay_states([rec], _tables(rec.rules))
         from euchresim.engine.layout import PLAY_SEAT, NACTIVE
         seats = [int(states[0][PLAY_SEAT + k]) for k in range(len(plays))]
@@ -226,7 +226,7 @@ def test_the_stray_chance_and_the_modelled_discard_draw_their_stated_frequencies
     discard is drawn among the cards the play leaves possible with chances 1 - e (the policy's choice) and
     e / (n - 1) (each other), the deal kept with their sum."""
     from euchresim.engine.bits import seed_state
-    from euchresim.loops.advise import _modelled_discard, _strays
+    from euchresim.loops.advisor_kernels import _modelled_discard, _strays
     rng = seed_state(np.random.SeedSequence(3))
     draws = 200_000
 
@@ -416,8 +416,8 @@ def test_a_record_line_that_does_not_exist_is_one_line(tmp_path):
 
 
 def test_a_played_hand_is_reviewed_decision_by_decision_as_its_seats_saw_it(tmp_path):
-    from euchresim.analysis.advice import review_hand
-    from euchresim.studies.show import decisions
+    from euchresim.analysis.advisor_table import review_hand
+    from euchresim.studies.record_text import decisions
     objs = _records(tmp_path, hands=12, seed=3)
     rec = next(parse_record(o) for o in objs if len(o["plays"]) == 20)
     review = review_hand(rec, "heuristic", samples=500)
@@ -474,7 +474,7 @@ def test_several_models_side_by_side_and_dd_named_a_cheating_bound():
 
 
 def test_the_win_model_is_kept_on_disk_and_read_back(tmp_path, monkeypatch):
-    from euchresim.analysis import advice
+    from euchresim.analysis import advisor_table as advice
     import euchresim.engine as engine
     monkeypatch.setattr(engine, "cache_dir", lambda: str(tmp_path))     # a cache folder of our own
     rules = Rules(game_to=5)
@@ -541,7 +541,7 @@ def test_a_stop_said_to_stand_apart_shows_a_gap_interval_clear_of_zero():
     """'stopped when the best stood apart' beside a gap interval holding 0 ([-0.1, +2.2]) was the stop
     ignoring its looks: the interval shown is the stop's own (interval_z), so a separated stop's gap to the
     next best is clear of 0 in the measure that decided."""
-    from euchresim.analysis.advice import advice_table, interval_z
+    from euchresim.analysis.advisor_table import advice_table, interval_z
     from euchresim.stats import sequential_z as z_of
     for hand, up, pos, calls in (("QC KD KS JH TD", "JS", 0, None), ("JH JD AH KS 9C", "TH", 1, None),
                                  ("AS KS AH QD 9C", "JS", 1, (0, 0, 0, 1))):

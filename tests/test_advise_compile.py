@@ -1,6 +1,6 @@
 """The advisor's own playing loop against the engine's: identical hands.
 
-``loops.advise._play_rest`` is ``loops.hands.play_out`` written through the
+``loops.advisor_kernels._play_rest`` is ``loops.hands.play_out`` written through the
 advisor's once-compiled ``_ask`` and ``_apply`` (a fresh install compiles
 the policies' dispatch once instead of once per caller, issue 27); it must
 leave exactly the state and the policy stream ``play_out`` leaves, for every
@@ -12,7 +12,7 @@ import pytest
 from euchresim.engine.bits import seed_state
 from euchresim.engine.layout import NPLAYS, PRIV_STATE
 from euchresim.engine.tables import build_tables
-from euchresim.loops.advise import _play_rest
+from euchresim.loops.advisor_kernels import _play_rest
 from euchresim.loops.hands import all_seats_random, new_workspace, play_out
 from euchresim.policies import functions, resolve
 from tests.helpers import rows_of, started_hand

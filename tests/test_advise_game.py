@@ -13,11 +13,11 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from euchresim.analysis.advice import advice_table, interval_z, percent, win_model
+from euchresim.analysis.advisor_table import advice_table, interval_z, percent, win_model
 from euchresim.cards import parse_board, parse_card
 from euchresim.rules import Rules
 from euchresim.stats import Z95, sequential_z
-from euchresim.studies import advise as A
+from euchresim.studies.advisor import evaluate as A
 
 from tests.helpers import one_error_line, run
 
@@ -65,7 +65,7 @@ def test_the_stop_separates_by_the_measure_that_decides():
     """At 9-9 order and order alone win the game on the same deals: by P(win) they are equal, and the stop says so."""
     sit = A.from_hand(R4, HAND1, TH, 1, score=(9, 9))
     model = win_model(R4, "heuristic", A.default_model_hands("heuristic"), 0)
-    from euchresim.analysis.advice import deal_values
+    from euchresim.analysis.advisor_table import deal_values
 
     class Got:
         situation = sit
@@ -226,7 +226,7 @@ def test_show_says_when_the_record_and_its_replay_differ(tmp_path):
 
 # ---------------------------------------------------------------- the first run
 def test_heuristic_under_the_standard_rules_reads_the_shipped_model_and_plays_no_hand(monkeypatch, tmp_path):
-    from euchresim.analysis import advice
+    from euchresim.analysis import advisor_table as advice
     from euchresim.policies import seats
     from euchresim.policies.win_table import P_WIN
     import euchresim.engine as engine
@@ -256,7 +256,7 @@ def test_the_compile_notice_comes_before_the_hand_is_read(monkeypatch):
 
 def test_show_advise_names_each_seat_as_show_does(tmp_path):
     import re
-    from euchresim.studies.show import role
+    from euchresim.studies.record_text import role
     path = tmp_path / "g.jsonl"
     assert run(["simulate", "--hands", "3", "--seed", "1", "--records", str(path), "--quiet"]).exit_code == 0
     rec = json.loads(path.read_text().splitlines()[1])
@@ -268,7 +268,7 @@ def test_show_advise_names_each_seat_as_show_does(tmp_path):
 
 
 def test_a_review_row_gives_the_z_of_its_interval(tmp_path):
-    from euchresim.analysis.advice import review_hand
+    from euchresim.analysis.advisor_table import review_hand
     from euchresim.records.format import parse_record
     path = tmp_path / "g.jsonl"
     assert run(["simulate", "--hands", "2", "--seed", "1", "--records", str(path), "--quiet"]).exit_code == 0

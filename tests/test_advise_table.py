@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from euchresim.studies import advise as A
+from euchresim.studies.advisor import evaluate as A
 from tests.helpers import one_error_line, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -24,8 +24,8 @@ def _docs_seat_table():
 def test_every_seat_spelling_is_the_seat_the_docs_table_says_and_the_table_lists_every_spelling():
     """First hand speaks first (the dealer's left), second hand is the dealer's partner, third the right,
     fourth the dealer (3 players: left, right, dealer; 2: the non-dealer, then the dealer)."""
-    from euchresim.studies.situation_words import POSITIONS, SYNONYMS, seat_words
-    from euchresim.studies.situation_words import parse_position as _position
+    from euchresim.studies.advisor.situation_words import POSITIONS, SYNONYMS, seat_words
+    from euchresim.studies.advisor.situation_words import parse_position as _position
     rows = _docs_seat_table()
     assert {p for p, _, _ in rows} == {2, 3, 4}
     documented = {p: set() for p in (2, 3, 4)}
@@ -73,7 +73,7 @@ def test_a_records_score_is_the_advices_and_score_overrides_it_saying_so(tmp_pat
 
 
 def test_calls_take_the_words_advise_prints():
-    from euchresim.studies.situation_words import parse_calls as _calls
+    from euchresim.studies.advisor.situation_words import parse_calls as _calls
     assert _calls("pass, Hearts,order up, pick up,spades, \u2663") == _calls("pass,H,order,order,S,C")
     assert _calls("clubs,diamonds,hearts,spades") == [2, 3, 4, 5]
     bad = one_error_line(run(["advise", "--hand", "JS JC AS KS 9C", "--upcard", "TH", "--seat", "dealer",
@@ -82,7 +82,7 @@ def test_calls_take_the_words_advise_prints():
 
 
 def _table(gap_low, gap, by_win=True, shares=(0.0, 1.0)):
-    """An advice table of two options as analysis.advice makes it, best first, with the rival's gap."""
+    """An advice table of two options as analysis.advisor_table makes it, best first, with the rival's gap."""
     rows = [{"action": "pick up", "best": True, "equal": False, "points_best": True, "gap": 0.0, "gap_low": 0.0,
              "gap_high": 0.0, "points": 1.0, "win_probability": 0.6, "best_points_gap": 0.0,
              "best_points_gap_low": 0.0, "best_points_gap_high": 0.0, "points_gap": 0.0, "points_gap_low": 0.0,
@@ -102,7 +102,7 @@ class _Adv:
 
 
 def test_a_gap_whose_interval_holds_zero_is_too_close_to_call_with_both_measures():
-    from euchresim.analysis.advice import _verdict
+    from euchresim.analysis.advisor_table import _verdict
     close = _verdict(_Adv, _table(-0.033, 0.002))
     text = "\n".join(close)
     assert close[0].startswith("too close to call on these deals: pick up against pick up alone")
@@ -194,9 +194,9 @@ def test_show_advise_judges_a_call_no_bot_makes_and_a_discarded_upcard(tmp_path)
 def test_a_call_and_its_alone_step_are_one_decision_with_one_verdict(tmp_path):
     """show --advise judged a missed loner twice (at the call, whose options include "order alone", and again
     at the alone step): the call's verdict covers both."""
-    from euchresim.analysis.advice import review_hand
+    from euchresim.analysis.advisor_table import review_hand
     from euchresim.records.format import parse_record
-    from euchresim.studies.show import decisions
+    from euchresim.studies.record_text import decisions
     r = run(["simulate", "--hands", "30", "--seed", "4", "--records", str(tmp_path / "g.jsonl")])
     assert r.exit_code == 0, r.output
     checked = 0

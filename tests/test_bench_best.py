@@ -13,7 +13,7 @@ from euchresim.loops.step import HandState
 from euchresim.policies import seats
 from euchresim.rules import Rules
 from euchresim.run import runner
-from euchresim.studies import bench
+from euchresim.studies import benchmark as bench
 from tests.helpers import fast_and_full
 
 

@@ -147,7 +147,7 @@ def test_bench_as_a_user_runs_it_measures_the_compile_too():
 
 @pytest.mark.slow
 def test_the_compile_probe_plays_every_variant_and_replays_a_record():
-    from euchresim.studies.bench import compile_every_kernel
+    from euchresim.studies.benchmark import compile_every_kernel
     assert compile_every_kernel() > 0
 
 

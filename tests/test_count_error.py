@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from euchresim.analysis.calls import evaluate, fit_count
+from euchresim.analysis.call_stats import evaluate, fit_count
 from euchresim.analysis.count_error import halves, refits, spread
 
 
@@ -74,7 +74,7 @@ def test_too_few_deals_to_fit_gives_no_rows():
 
 def test_the_cheats_own_call_is_named_for_what_it_is_and_only_for_a_cheat():
     from euchresim.policies import seats
-    from euchresim.report.calls import chose_note
+    from euchresim.report.paired_chunks import chose_note
 
     def models(names):
         return [seats([n], 4) for n in names]
@@ -84,7 +84,7 @@ def test_the_cheats_own_call_is_named_for_what_it_is_and_only_for_a_cheat():
 
 
 def test_table_calls_by_hand():
-    from euchresim.analysis.calls import table_calls
+    from euchresim.analysis.call_stats import table_calls
     rows = []
     for p, cells in {"heuristic": [(0.5, 0.7), (-0.4, -0.2), (-0.08, 0.08), (0.2, 0.4), (-0.3, 0.3)],
                      "dd": [(-0.6, -0.3), (-0.5, -0.1), (0.3, 0.5), (0.1, 0.3), (0.1, 0.3)],
@@ -110,7 +110,7 @@ def test_table_calls_by_hand():
 def test_table_calls_correct_for_the_number_of_tests():
     """Holm over every (cell, model) test: one model a shade past 95% on the other side of the main model's call
     in one cell of 50 is chance, and is not flagged; one far past it still is."""
-    from euchresim.analysis.calls import table_calls
+    from euchresim.analysis.call_stats import table_calls
     from euchresim.stats import Z95
     rows = []
     for k in range(50):
@@ -138,7 +138,7 @@ def test_recovered_is_the_share_of_the_bots_gain_over_passing_a_rule_keeps():
     """Worked by hand: gains +1, +2, -1, -3 (calling right on the first two). Passing gives up 1+2 = 3 over
     four deals; the bot calls the first two and gives up 0; a rule calling only the first gives up 2: it keeps
     (3 - 2) / (3 - 0) = 1/3 of the bot's gain."""
-    from euchresim.analysis.calls import recovered
+    from euchresim.analysis.call_stats import recovered
     gain = [1.0, 2.0, -1.0, -3.0]
     own = [True, True, False, False]
     got = recovered(gain, [True, False, False, False], own)

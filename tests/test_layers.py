@@ -33,7 +33,6 @@ LAYERS = [
     {"report", "play"},                           # the strategy reports; the practice table (a web server)
     {"cli"},
 ]
-# Deprecated names kept importable for one release (docs/layout.md): they point up on purpose.
 # Worked examples are user code: they may import anything a user may.
 OUTSIDE = ("euchresim.examples",)
 
@@ -164,6 +163,16 @@ def test_the_checker_catches_a_wrong_arrow_and_a_cycle():
 def test_no_module_at_the_top_but_the_vocabulary():
     top = sorted(f[:-3] for f in os.listdir(PKG) if f.endswith(".py"))
     assert top == ["__init__", "actions", "cards", "rules", "stats"]
+
+
+def test_no_module_name_repeats_in_another_folder():
+    """A name says what a module is: ``advise.py`` in three folders made a newcomer open all three to find the
+    advisor. Only the CLI's modules are named after their commands, and no library module takes such a name."""
+    where = defaultdict(list)
+    for mod, path in _modules():
+        if not path.endswith("__init__.py"):
+            where[os.path.basename(path)].append(mod)
+    assert {name: mods for name, mods in where.items() if len(mods) > 1} == {}
 
 
 @pytest.mark.parametrize("mod,path", sorted(_modules()))

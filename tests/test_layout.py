@@ -149,7 +149,7 @@ def test_the_tally_kernel_writes_only_named_slots():
 
 
 def test_the_outcome_slots_are_read_by_name():
-    from euchresim.loops.records import OUTCOME_SLOTS
+    from euchresim.loops.record_steps import OUTCOME_SLOTS
     want = ([L.MAKER, L.TRUMP] + list(range(*L.ST.span("TRICK_WINNER"))) + list(range(*L.ST.span("TRICKS")))
             + list(range(*L.ST.span("POINTS"))))
     assert list(OUTCOME_SLOTS) == want

@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from euchresim.loops.records import replay
+from euchresim.loops.record_steps import replay
 from euchresim.play import open_table
 from euchresim.play.words import card_text, say_cards
 from euchresim.records.format import parse_record
@@ -148,7 +148,7 @@ def test_a_hand_played_by_clicking_replays_and_the_verdict_shows_the_advisors_nu
     assert len(shown) == len(obj["trick_winners"])
     # the verdict: each of the player's decisions with a choice, the very numbers of review_hand on the record
     page.wait_for_selector("#verdicts .hand-verdicts[data-hand='0'] .verdict[data-step]", timeout=300_000)
-    from euchresim.analysis.advice import review_hand
+    from euchresim.analysis.advisor_table import review_hand
     inferred = advisor.state()["hands"]["0"]["rows"][0]["inference"]
     review = review_hand(parse_record(obj), session.bot, SAMPLES, seed=0, infer=inferred)
     mine = review[review["seat"] == 0]

@@ -25,7 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from euchresim.play import open_table
-from euchresim.play.view import table_view
+from euchresim.play.page_view import table_view
 from euchresim.play.words import say_cards
 from euchresim.rules import Rules
 from tests.test_play_browser import (ARGS, CHROMIUM, SAMPLES, SEED, _click_and_wait, browser,  # noqa: F401

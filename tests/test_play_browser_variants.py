@@ -4,7 +4,7 @@ joker pack and its suit, 32 and 33 cards, stick the dealer, and a 4-hand defende
 
 At each of the player's decisions the page's options are the engine's legal actions (the view's ``options``
 with ``legal``, and the buttons drawn from them); each hand ends with its written record replaying
-(loops.records.replay) to the outcome the page showed.  The seeds were found with ``Session`` and the same
+(loops.record_steps.replay) to the outcome the page showed.  The seeds were found with ``Session`` and the same
 choices (``pick``) before the browser saw them: each deals the first hand that reaches the decision the test is
 about.  Fixtures and helpers are test_play_browser's; the advisor is off (its verdicts are the same code for
 every variant, and its first compile would dominate these tests).  With ``EUCHRESIM_SCREENSHOTS=DIR`` the
@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from euchresim.loops.records import replay
+from euchresim.loops.record_steps import replay
 from euchresim.play import open_table
 from euchresim.records.format import parse_record
 from euchresim.rules import Rules
@@ -248,7 +248,7 @@ def test_four_hand_packs_and_options_a_hand_played_by_clicks(browser, open_varia
 def test_the_verdicts_on_a_cutthroat_and_a_2_hand_hand_are_the_advisors(browser, tmp_path, players, seed):
     """With the advisor on, the hand's verdicts appear as for four players: each of the player's decisions with a
     choice, the keep of five included, the very numbers of review_hand on the written record."""
-    from euchresim.analysis.advice import review_hand
+    from euchresim.analysis.advisor_table import review_hand
     from euchresim.play.words import say_cards
     server, session, advisor = open_table(Rules(players=players), "heuristic", seed, str(tmp_path / "s"), samples=200)
     url = serve(server) + "/"

@@ -19,7 +19,7 @@ from euchresim.play.table import SUIT_NAMES
 from euchresim.play.words import card_text
 from euchresim.records.format import RecordError, parse_record
 from euchresim.rules import Rules
-from euchresim.studies.show import decisions
+from euchresim.studies.record_text import decisions
 from tests.test_play_server import call, first_legal, play_hand, table  # noqa: F401  (the fixture)
 from tests.helpers import serve
 

@@ -17,7 +17,7 @@ import urllib.request
 import pytest
 
 from euchresim.engine.layout import UPCARD
-from euchresim.loops.records import replay
+from euchresim.loops.record_steps import replay
 from euchresim.play import open_table
 from euchresim.play.table import Session, TableError
 from euchresim.records.format import parse_record
@@ -306,7 +306,7 @@ def test_a_resume_takes_the_sessions_own_bot_seed_and_rules_unless_given_others(
 @pytest.mark.parametrize("bot,deck,hands", [("pimc", 24, 2), ("heuristic:human", 24, 4), ("heuristic", 25, 12),
                                             ("random", 32, 4)])
 def test_other_bots_and_packs_play_at_the_table_and_their_records_replay(tmp_path, bot, deck, hands):
-    from euchresim.play.view import table_view
+    from euchresim.play.page_view import table_view
     s = Session(Rules(deck=deck), bot, 3, str(tmp_path / "s"))
     phases = set()
     for _ in range(hands):
@@ -326,7 +326,7 @@ def test_other_bots_and_packs_play_at_the_table_and_their_records_replay(tmp_pat
 
 def test_the_dealer_names_the_jokers_suit_with_25_cards(tmp_path):
     """Seed 329 turns the joker up with the player dealing (R7: the dealer names its suit before the bidding)."""
-    from euchresim.play.view import table_view
+    from euchresim.play.page_view import table_view
     s = Session(Rules(deck=25), "heuristic", 329, str(tmp_path / "s"))
     v = table_view(s)
     assert v["phase"] == "joker_suit" and v["upcard"] == "JK" and v["dealer"] == 0
@@ -396,7 +396,7 @@ def test_every_decision_offers_exactly_the_engines_legal_actions_and_the_written
     legal options are the engine's legal actions, no more and no fewer (the upcard is a discard option); the
     player's leads are the cards that opened a trick, whatever the trick; and every written outcome
     (trick winners, tricks, points, maker, trump) is what a replay of the written record gives."""
-    from euchresim.play.view import table_view
+    from euchresim.play.page_view import table_view
     s = Session(Rules(deck=deck), "heuristic", seed, str(tmp_path / "s"))
     kinds, leads = set(), 0
     for _ in range(30):

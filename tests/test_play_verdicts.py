@@ -1,7 +1,7 @@
 """The table's advisor (euchresim/play/verdicts.py): show --advise's numbers for the player's seat, and their tally.
 
 The verdict on each of the player's decisions must be the row
-``analysis.advice.review_hand`` gives for that decision of the saved
+``analysis.advisor_table.review_hand`` gives for that decision of the saved
 record (the function ``show --advise`` calls), worked out in a worker
 process; the session's tally adds them by kind with an interval whose
 half-width is the root of the summed squared half-widths.
@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from euchresim.studies import advise as A
+from euchresim.studies.advisor import evaluate as A
 
-from euchresim.analysis.advice import review_hand
+from euchresim.analysis.advisor_table import review_hand
 from euchresim.play.table import Session
 from euchresim.play.verdicts import Advisor, judge, kind_of, summary, verdict_text
 from euchresim.records.format import parse_record
@@ -53,11 +53,11 @@ def test_each_verdict_is_review_hands_row_for_the_players_decision(played):
 def test_calls_the_bots_would_never_make_are_judged_and_a_decision_left_without_deals_says_so(tmp_path, pick,
                                                                                                monkeypatch):
     """Taking the first legal option (passes, low cards) is play the bots can explain; the last (every loner,
-    the highest suit) is not. The softened model (loops/advise.py) judges both with inference. Where it still
+    the highest suit) is not. The softened model (loops/advisor_kernels.py) judges both with inference. Where it still
     leaves too few deals (here forced: ``stray`` 0, the model exactly, which leaves none for the bots'
     decisions after the player's loner) that decision is judged with no inference, says so, and the review
     goes on: show --advise reviews every seat's decisions, the table the player's."""
-    from euchresim.analysis.advice import format_review, review_hand
+    from euchresim.analysis.advisor_table import format_review, review_hand
     from euchresim.records.format import parse_record
     s = Session(Rules(), "heuristic", 6, str(tmp_path / "s"))
     while not s.h.done:

@@ -1,4 +1,4 @@
-"""What the table's JSON says (euchresim/play/view.py ``table_view``), in one vocabulary with the advisor.
+"""What the table's JSON says (euchresim/play/page_view.py ``table_view``), in one vocabulary with the advisor.
 
 The upcard and what became of it stay in the view all hand; the bots'
 name is the one the player gave; cards are said with the symbols the page
@@ -14,12 +14,12 @@ import pytest
 
 from euchresim.play.table import SEAT_NAMES, Session
 from euchresim.play.verdicts import NO_INFERENCE, verdict_text
-from euchresim.play.view import table_view
+from euchresim.play.page_view import table_view
 from euchresim.play.words import card_text, say_cards, trick_numbers
 from euchresim.records.format import parse_record
 from euchresim.rules import Rules
-from euchresim.studies.show import decisions
-from euchresim.studies.situation import decision_of, from_record
+from euchresim.studies.record_text import decisions
+from euchresim.studies.advisor.situation import decision_of, from_record
 
 CODE = re.compile(r"\b[789TJQKA][CDHS]\b")      # a card as the engine writes it, never shown to the player
 

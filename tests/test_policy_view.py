@@ -1,7 +1,7 @@
 """policies/view.py's accessors, read on real positions, against the hand record they stand in.
 
 Each position is a played hand's record cut after k cards and replayed
-(``loops.records.replay_states``: the state where the record stops), so
+(``loops.record_steps.replay_states``: the state where the record stops), so
 the expected answer comes from the record, not from the accessors' own
 arithmetic.
 """
@@ -14,7 +14,7 @@ from hypothesis import strategies as hs
 from euchresim.cards import pack_mask
 from euchresim.engine.layout import NACTIVE, PLAY_SEAT, TO_ACT, TRUMP
 from euchresim.engine.tables import build_tables
-from euchresim.loops.records import replay_states
+from euchresim.loops.record_steps import replay_states
 from euchresim.policies import view
 from euchresim.records.rows import row_record
 from euchresim.rules import Rules

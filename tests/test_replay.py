@@ -15,9 +15,9 @@ import re
 
 import pytest
 
-from euchresim.studies import replay as replay_mod
+from euchresim.studies import replay_file as replay_mod
 from euchresim.records.rows import hands_table
-from euchresim.studies.replay import replay_file, replay_record
+from euchresim.studies.replay_file import replay_file, replay_record
 from euchresim.rules import Rules
 from euchresim.run.runner import RunSpec, play_chunk
 from tests.helpers import record_lines, run, write_lines as write

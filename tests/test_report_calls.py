@@ -8,8 +8,8 @@ import pytest
 
 from euchresim.studies import counterfactual as cf
 from euchresim.cards import parse_card
-from euchresim.analysis.calls import hand_features, published_points
-from euchresim.report.calls import fmt_gain, plan
+from euchresim.analysis.call_stats import hand_features, published_points
+from euchresim.report.paired_chunks import fmt_gain, plan
 from euchresim.rules import Rules
 from euchresim.run.runner import RunSpec
 from euchresim.engine.tables import build_tables
@@ -141,7 +141,7 @@ def test_resume_after_deleting_chunks_gives_identical_tables(loner):
 
 def test_fit_count_recovers_a_linear_count_and_the_best_threshold():
     """Gains exactly linear in the classes: the count is those weights scaled so the right bower is 4."""
-    from euchresim.analysis.calls import count_points, fit_count
+    from euchresim.analysis.call_stats import count_points, fit_count
     rng = np.random.default_rng(3)
     n = 400
     df = pd.DataFrame({"right": rng.integers(0, 2, n), "left": rng.integers(0, 2, n),
@@ -158,7 +158,7 @@ def test_fit_count_recovers_a_linear_count_and_the_best_threshold():
 
 
 def test_evaluate_against_the_deals_by_hand():
-    from euchresim.analysis.calls import evaluate
+    from euchresim.analysis.call_stats import evaluate
     from euchresim.stats import mean_interval, wilson
     gain = np.array([1.0, -2.0, 0.0, 3.0, -1.0])
     call = np.array([True, True, False, False, False])
@@ -201,7 +201,7 @@ def test_the_report_layer_computes_no_statistic_itself():
 
 
 def test_a_gain_on_fewer_than_30_hands_is_printed_without_an_interval():
-    from euchresim.report.calls import fmt_gain
+    from euchresim.report.paired_chunks import fmt_gain
     assert fmt_gain({"gain": 1.333, "ci_low": 0.02, "ci_high": 2.64, "n": 3}, "heuristic") == \
         "+1.33 points a hand (3 hands, too few for an interval, heuristic)"
     assert fmt_gain({"gain": 0.4, "ci_low": 0.3, "ci_high": 0.5, "n": 30}, "best") == \

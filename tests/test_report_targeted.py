@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from euchresim.analysis import speaking_order
-from euchresim.analysis.targeted import pooled_by_reach
+from euchresim.analysis.targeted_stats import pooled_by_reach
 from euchresim.engine.tables import build_tables
 from euchresim.report import ReportContext
 from euchresim.report import loner_targeted, order_up_targeted
@@ -83,7 +83,7 @@ def test_the_targeted_deals_are_in_no_other_table(order_up):
 
 def test_every_reached_deal_holds_a_class_asked_for_and_gives_the_cells(order_up):
     df, shares = _deals()
-    # deal_frame classes each reached hand from its cards with analysis.calls (not the kernel that kept it)
+    # deal_frame classes each reached hand from its cards with analysis.call_stats (not the kernel that kept it)
     assert len(df) and set(df["hand_class"]) == set(OU_CLASSES)
     assert sorted(set(df["position"])) == sorted(POSITIONS) and (df["round"] == 1).all()
     head = pd.read_csv(order_up / "ou" / "order_up_headline.csv")
@@ -253,7 +253,7 @@ def test_every_counted_deal_is_a_round_one_maker_of_a_class_asked_for():
     ctx = ReportContext(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
                         policies=("heuristic",), classes=tuple(LONER_CLASSES), class_deals=300)
     df, shares = loner_targeted.simulate(ctx, build_tables(ctx.rules), loner_deal_frame)
-    # deal_frame classes the maker's hand from its cards under the trump made (analysis.calls), not the kernel
+    # deal_frame classes the maker's hand from its cards under the trump made (analysis.call_stats), not the kernel
     # that kept the deal: the dealer's hand as dealt, before the pick-up, in both
     assert len(df) and set(df["hand_class"]) <= set(LONER_CLASSES)
     assert (df["round"] == 1).all() and (df["who"] == "maker").all()
@@ -263,7 +263,7 @@ def test_every_counted_deal_is_a_round_one_maker_of_a_class_asked_for():
 
 
 def test_round_two_makers_are_left_out_because_their_class_is_not_the_one_kept():
-    from euchresim.report.targeted import targeted_deals
+    from euchresim.report.targeted_cells import targeted_deals
     ctx = ReportContext(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
                         policies=("heuristic",), classes=("3T RL",), class_deals=400)
     played, _ = targeted_deals(ctx, "alone", [1], "maker alone", with_trump=True)
@@ -276,7 +276,7 @@ def test_round_two_makers_are_left_out_because_their_class_is_not_the_one_kept()
 def test_each_seat_deals_from_a_stream_of_its_own():
     """One seed for every seat deals the same stream at each, so the seats keep many of the same deals and
     their sums are not of independent counts; the loner's seats each have a stream of their own."""
-    from euchresim.report.targeted import targeted_deals
+    from euchresim.report.targeted_cells import targeted_deals
     ctx = ReportContext(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
                         policies=("heuristic",), classes=("3T RL",), class_deals=200)
 
@@ -379,7 +379,7 @@ def test_the_readme_takes_the_makers_headline_from_the_targeted_cells(loner):
     """Each class's line gives every seat's targeted cell, the other models' untargeted cells at that seat, and
     the seats pooled only where Cochran's Q finds they agree (issue 36: a pooled answer was wrong advice for
     two seats)."""
-    from euchresim.analysis.targeted import seats_agree
+    from euchresim.analysis.targeted_stats import seats_agree
     readme = (loner / "lo" / "README.md").read_text()
     head = pd.read_csv(loner / "lo" / "loner_headline.csv")
     assert f"heuristic's figures from {LONER_N:,} targeted deals per seat" in readme

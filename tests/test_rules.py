@@ -49,7 +49,7 @@ def run(impl):
                 raise Broken(e.step, e.rule, str(e)) from e
         return run_reference
 
-    engine = pytest.importorskip("euchresim.studies.replay")
+    engine = pytest.importorskip("euchresim.studies.replay_file")
 
     def run_engine(record):
         out = engine.replay_record(copy.deepcopy(record))

@@ -222,13 +222,13 @@ def test_a_folder_that_is_not_a_run_is_never_taken(tmp_path):
 def test_the_one_chunk_rule_gives_the_sizes_the_seeds_were_made_with(policy):
     """Chunk sizes are part of what a seed means: the one rule (runner.chunk_size) gives what each caller gave before."""
     from euchresim.policies import cost, searches
-    from euchresim.report.calls import plan
+    from euchresim.report.paired_chunks import plan
     c = cost(policy)
     assert [runner.chunk_size(m) for m in ("hands", "games", "rubbers")] == [1 << 16, 2048, 512]
     assert runner.RunSpec(rules=Rules(), mode="games", count=5).chunk_size == 2048
     for n in (1, 3, 999, 3000, 400_000):
         slow = searches(policy)
-        old = min(50_000, max(1, -(-n // 4)), 250 if slow else 50_000)      # report/calls.py's plan, as it was
+        old = min(50_000, max(1, -(-n // 4)), 250 if slow else 50_000)      # report/paired_chunks.py's plan, as it was
         assert plan(n, 50_000, c) == (old, -(-n // old))
         assert runner.chunk_size("hands", n, hands=50_000, cost=c) == min(50_000, n, *([250] if slow else []))
         assert runner.chunk_size("games", n, hands=50_000) == min(5_000, n)        # euchre_rates, win_probability

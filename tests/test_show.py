@@ -1,4 +1,4 @@
-"""``euchresim show`` and ``studies.show``: a hand record as a person reads it, and its decisions one by one.
+"""``euchresim show`` and ``studies.record_text``: a hand record as a person reads it, and its decisions one by one.
 
 Records come from ``simulate --records`` (every variant, lone hands and
 lone defenders included) and from a few hands written here, whose
@@ -16,9 +16,9 @@ import pytest
 
 from euchresim.engine.layout import ERR_SCRIPT_SHORT, PH_BID1, PH_BID2, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, TO_ACT
 from euchresim.engine.tables import cached_tables
-from euchresim.loops.records import replay_states
+from euchresim.loops.record_steps import replay_states
 from euchresim.records.format import parse_record
-from euchresim.studies.show import decisions, format_story, hand_story
+from euchresim.studies.record_text import decisions, format_story, hand_story
 from tests.helpers import one_error_line, run, write_lines as write
 
 VARIANTS = {

@@ -1012,7 +1012,7 @@ def test_the_two_mean_intervals_agree(seed):
 
 def test_every_caller_uses_the_one_module():
     from euchresim import analysis
-    from euchresim.analysis import calls
+    from euchresim.analysis import call_stats as calls
     from euchresim.studies import counterfactual as cf
     from euchresim.studies import duel, ladder
     assert analysis.wilson is stats.wilson and analysis.mean_ci is stats.mean_ci

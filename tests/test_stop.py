@@ -357,7 +357,7 @@ def test_replay_of_a_file_runs_on_the_runner_alike_for_any_workers_and_resumes(t
     a stop keeps finished blocks in OUTPUT.parts/ and never touches OUTPUT, --resume finishes it alike."""
     from euchresim.run.jobs import RunStopped
     from euchresim.studies import record_files
-    from euchresim.studies.replay import replay_file
+    from euchresim.studies.replay_file import replay_file
     from euchresim.studies.solve import solve_file
     _records(tmp_path, n=300)
     lines = (tmp_path / "h.jsonl").read_text().splitlines()
@@ -366,7 +366,7 @@ def test_replay_of_a_file_runs_on_the_runner_alike_for_any_workers_and_resumes(t
     (tmp_path / "h.jsonl").write_text("\n".join(lines) + "\n")
     src = str(tmp_path / "h.jsonl")
     one = replay_file(src, str(tmp_path / "one.jsonl"), workers=1)
-    monkeypatch.setattr("euchresim.studies.replay.BATCH", 64)       # several blocks, to have workers share them
+    monkeypatch.setattr("euchresim.studies.replay_file.BATCH", 64)       # several blocks, to have workers share them
     monkeypatch.setattr("euchresim.studies.solve.BATCH", 64)
     two = replay_file(src, str(tmp_path / "two.jsonl"), workers=2)
     assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()

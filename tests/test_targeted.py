@@ -1,7 +1,7 @@
 """Targeted counterfactuals: only the deals whose deciding seat holds a hand class asked for are played.
 
 The kernel's class (engine.classes) is held against the obvious one
-(analysis.calls.hand_class of hand_features) on random hands of every
+(analysis.call_stats.hand_class of hand_features) on random hands of every
 pack.  A targeted run is held against the untargeted run of the same seed:
 the deal stream is the same (policies never touch it), so the deals a
 targeted chunk dealt are the untargeted chunk's deals in order, and a
@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from euchresim.analysis.calls import class_order, hand_class, hand_features
+from euchresim.analysis.call_stats import class_order, hand_class, hand_features
 from euchresim.cards import JOKER, cards_of, pack_mask
 from euchresim.engine.classes import CLASS_NAMES, class_codes
 from euchresim.engine.tables import build_tables
@@ -36,7 +36,7 @@ def spec_of(players, deck, n, seed=11, chunk_size=None, policies=("heuristic",))
 
 
 def slow_class(hands, trumps, players, tab):
-    """analysis.calls' label of each hand under its trump suit: the twin of the kernel."""
+    """analysis.call_stats' label of each hand under its trump suit: the twin of the kernel."""
     n = len(hands)
     f = hand_features(np.asarray(hands, np.int64), np.asarray(trumps, np.int64), np.zeros(n, np.int64),
                       np.zeros(n, np.int64), players, tab)
@@ -219,7 +219,7 @@ def test_untargeted_header_and_counts_are_as_before():
 
 
 def test_the_mean_share_of_seats_is_a_plain_mean_with_added_variances():
-    from euchresim.analysis.targeted import mean_share
+    from euchresim.analysis.targeted_stats import mean_share
     from euchresim.stats import Z95
     got = mean_share([0.1, 0.3], [100, 400])
     se = np.sqrt(0.1 * 0.9 / 100 + 0.3 * 0.7 / 400) / 2
@@ -234,7 +234,7 @@ def test_seats_agree_is_cochrans_q_with_the_chi_square_tail():
     three-trumps-both-bowers cells (the dealer's left +0.41, the right -0.23: the seats differ)."""
     tail = {(3.84, 1): 0.05004352124870519, (5.99, 2): 0.05003662708658629, (7.81, 3): 0.05010605635000589,
             (0.5, 3): 0.9188914116546758, (12.0, 5): 0.03478778050624185, (2.0, 1): 0.15729920705028105}
-    from euchresim.analysis.targeted import _chi2_sf, seats_agree
+    from euchresim.analysis.targeted_stats import _chi2_sf, seats_agree
     from euchresim.stats import Z95
     for (x, df), want in tail.items():
         assert _chi2_sf(x, df) == pytest.approx(want, rel=1e-9)

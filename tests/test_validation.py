@@ -297,8 +297,8 @@ KEEP_RECORD = {
 
 
 def replay_with_keep(keep_board):
-    """Run loops.replay.replay_hand as loops.replay.replay_hands calls it, with any board as the keep."""
-    from euchresim.loops.replay import replay_hand
+    """Run loops.replay_kernels.replay_hand as loops.replay_kernels.replay_hands calls it, with any board as the keep."""
+    from euchresim.loops.replay_kernels import replay_hand
     from euchresim.engine.layout import PRIV_SIZE, ST_SIZE
     from euchresim.engine.tables import build_tables
     rec = parse_record(KEEP_RECORD)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from euchresim.analysis.calls import COUNT_CLASSES, count_points, evaluate, fit_count
+from euchresim.analysis.call_stats import COUNT_CLASSES, count_points, evaluate, fit_count
 
 REFITS = 5
 

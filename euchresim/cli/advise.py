@@ -1,7 +1,7 @@
 """``euchresim advise``: one seat's decision, every option played out on the deals it cannot rule out.
 
-click only: the situation is built and sampled in studies/advise.py, the
-table made in analysis/advice.py (docs/advise.md says what the numbers
+click only: the situation is built and sampled in studies/advisor/evaluate.py, the
+table made in analysis/advisor_table.py (docs/advise.md says what the numbers
 mean).
 """
 from __future__ import annotations
@@ -21,13 +21,13 @@ BOTS = "heuristic"
 TABLES = {PEOPLE: "the other seats call as people do at online tables",
           BOTS: "the other seats are bots that call far more than people"}
 
-from euchresim.studies.situation_words import (CALL_WORDS, POSITIONS, SYNONYMS, parse_calls,  # noqa: F401
+from euchresim.studies.advisor.situation_words import (CALL_WORDS, POSITIONS, SYNONYMS, parse_calls,  # noqa: F401
                                                parse_cards, parse_position, parse_score, seat_words)
 
 
 def _said(fn, *args):
     """A library reading of the player's words, its refusal as the command line's one line."""
-    from euchresim.studies.situation import AdviceError
+    from euchresim.studies.advisor.situation import AdviceError
     try:
         return fn(*args)
     except AdviceError as e:
@@ -117,10 +117,10 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         euchresim advise --hand "AD KD QC TC 9S" --upcard JD --seat dealer --score 9-9
         euchresim advise --record game.jsonl --line 12 --after 7
     """
-    from euchresim.analysis.advice import advice_table, deal_values, win_model
+    from euchresim.analysis.advisor_table import advice_table, deal_values, win_model
     from euchresim.cli.options import COMPILING, say_if_compiling
     from euchresim.run.errors import SimError
-    from euchresim.studies import advise as A
+    from euchresim.studies.advisor import evaluate as A
 
     stray = _check_numbers(A, samples, alpha, stray, fixed, model_hands)
     compare = None
@@ -188,7 +188,7 @@ def _check_numbers(A, samples, alpha, stray, fixed, model_hands) -> float:
 
 
 def _print_json(answers, against) -> None:
-    from euchresim.analysis.advice import advice_json
+    from euchresim.analysis.advisor_table import advice_json
     out = [advice_json(adv, table) for _, adv, table in answers]
     one = out[0] if len(out) == 1 else {"models": out}
     if against is not None:
@@ -199,7 +199,7 @@ def _print_json(answers, against) -> None:
 
 def _print_answers(sit, score_said, answers, against) -> None:
     """The situation, which table, each model's table and verdict, and the answer at a table of bots."""
-    from euchresim.analysis.advice import format_advice
+    from euchresim.analysis.advisor_table import format_advice
     click.echo(_describe(sit))
     if score_said:
         click.echo(score_said)
@@ -226,7 +226,7 @@ def _table_line(name: str) -> str:
 
 def _against_bots(table, against) -> str:
     """The default answer's rival at a table of strong bots: one line when both agree, its verdict when not."""
-    from euchresim.analysis.advice import format_advice
+    from euchresim.analysis.advisor_table import format_advice
     name, adv, other = against
     mine = table.loc[table["best"], "action"].iloc[0]
     theirs = other.loc[other["best"], "action"].iloc[0]
@@ -299,7 +299,7 @@ def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, a
         rec = _read_record(record_file, line)
         sit = A.from_record(rec, calls=after_calls, plays=after_plays, decision=decision)
         if score_text is not None:
-            from euchresim.analysis.advice import score_phrase
+            from euchresim.analysis.advisor_table import score_phrase
             sc = _score(score_text, rec.rules.players, rec.rules.game_to)
             was = score_phrase(sit) if rec.score is not None else None
             sit = A.Situation(**{**sit.__dict__, "score": A.score_tuple(sc, rec.rules.players, sit.seat)})
@@ -382,7 +382,7 @@ def _describe(sit) -> str:
     if sit.plays:
         parts.append("cards played: " + " ".join(card_str(c) for c in sit.plays))
     if any(sit.score):
-        from euchresim.analysis.advice import score_phrase
+        from euchresim.analysis.advisor_table import score_phrase
         parts.append("score " + score_phrase(sit))
     return "; ".join(parts)
 

@@ -36,7 +36,7 @@ def bench(hands, players_, decks, policies, workers, repeat, no_compile, dd_deal
     Example:
         euchresim bench --players 4 --deck 24 --json
     """
-    from euchresim.studies.bench import run_bench
+    from euchresim.studies.benchmark import run_bench
     try:
         rows = run_bench(hands=hands, players=[int(p) for p in players_] or [2, 3, 4],
                          decks=[int(d) for d in decks] or [24, 25, 32, 33],

@@ -43,7 +43,7 @@ def replay(src, dst, force, quiet, workers, resume):
     Example:
         euchresim replay hands.jsonl -o checked.jsonl
     """
-    from euchresim.studies.replay import replay_file
+    from euchresim.studies.replay_file import replay_file
     found, more = _records_command(src, dst, force, quiet, replay_file, workers, resume)
     click.echo(f"{found.records} records replayed: {found.broken} broken, {found.differ} whose outcome "
                f"differs from the record{more(found.broken)}", err=True)
@@ -64,7 +64,7 @@ def _records_command(src, dst, force, quiet, file_fn, workers=1, resume=False):
         raise InputError(str(e).replace("one would be lost", "reading and writing it at once would lose it"))
     check_outputs([("-o", dst, JSONL, "hand records", True)], force)
     from euchresim.records.format import RecordError
-    from euchresim.studies.replay import SHOWN
+    from euchresim.studies.replay_file import SHOWN
     source = getattr(sys.stdin, "buffer", sys.stdin) if src == "-" else src   # bytes, so binary is told apart
     name = "<stdin>" if src == "-" else src
     bar = progress_bar(None if src == "-" else count_lines(src), "record", quiet)

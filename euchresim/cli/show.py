@@ -38,7 +38,7 @@ def show(src, line_no, suits, as_json, with_advice, policy, samples):
     """
     from euchresim.records.format import RecordError, parse_record
     from euchresim.records.jsonl import iter_jsonl
-    from euchresim.studies.show import format_story, hand_story
+    from euchresim.studies.record_text import format_story, hand_story
 
     name = "<stdin>" if src == "-" else src
     source = getattr(sys.stdin, "buffer", sys.stdin) if src == "-" else src   # bytes, so binary is told apart
@@ -77,10 +77,10 @@ def show(src, line_no, suits, as_json, with_advice, policy, samples):
 
 
 def _advise(rec, policy, samples, as_json, read):
-    from euchresim.analysis.advice import format_review, review_hand
+    from euchresim.analysis.advisor_table import format_review, review_hand
     from euchresim.policies import seats
     from euchresim.run.errors import SimError
-    from euchresim.studies.advise import AdviceError
+    from euchresim.studies.advisor.evaluate import AdviceError
     try:
         players = rec.rules.players
         if players not in read:

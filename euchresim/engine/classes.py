@@ -1,13 +1,13 @@
 """A hand's class (trumps and bowers of the hand the seat plays) in numba, for the deals a targeted study keeps.
 
-The class is ``analysis.calls.hand_class`` of ``hand_features``: the
+The class is ``analysis.call_stats.hand_class`` of ``hand_features``: the
 trumps counted in the trump suit as the rules make it (``T_EFF``: the left
 bower and the joker included), bucketed 0-1, 2, 3, 4+, and which bowers
 the hand holds (none, left, right, both).  A targeted run deals until the
 deciding seat holds a class asked for, so the test must cost next to
 nothing beside a deal: two table reads and a popcount.
 
-Codes follow ``analysis.calls.class_order()``: ``4 * bucket + bowers``,
+Codes follow ``analysis.call_stats.class_order()``: ``4 * bucket + bowers``,
 bucket 0 = "0-1", 1 = "2", 2 = "3", 3 = "4+"; bowers 0 = "-", 1 = "L",
 2 = "R", 3 = "RL".  A set of classes is a 16-bit mask of codes.
 """
@@ -17,7 +17,7 @@ from numba import njit
 from euchresim.engine.bits import U, popcount
 from euchresim.engine.layout import T_EFF
 
-# the labels of analysis.calls.hand_class, by code
+# the labels of analysis.call_stats.hand_class, by code
 CLASS_NAMES = tuple(f"{t}T {b}" for t in ("0-1", "2", "3", "4+") for b in ("-", "L", "R", "RL"))
 NCLASSES = 16
 NO_CLASS = -1           # a joker upcard: no suit, so no class (the dealer names trump, R7)
@@ -42,7 +42,7 @@ def upcard_class(tab, hand, upcard, dealer):
     (R5), so its class counts the upcard as one of its trumps: a dealer
     "as dealt" with four trumps and both bowers holds five once it picks up,
     a sure march, and a class that hid that would mislabel every answer
-    about the dealer (analysis.calls.played_hand, the one convention).
+    about the dealer (analysis.call_stats.played_hand, the one convention).
     """
     if upcard == _JOKER:
         return np.int64(NO_CLASS)
@@ -53,7 +53,7 @@ def upcard_class(tab, hand, upcard, dealer):
 
 @njit(cache=True)
 def class_codes(tab, hands, trumps):
-    """Per hand, ``class_code`` (the kernel a test holds against ``analysis.calls.hand_class``)."""
+    """Per hand, ``class_code`` (the kernel a test holds against ``analysis.call_stats.hand_class``)."""
     out = np.empty(hands.shape[0], np.int64)
     for i in range(hands.shape[0]):
         out[i] = class_code(tab, hands[i], trumps[i])

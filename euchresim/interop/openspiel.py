@@ -273,7 +273,7 @@ def record_of(state) -> dict:
 
     The decisions are written in euchresim's order (C1): the defenders' alone
     answers as euchresim asks them, the dealer's discard null when the
-    dealer sits out.  Feed it to ``euchresim.loops.records.replay_record`` for our
+    dealer sits out.  Feed it to ``euchresim.loops.record_steps.replay_record`` for our
     outcome.  A lone defender against a partnership (OpenSpiel only) is a
     ValueError: no euchresim hand has one.
     """

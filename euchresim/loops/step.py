@@ -1,10 +1,10 @@
 """One hand of the engine, stepped from Python: the one place Python code meets the state machine.
 
-The jitted loops (loops/hands.py for play, loops/replay.py for checking
+The jitted loops (loops/hands.py for play, loops/replay_kernels.py for checking
 records by the million) step the state arrays inside compiled code. Every
 piece of Python that walks a hand a decision at a time -- a chunk with a
 Python seat (loops/slow.py), the decision that broke a chunk (run/blame.py),
-a record told as a story (studies/show.py), an OpenSpiel state mirrored
+a record told as a story (studies/record_text.py), an OpenSpiel state mirrored
 (interop/openspiel.py), the positions the benchmark times -- goes through
 ``HandState``: it owns the two state arrays and calls the same kernels the
 loops inline, so what Python sees is what the loops do.

@@ -1,8 +1,8 @@
 """A hint before the player acts: the advisor on the decision in front of them, asked by a button.
 
 The question is the one ``euchresim advise --record`` asks of a hand cut at
-that decision (studies/advise.py ``from_record`` and ``advise``, the table
-of ``analysis.advice.advice_table``): every option with its net points a
+that decision (studies/advisor/evaluate.py ``from_record`` and ``advise``, the table
+of ``analysis.advisor_table.advice_table``): every option with its net points a
 hand and interval, the best marked.  It is asked of the hand so far
 finished by the bots (``Session.finished_by_bots``): the seat's view at the
 decision does not depend on how the hand ends, so with the advisor's
@@ -43,10 +43,10 @@ def hint(record: dict, step: int, policy: str, samples: int, seed: int = 0) -> d
     even for the softened model is asked on every deal the cards allow,
     and the answer says ``inference`` False.
     """
-    from euchresim.analysis.advice import advice_table, interval_z
+    from euchresim.analysis.advisor_table import advice_table, interval_z
     from euchresim.records.format import parse_record
-    from euchresim.studies import advise as A
-    from euchresim.studies.show import decisions
+    from euchresim.studies.advisor import evaluate as A
+    from euchresim.studies.record_text import decisions
     rec = parse_record(record)
     d = decisions(rec)[step]
     sit = A.from_record(rec, calls=d["calls"], plays=d["plays"], decision=d["kind"])

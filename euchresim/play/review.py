@@ -1,7 +1,7 @@
 """A finished hand reviewed decision by decision, and the session's verdicts as numbers for a picture.
 
 ``review`` steps the hand's written record through the engine
-(studies/show.py ``decisions``, the walk ``show`` and the advisor make) and
+(studies/record_text.py ``decisions``, the walk ``show`` and the advisor make) and
 stops at each of the player's decisions to say what the player could see
 then: their own cards, the upcard and what became of it so far, the calls
 made, who went alone, the cards played and the tricks won.  It never says
@@ -38,7 +38,7 @@ def review(obj: dict, seats, verdicts: dict | None, hints: list[dict]) -> dict:
     advisor's state of this hand (None with the advisor off); ``hints``
     the hints asked in it.
     """
-    from euchresim.studies.show import decisions
+    from euchresim.studies.record_text import decisions
     rec = parse_record(obj)
     steps = decisions(rec)
     h = HandState.of_record(rec, cached_tables(rec.rules))

@@ -7,7 +7,7 @@ one line, never a traceback in the page.
 
     GET  /                   the page (static/index.html)
     GET  /static/NAME        app.js, extras.js, style.css
-    GET  /api/state          the table (play.view.table_view), the advisor's verdicts, the hints, the picture
+    GET  /api/state          the table (play.page_view.table_view), the advisor's verdicts, the hints, the picture
     GET  /api/review?hand=n  finished hand n at each of the player's decisions (play/review.py)
     POST /api/act            {"hand": n, "step": k, "action": code}: the player's action
     POST /api/next           {"hand": n}: deal hand n once the one before it is over
@@ -32,7 +32,7 @@ from importlib import resources
 from euchresim.play.hints import tally
 from euchresim.play.review import picture, review
 from euchresim.play.table import RECORDS, SEAT_NAMES, TableError
-from euchresim.play.view import table_view
+from euchresim.play.page_view import table_view
 
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
           "extras.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}

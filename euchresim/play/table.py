@@ -152,7 +152,7 @@ class Session:
 
     def _read_back(self) -> None:
         """The finished hands of the file: where the game stands, and who deals next."""
-        from euchresim.studies.show import decisions
+        from euchresim.studies.record_text import decisions
         if not os.path.exists(self.path):
             return
         for n, obj in iter_jsonl(self.path):

@@ -2,7 +2,7 @@
 
 Each finished hand's record goes to one worker thread, which hands it to
 one worker process, which asks the advisor the very question
-``show --advise`` asks of it (``analysis.advice.review_hand``: every
+``show --advise`` asks of it (``analysis.advisor_table.review_hand``: every
 decision judged from its seat's view then, the best option's net points
 less those of what was done, paired on the same deals, with a 95%
 interval); the player's rows are kept.  A process, not a thread: numba
@@ -221,7 +221,7 @@ class Advisor:
 
 def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int = 0) -> list[dict]:
     """The player's decisions of one hand with the advisor's verdict on each (those with one option left out)."""
-    from euchresim.analysis.advice import review_hand
+    from euchresim.analysis.advisor_table import review_hand
     from euchresim.records.format import parse_record
     rec = parse_record(record)
     # a decision whose calls heard leave too few deals even for the softened model is judged on every deal the

@@ -114,7 +114,7 @@ def trick_numbers(rec) -> dict:
     from euchresim.engine.layout import TRICK
     from euchresim.engine.tables import cached_tables
     from euchresim.loops.step import HandState
-    from euchresim.studies.show import decisions
+    from euchresim.studies.record_text import decisions
     h = HandState.of_record(rec, cached_tables(rec.rules))
     out = {}
     for d in decisions(rec):

@@ -3,7 +3,7 @@
 ``deal_unseen`` deals unseen cards to seats, each a given number, each
 from the cards it may hold; ``sample_world`` says what a seat may hold at
 a decision (its voids, the upcard the dealer took) and deals the world
-pimc searches; the advisor (``loops/advise.py``) deals whole hands with it
+pimc searches; the advisor (``loops/advisor_kernels.py``) deals whole hands with it
 and keeps those on which the hand so far replays. ``calls_fit`` asks
 whether heuristic would have made the calls heard in a world: pimc's
 inference; with ``play_infer`` pimc weighs worlds by the calls and the

@@ -157,8 +157,8 @@ class _ArraysJob(Job):
 
 # the code whose change moves a report's numbers: the engine, the bots, the loops that play a chunk, the rules,
 # and the report's own collecting of deals (report/calls, report/targeted, studies/counterfactual)
-PLAY_CODE = ("cards.py", "rules.py", "engine", "policies", "loops", "studies/counterfactual.py", "report/calls.py",
-             "report/targeted.py")
+PLAY_CODE = ("cards.py", "rules.py", "engine", "policies", "loops", "studies/counterfactual.py", "report/paired_chunks.py",
+             "report/targeted_cells.py")
 
 
 def code_fingerprint() -> str:

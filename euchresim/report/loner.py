@@ -17,12 +17,12 @@ import pandas as pd
 from euchresim.analysis import position_names
 from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table
-from euchresim.analysis.calls import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, count_points, evaluate, fit_count,
+from euchresim.analysis.call_stats import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, count_points, evaluate, fit_count,
                                       HAND_CLASS_NOTE, gain_table, hand_class, interval_sign, model_compare,
                                       played_features,
                                       published_points)
 from euchresim.analysis.count_error import REFITS, refits, spread
-from euchresim.report.calls import chose_note, collect, fmt_gain
+from euchresim.report.paired_chunks import chose_note, collect, fmt_gain
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
 
@@ -65,7 +65,7 @@ def build(ctx) -> Section:
     strong = None
     if ctx.classes:             # the makers' headline cells from targeted deals (report/loner_targeted.py)
         from euchresim.report import loner_targeted as targeted
-        from euchresim.report.targeted import replicated
+        from euchresim.report.targeted_cells import replicated
         tab = build_tables(ctx.rules)
         tdf, shares = targeted.simulate(ctx, tab, deal_frame)
         head = targeted.headline_table(tdf, shares, df, policies[0], players)
@@ -221,7 +221,7 @@ def _decision_text(df: pd.DataFrame, policies: list, players: int) -> list[str]:
     count), under the main model; every answer per seat, as the seats differ (a pooled answer was wrong for
     two of them)."""
     from euchresim.analysis import speaking_order
-    from euchresim.analysis.calls import decision_table, table_calls
+    from euchresim.analysis.call_stats import decision_table, table_calls
     main = policies[0]
     order = [position_names(players)[p] for p in speaking_order(players)]
     mine = df[df["policy"] == main]
@@ -366,7 +366,7 @@ def _alone_where_it_pays(by_class: pd.DataFrame, cheats, min_deals: int = 200) -
 
     Cheats (``dd``; ``cheats``: the play models, as given, whose models say
     they cheat) are left out: their ``policy_chose`` comes from rollouts
-    that make later calls as ``heuristic`` would (``report.calls.chose_note``).
+    that make later calls as ``heuristic`` would (``report.paired_chunks.chose_note``).
     """
     cheats = {str(p) for p in cheats}
     t = by_class[(by_class["who"] == "maker") & (by_class["n"] >= min_deals)

@@ -4,7 +4,7 @@
 in a few hundred holds, so a slow main model would spend nearly all its
 time on makers nobody asks about.  Here it plays, at every seat position,
 N deals whose seat holds one of the classes under the upcard's suit, of
-the hand it plays (the dealer's with the upcard: ``analysis.calls.played_hand``;
+the hand it plays (the dealer's with the upcard: ``analysis.call_stats.played_hand``;
 ``studies.counterfactual``, targeted deals), each played out alone
 and with partner at the maker's choice; a deal counts only where that
 seat made trump in round one.
@@ -17,9 +17,9 @@ suit and the kept hand's class under it is not the one asked for, so
 those deals are dropped; a joker upcard has no suit and is never kept.
 
 The cell of all seats weighs each seat by how often a deal reaches the
-cell there (``analysis.targeted.pooled_by_reach``), as the untargeted cell
+cell there (``analysis.targeted_stats.pooled_by_reach``), as the untargeted cell
 of all seats does by its nature; each seat's deals come from a stream of
-its own (``report.targeted.targeted_seed``), so the seats are independent
+its own (``report.targeted_cells.targeted_seed``), so the seats are independent
 and their sums and the pooled interval honest.  The targeted deals go
 into ``loner_headline.csv`` and the headline lines only: never into the
 other tables or the fitted count.
@@ -29,10 +29,10 @@ from __future__ import annotations
 import pandas as pd
 
 from euchresim.analysis import position_names, speaking_order
-from euchresim.analysis.calls import class_order, gain_table
-from euchresim.analysis.targeted import mean_share, pooled_by_reach, seats_agree
-from euchresim.report.calls import fmt_gain
-from euchresim.report.targeted import replication_words, targeted_deals
+from euchresim.analysis.call_stats import class_order, gain_table
+from euchresim.analysis.targeted_stats import mean_share, pooled_by_reach, seats_agree
+from euchresim.report.paired_chunks import fmt_gain
+from euchresim.report.targeted_cells import replication_words, targeted_deals
 
 
 ALL_SEATS = "all seats"
@@ -99,7 +99,7 @@ def headline_table(targeted: pd.DataFrame, shares: pd.DataFrame, df: pd.DataFram
 def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, class_deals: int) -> tuple[str, dict]:
     """The words before the makers' class lines, and a line for each targeted class: the main model's targeted
     cell at each seat, the other models' untargeted round-one cells at each seat beside, and the seats pooled
-    only where a test finds they agree (``analysis.targeted.seats_agree``)."""
+    only where a test finds they agree (``analysis.targeted_stats.seats_agree``)."""
     main = policies[0]
     classes = list(dict.fromkeys(head["hand_class"]))
     intro = (f"The makers' classes {', '.join(f'`{c}`' for c in classes)} are of round one only, where trump is the "

@@ -16,10 +16,10 @@ from euchresim.analysis import position_names, speaking_order
 from euchresim.cards import JOKER
 from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table
-from euchresim.analysis.calls import (HAND_CLASS_NOTE, PUBLISHED_CALL, TOSS_UP, best_suit, class_order, count_points,
+from euchresim.analysis.call_stats import (HAND_CLASS_NOTE, PUBLISHED_CALL, TOSS_UP, best_suit, class_order, count_points,
                                       gain_table, hand_class, interval_sign, model_compare, played_features,
                                       table_calls)
-from euchresim.report.calls import chose_note, collect, fmt_gain
+from euchresim.report.paired_chunks import chose_note, collect, fmt_gain
 from euchresim.report.order_up_count import count_text, hands_counted, count_tables
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
@@ -88,7 +88,7 @@ def build(ctx) -> Section:
     strong = None
     if ctx.classes:             # the headline cells from targeted deals (report/order_up_targeted.py)
         from euchresim.report import order_up_targeted as targeted
-        from euchresim.report.targeted import replicated
+        from euchresim.report.targeted_cells import replicated
         tab = build_tables(ctx.rules)
         tdf, shares = targeted.simulate(ctx, tab, speaking_order(players), deal_frame)
         head = targeted.headline_table(tdf, shares, t["order_up_by_class"], policies[0], order)
@@ -250,7 +250,7 @@ def _decision_text(t: dict, policies: list, order: list) -> list[str]:
     """The decision table a guide prints: per round and seat, the classes to call with and to pass with under
     the main model, each cell's gain and interval beside it, and where the other seats calling as people do
     (heuristic:human) changes the answer, that answer too."""
-    from euchresim.analysis.calls import decision_table
+    from euchresim.analysis.call_stats import decision_table
     text = ["## The decision table\n",
             f"Read off the cells above ({policies[0]}; {HAND_CLASS_NOTE}): call with the classes listed, pass "
             "with the rest. Each class has its gain of calling over passing in points a hand and the 95% "

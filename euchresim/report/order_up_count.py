@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from euchresim.analysis.calls import (PUBLISHED_CALL, PUBLISHED_URL, count_points, evaluate, fit_count,
+from euchresim.analysis.call_stats import (PUBLISHED_CALL, PUBLISHED_URL, count_points, evaluate, fit_count,
                                       published_points, recovered)
 from euchresim.analysis.count_error import REFITS, refits, spread
 from euchresim.report import md_table

@@ -13,18 +13,18 @@ class (the gain of ordering up, given the hand and that the call reached
 the seat), on more deals.  The targeted deals are not a natural mix, so
 they go into the headline cells only: never into the by-seat, upcard or
 feature tables or the fitted count.  Their seed is derived from the
-report's (``report.targeted.targeted_seed``), so they are not the
+report's (``report.targeted_cells.targeted_seed``), so they are not the
 untargeted run's deals and the two cells side by side are independent
 estimates.  Each class's share of all deals comes from the deals dealt
-and skipped (``analysis.targeted``).
+and skipped (``analysis.targeted_stats``).
 """
 from __future__ import annotations
 
 import pandas as pd
 
-from euchresim.analysis.calls import gain_table
-from euchresim.report.calls import fmt_gain
-from euchresim.report.targeted import replication_words, targeted_deals
+from euchresim.analysis.call_stats import gain_table
+from euchresim.report.paired_chunks import fmt_gain
+from euchresim.report.targeted_cells import replication_words, targeted_deals
 
 GAIN = ["n", "gain", "ci_low", "ci_high"]
 

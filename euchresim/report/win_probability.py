@@ -29,7 +29,7 @@ from euchresim.stats import Z95
 CHECK_STATES = 4          # often-visited states checked besides 0-0
 SE_REPS = 20              # resamples for the DP's standard error (10 with 3 players: 10x the states)
 # (position left of the dealer, label, trumps in the hand the seat plays -- the dealer's with the upcard it takes
-# up, analysis.calls.played_hand -- needs a bower)
+# up, analysis.call_stats.played_hand -- needs a bower)
 CLASSES = ((1, "dealer's left, 2 trumps with a bower", 2, True),
            (1, "dealer's left, 3 trumps", 3, False),
            (0, "dealer, 2 trumps with a bower", 2, True),
@@ -70,7 +70,7 @@ def _cf_job(spec: runner.RunSpec, position: int, i: int) -> dict:
     c = cf.play_chunk(spec, i, "bid1", position)
     n, pl = len(c), spec.rules.players
     seat = (c.dealer + position) % pl
-    from euchresim.analysis.calls import played_hand
+    from euchresim.analysis.call_stats import played_hand
     hand = played_hand(c.hands[np.arange(n), seat], c.upcard, np.full(n, position), np.ones(n, bool))
     held, bower = _trumps(hand, c.upcard)
     ka, kb = c.column(1), c.column(0)

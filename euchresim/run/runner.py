@@ -300,7 +300,7 @@ def _policy_error(spec, chunk, at, row, plays, decision=None) -> str:
     from euchresim.engine.layout import PHASE, PHASE_NAMES, TO_ACT
     from euchresim.records.rows import row_record
     from euchresim.records.format import format_record
-    from euchresim.loops.records import replay_record, replay_states
+    from euchresim.loops.record_steps import replay_record, replay_states
     from euchresim.engine.tables import build_tables
     names = spec.policies.names
     rec, _ = row_record(spec.rules, row, plays)

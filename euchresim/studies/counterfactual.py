@@ -54,7 +54,7 @@ PER_CHUNK = ("chunk_ids", "dealt", "skipped")
 
 
 def class_mask(classes) -> int:
-    """The mask of ``engine.classes`` codes for hand-class names ("3T R", as analysis.calls.hand_class), 0 for None."""
+    """The mask of ``engine.classes`` codes for hand-class names ("3T R", as analysis.call_stats.hand_class), 0 for None."""
     if classes is None:
         return 0
     if isinstance(classes, str):
@@ -169,11 +169,11 @@ class Counterfactuals:
 
     @property
     def classes(self) -> tuple[str, ...]:
-        """The hand classes kept (analysis.calls.hand_class labels); empty: every deal."""
+        """The hand classes kept (analysis.call_stats.hand_class labels); empty: every deal."""
         return class_names(self.class_mask)
 
     def hand_classes(self) -> np.ndarray:
-        """Per deal, the class (analysis.calls.hand_class) of the hand the seat at ``position`` plays under
+        """Per deal, the class (analysis.call_stats.hand_class) of the hand the seat at ``position`` plays under
         the upcard's suit (the dealer's with the upcard: engine.classes.upcard_class, the targeting's own);
         "" for a joker upcard, or every deal when no position was asked."""
         from euchresim.engine.classes import class_codes

@@ -20,7 +20,7 @@ import io
 import json
 import os
 
-from euchresim.loops.records import differences
+from euchresim.loops.record_steps import differences
 from euchresim.records.format import RecordError, parse_record
 from euchresim.records.jsonl import decode_line, iter_jsonl, write_jsonl
 from euchresim.run.jobs import Job, Played, run_job

@@ -30,8 +30,8 @@ from euchresim.engine import solver as S
 from euchresim.engine.layout import (ALONE, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_JOKER_UNUSED, ERR_SCRIPT_SHORT, HAND, JOKER_SUIT, MAKER, MAKER_TRICKS, NCALLS, OUT, PH_DONE, PH_PLAY, PRIV_SIZE, ROUND, TRUMP)
 from euchresim.records.format import (OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, parse_record)
 from euchresim.engine.tables import cached_tables
-from euchresim.loops.records import OUTCOME_SLOTS, ended_rule, with_error as _replay_error, error_message, as_written, outcome_of, replay_states
-from euchresim.studies.replay import check_file
+from euchresim.loops.record_steps import OUTCOME_SLOTS, ended_rule, with_error as _replay_error, error_message, as_written, outcome_of, replay_states
+from euchresim.studies.replay_file import check_file
 
 BATCH = 1024          # records per batch: a progress bar's step, about a second of solving from the lead
 
@@ -143,7 +143,7 @@ def _uses_dummy(rec: Record, st: list) -> bool:
 def _left_over(rec: Record, st: list) -> str | None:
     """What the replay kernel checks only at a hand's end, for a record cut inside the play.
 
-    Same order and messages as ``loops.replay.replay_hand``: a call after
+    Same order and messages as ``loops.replay_kernels.replay_hand``: a call after
     the bidding, a discard or a keep the hand had no use for, a joker suit
     the rules did not ask for.  Lone hands were checked on the way.
     """

@@ -6,7 +6,7 @@ percent of deals, so a slow main model plays it on targeted deals
 dealt until that seat holds one of the classes, the rest skipped.  Both
 reports ask for them the same way, from a seed of their own, and read
 each class's share of all deals from the deals dealt and skipped
-(``analysis.targeted``).
+(``analysis.targeted_stats``).
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from euchresim.analysis import position_names
-from euchresim.analysis.targeted import class_shares
-from euchresim.report.calls import collect
+from euchresim.analysis.targeted_stats import class_shares
+from euchresim.report.paired_chunks import collect
 
 
 def targeted_seed(seed: int, position: int | None = None, replicate: int = 0) -> int:
@@ -58,10 +58,10 @@ def targeted_deals(ctx, decision: str, positions: list[int], label: str, with_tr
 def replicated(ctx, head: pd.DataFrame, simulate_again, keys=("position", "hand_class")) -> pd.DataFrame:
     """``head`` with every headline cell measured again on deals of its own (``simulate_again(ctx)`` is the
     report's targeted simulation, run with ``ctx.replicate`` 1: its own seeds, its own kept work), the z's
-    of ``analysis.targeted.replication``; a cell that disagrees beyond chance stops the report (ReportError,
+    of ``analysis.targeted_stats.replication``; a cell that disagrees beyond chance stops the report (ReportError,
     one line naming the cells), so that a headline no fresh run reproduces is never printed."""
-    from euchresim.analysis.calls import gain_table
-    from euchresim.analysis.targeted import replication
+    from euchresim.analysis.call_stats import gain_table
+    from euchresim.analysis.targeted_stats import replication
     from euchresim.report import ReportError
     again_df = simulate_again(dataclasses.replace(ctx, replicate=1))
     keys = list(keys)

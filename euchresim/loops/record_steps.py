@@ -11,9 +11,9 @@ if it states an outcome: each stated outcome field that differs from the
 replay's is a finding of its own kind, ``mismatch``, not a rule error.
 
 Records are replayed in batches, one kernel call per batch and set of rules
-(``loops.replay.replay_hands``): a kernel call per record cost more than the
+(``loops.replay_kernels.replay_hands``): a kernel call per record cost more than the
 replay itself.  The file loop (``replay`` of a whole file) is in
-``studies.replay``.
+``studies.replay_file``.
 """
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def replay_states(recs: list[Record], tab, held: bool = False):
     With ``held``, also each seat's cards there (k x 4 boards), as the
     state machine holds them: what a solver's position is made of.
     """
-    from euchresim.loops.replay import replay_hands
+    from euchresim.loops.replay_kernels import replay_hands
     pad = (0,) * (4 - recs[0].rules.players)
     calls: list[int] = []
     plays: list[int] = []

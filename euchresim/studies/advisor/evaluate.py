@@ -1,10 +1,10 @@
 """The advisor: one seat's decision in one hand, every option played out on the deals the seat cannot rule out.
 
 A ``Situation`` is what the seat knows: the rules, who deals, its own
-cards, the upcard, the calls and cards so far, the score.  It is built (studies/situation.py)
+cards, the upcard, the calls and cards so far, the score.  It is built (studies/advisor/situation.py)
 from a player's description (``from_hand``) or from a hand record cut at
 a decision (``from_record``); ``advise`` then samples deals consistent with
-it (``loops.advise``: uniform, narrowed by rejection to those on which the
+it (``loops.advisor_kernels``: uniform, narrowed by rejection to those on which the
 hand so far could have happened and, with inference, on which the other
 seats' policies would have called as they did), plays every option on each
 (paired), and stops once the best option is separated from the rest by the
@@ -18,7 +18,7 @@ Batches of samples are chunks of the one runner (``run.jobs``): batch b
 draws from the streams of chunk b of the seed, so the numbers depend on
 the seed and the samples played, never on the workers or the backend.  The
 table a player reads (points, P(win), intervals) is made from these
-arrays in ``analysis.advice``.
+arrays in ``analysis.advisor_table``.
 """
 from __future__ import annotations
 
@@ -32,15 +32,15 @@ from euchresim.run.jobs import Job, Played, run_job
 from euchresim.run.runner import chunk_states
 from euchresim.stats import sequential_z
 from euchresim.engine.tables import cached_tables
-# what a situation is, and how one is built (studies/situation.py): the advisor's vocabulary, named here too
-from euchresim.studies.situation import (AdviceError, Options, Situation, policy_arrays, score_tuple, read_policy,  # noqa: F401
+# what a situation is, and how one is built (studies/advisor/situation.py): the advisor's vocabulary, named here too
+from euchresim.studies.advisor.situation import (AdviceError, Options, Situation, policy_arrays, score_tuple, read_policy,  # noqa: F401
                                          decision_of, default_calls, from_hand, from_record, probe, seat_name,
                                          seat_of)
 
 MAX_TRIES_PER_SAMPLE = 2000     # tries at a consistent deal, per sample asked for, before the advisor gives up
 MIN_ALPHA = 1e-12               # below it 1 - alpha / (options x looks) rounds to 1 and no z exists
 MIN_STOP_DEALS = 100            # no look before this many deals: a stop on a handful of deals is luck
-# the chance the inference model gives a seat of straying from its policy's call (loops/advise.py): people
+# the chance the inference model gives a seat of straying from its policy's call (loops/advisor_kernels.py): people
 # make calls no bot makes, and a model that never strays leaves no deal for them; pimc's infer_eps default too
 STRAY = 0.1
 
@@ -126,7 +126,7 @@ def play_batch(sit: Situation, decision: Options, policy, infer: bool, n: int, s
     evidence of, and who makes the discard or keep the seat did not see.
     Both as read (``read_policy``: a ``policies.Seats``), as ``advise`` hands them on.
     """
-    from euchresim.loops.advise import POLICY_ERROR, SCRIPT_ERROR, play_options
+    from euchresim.loops.advisor_kernels import POLICY_ERROR, SCRIPT_ERROR, play_options
     players = sit.rules.players
     pids, params, fns, _ = policy_arrays(policy, players)
     ipids, iparams, ifns, _ = policy_arrays(infer_policy or policy, players)
@@ -171,7 +171,7 @@ def default_workers(policy) -> int:
 
 
 def default_model_hands(policy) -> int:
-    """Hands behind the P(win) model (analysis.advice.win_model): fewer for the search bots, at ms a hand."""
+    """Hands behind the P(win) model (analysis.advisor_table.win_model): fewer for the search bots, at ms a hand."""
     return 2_000 if _cost(policy).searches else 20_000
 
 
@@ -272,7 +272,7 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
     ``stop`` False plays every sample asked for: a fixed sample, whose
     intervals need no allowance for the looks.
     ``infer_policy``: the model of the other seats' calls, if not ``policy``; ``stray`` the chance the model
-    gives a seat of calling otherwise than it (loops/advise.py; 0: the model exactly).
+    gives a seat of calling otherwise than it (loops/advisor_kernels.py; 0: the model exactly).
     ``value``: Samples -> float[n, options], the measure the stop separates
     (default the seat's side's net points).
     ``policy`` (and ``infer_policy``) a name or a ``policies.Seats``, read

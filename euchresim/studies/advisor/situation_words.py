@@ -11,9 +11,9 @@ from euchresim.actions import CALL_SYNONYMS
 
 
 def _refuse(message: str) -> ValueError:
-    """The advisor's one-line refusal (studies.situation.AdviceError), imported only when raised: reading
+    """The advisor's one-line refusal (studies.advisor.situation.AdviceError), imported only when raised: reading
     the words must not load the engine (``euchresim --help`` imports this module)."""
-    from euchresim.studies.situation import AdviceError
+    from euchresim.studies.advisor.situation import AdviceError
     return AdviceError(message)
 
 POSITIONS = {

@@ -31,7 +31,7 @@ def class_shares(dealt, class_kept, classes, position: str) -> list[dict]:
 
     ``dealt`` is the chunks' deals dealt (kept and skipped), ``class_kept``
     their kept deals by class, ``len(CLASS_NAMES)`` a chunk, as
-    ``report.calls.decision_job`` gives them.
+    ``report.paired_chunks.decision_job`` gives them.
     """
     dealt = int(np.sum(dealt))
     kept = np.asarray(class_kept).reshape(-1, len(CLASS_NAMES)).sum(axis=0)

@@ -1,6 +1,6 @@
 """The statistics of a call: hand classes, point counts fitted and judged, tables of paired gains (pandas).
 
-The input is one row a deal of paired counterfactuals (report.calls
+The input is one row a deal of paired counterfactuals (report.paired_chunks
 collects them): a deal's *gain* of an option is the net points of the hand
 with the option forced less the same with the alternative forced.  Every
 interval is euchresim.stats': Wilson for the share of deals where an option

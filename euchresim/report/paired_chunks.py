@@ -6,7 +6,7 @@ rest.  A deal's *gain* of an option is the net points of the hand (the
 deciding seat's side less the other side; in Cutthroat the seat less the
 mean of the other two) with the option forced, less the same with the
 alternative forced.  What the gains say (hand classes, tables, the fitted
-count) is computed in ``euchresim.analysis.calls``.
+count) is computed in ``euchresim.analysis.call_stats``.
 """
 from __future__ import annotations
 

@@ -6,8 +6,8 @@ and how many of its steps lead to the decision.  ``from_hand`` builds one
 from what a player says ("left of the dealer, holding ..., ten of hearts
 turned"), ``from_record`` from a hand record cut at a decision, each time
 with only what that seat saw.  ``decision_of`` reads the decision and its
-options off one probe (loops/advise.py: a Python loop over the compiled
-sample_deal); studies/advise.py samples and plays them.
+options off one probe (loops/advisor_kernels.py: a Python loop over the compiled
+sample_deal); studies/advisor/evaluate.py samples and plays them.
 """
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ class Options:
     """
     phase: int
     legal: int
-    options: np.ndarray = field(compare=False)      # int64[k, 2] (loops.advise.OPT_*)
+    options: np.ndarray = field(compare=False)      # int64[k, 2] (loops.advisor_kernels.OPT_*)
     labels: tuple = ()
 
     @property
@@ -96,8 +96,8 @@ def policy_arrays(table, players):
 
 
 def probe(sit: Situation, tries: int = 20000) -> tuple:
-    """Where ``sit.steps`` actions lead (loops.advise.probe): (status, phase, to act, legal, calls, plays, tries)."""
-    from euchresim.loops.advise import probe as probe_kernel
+    """Where ``sit.steps`` actions lead (loops.advisor_kernels.probe): (status, phase, to act, legal, calls, plays, tries)."""
+    from euchresim.loops.advisor_kernels import probe as probe_kernel
     from euchresim.policies import rebuilt
     pids, params, fns, _ = policy_arrays(rebuilt(("random",) * sit.rules.players), sit.rules.players)
     drng, prng = chunk_states(0, 0)
@@ -111,7 +111,7 @@ def _bits(mask: int) -> list[int]:
 
 def decision_of(sit: Situation) -> Options:
     """The seat's decision in ``sit`` and its options; an AdviceError if the hand so far reaches none."""
-    from euchresim.loops.advise import KEPT, SCRIPT_ERROR
+    from euchresim.loops.advisor_kernels import KEPT, SCRIPT_ERROR
     status, phase, to_act, legal, _, _, _ = probe(sit)
     if status == SCRIPT_ERROR or (status == KEPT and to_act != sit.seat):
         raise AdviceError(f"the calls and cards given do not lead to a decision of {seat_name(sit)} "
@@ -227,7 +227,7 @@ def _first_decision(base: Situation, n_calls: int, n_plays: int, decision: str |
     kind: after an order the maker's alone call and the dealer's discard
     come in turn, with nothing more given.
     """
-    from euchresim.loops.advise import KEPT, SCRIPT_ERROR
+    from euchresim.loops.advisor_kernels import KEPT, SCRIPT_ERROR
     if decision is not None and decision not in PHASE_NAMES[:-1]:
         raise AdviceError(f"unknown decision {decision!r}: one of {', '.join(PHASE_NAMES[:-1])}")
     want = None if decision is None else PHASE_NAMES.index(decision)
@@ -251,7 +251,7 @@ def _first_decision(base: Situation, n_calls: int, n_plays: int, decision: str |
 
 def _failed_at(base: Situation, steps: int) -> int:
     """The number of calls replayed when ``steps`` steps fail, if one step fewer goes through (else -1)."""
-    from euchresim.loops.advise import KEPT
+    from euchresim.loops.advisor_kernels import KEPT
     ok = probe(Situation(**{**base.__dict__, "steps": steps - 1, "seat": -1}))
     return ok[4] + 1 if ok[0] == KEPT and steps > 0 else -1
 
@@ -267,7 +267,7 @@ def from_record(rec: Record, calls: int | None = None, plays: int | None = None,
     ``known="all"`` gives it the whole deal instead (a double-dummy view:
     nothing is left to sample).
     """
-    from euchresim.loops.records import replay_states
+    from euchresim.loops.record_steps import replay_states
     if known not in ("seat", "all"):
         raise AdviceError(f"known must be 'seat' or 'all', not {known!r}")
     calls = len(rec.calls) if calls is None else int(calls)

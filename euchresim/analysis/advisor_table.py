@@ -1,6 +1,6 @@
 """The advisor's table: per option, the points and P(win the game), each with its 95% interval.
 
-``studies.advise`` plays every option on the same sampled deals; here
+``studies.advisor.evaluate`` plays every option on the same sampled deals; here
 those paired arrays become what a player reads.  Points are the hand's
 **net** points (the seat's side less the other side's, as the reports
 count them; 3 and 2 players: less the mean of the others) and, beside
@@ -149,7 +149,7 @@ def interval_z(adv, level: float = 0.95) -> float:
 
 def deal_values(adv, model: np.ndarray | None) -> tuple[np.ndarray, str]:
     """Per deal and option, what decides ("P(win)" when there is a model, else "points") and its name."""
-    from euchresim.studies.advise import net_points
+    from euchresim.studies.advisor.evaluate import net_points
     sit, s = adv.situation, adv.samples
     if model is None:
         return net_points(s.points, sit.seat, sit.rules.players).astype(float), "points"
@@ -177,7 +177,7 @@ def advice_table(adv, model: np.ndarray | None = None, z: float | None = None) -
     the best's lead in points.  ``z`` defaults to
     ``interval_z(adv)``.  ``table.attrs["decided_by"]`` names the measure.
     """
-    from euchresim.studies.advise import net_points
+    from euchresim.studies.advisor.evaluate import net_points
     z = interval_z(adv) if z is None else z
     sit, s = adv.situation, adv.samples
     players = sit.rules.players
@@ -416,7 +416,7 @@ def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int =
                 alpha: float = 0.05, seats=None) -> pd.DataFrame:
     """Each decision of a played hand, judged from its seat's knowledge then: what it did, the best, the cost.
 
-    One row per decision with more than one option (studies.show.decisions):
+    One row per decision with more than one option (studies.record_text.decisions):
     ``did`` and ``best`` (the advisor's labels), ``gave_up`` = the best's
     net points less those of what was done, paired on the same deals, with
     its interval (0 when the seat took the best; ``interval_z`` its z,
@@ -426,12 +426,12 @@ def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int =
     A call and the alone call after it are one decision (the call's options
     are "order", "order alone", ...): the alone step is not judged again.
     Where the calls heard leave too few deals even with the softened model
-    (loops/advise.py), the decision is judged on every deal the cards allow
+    (loops/advisor_kernels.py), the decision is judged on every deal the cards allow
     and its row says ``inference`` False, instead of stopping the review.
     ``seats``: judge only these seats' decisions (the practice table's player).
     """
-    from euchresim.studies import advise as A
-    from euchresim.studies.show import decisions
+    from euchresim.studies.advisor import evaluate as A
+    from euchresim.studies.record_text import decisions
     steps = decisions(rec)
     rows = []
     judged_alone = set()                   # alone steps their call's options already judged

@@ -2,7 +2,7 @@
 
 A record is written for machines (one line of JSON, the plays in one flat
 list), so a reader has to redo the rules to see who led each trick or
-who sat out.  Here the record is first replayed (``loops.records.replay``),
+who sat out.  Here the record is first replayed (``loops.record_steps.replay``),
 so a broken record is refused with replay's own message, and then stepped
 through the same state machine once more, decision by decision: every
 seat, trick leader and trump below is what the engine says, not a second
@@ -20,7 +20,7 @@ from euchresim.engine.layout import (EXCHANGED, LED, NINTRICK, OUT, PH_ALONE, PH
                                      PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE_NAMES,
                                      REDEAL, ROUND, T_SUIT_OF, TRICK, TRUMP)
 from euchresim.engine.tables import cached_tables
-from euchresim.loops.records import replay
+from euchresim.loops.record_steps import replay
 from euchresim.loops.step import HandState
 from euchresim.records.format import Record, RecordError, cards_desc
 
@@ -69,7 +69,7 @@ def _walk(rec: Record) -> tuple[list[dict], list[dict], dict]:
         trick, lead = int(st[TRICK]), st[NINTRICK] == 0
         if h.apply(code):
             raise RecordError(f"record: the engine refused {text!r} from seat {seat} at step "
-                              f"{len(decisions) - 1} of a record that replayed (a bug of studies.show)")
+                              f"{len(decisions) - 1} of a record that replayed (a bug of studies.record_text)")
         if ph in (PH_BID1, PH_BID2):
             ci += 1
         elif ph == PH_PLAY:
@@ -141,7 +141,7 @@ def hand_story(rec: Record, stated: dict | None = None) -> dict:
                         for d in steps if d["kind"] in ("bid1", "bid2")]
     story["maker"], story["trump"], story["round"] = maker, trump, final["round"]
     if stated:
-        from euchresim.loops.records import outcome_agrees
+        from euchresim.loops.record_steps import outcome_agrees
         from euchresim.records.format import OUTCOME_FIELDS
         differ = {k: {"record": stated[k], "replay": outcome[k]} for k in OUTCOME_FIELDS
                   if k in stated and not outcome_agrees(k, stated[k], outcome[k])}
@@ -220,7 +220,7 @@ def format_story(story: dict, suits: str = "letters") -> str:
     width = max(map(len, label.values()))
     lines = [_header(story)]
     if story.get("mismatch"):
-        from euchresim.loops.records import differences
+        from euchresim.loops.record_steps import differences
         lines.append(f"the record and its replay differ ({differences(story['mismatch'])}): shown as replayed")
     for s in story["seats"]:
         lines.append(f"{label[s['seat']]:<{width}}  {' '.join(map(cs, s['hand']))}")

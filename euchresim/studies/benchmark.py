@@ -29,7 +29,7 @@ def compile_every_kernel() -> float:
     t = time.perf_counter()
     import json
 
-    from euchresim.loops.records import replay_record
+    from euchresim.loops.record_steps import replay_record
     from euchresim.records.rows import records_lines
     for p in (2, 3, 4):
         for pol in ("random", "baseline", "heuristic"):
@@ -48,7 +48,7 @@ def measure_compile() -> tuple[float, float]:
     """Seconds to import and compile every kernel: (cold, from cache), each in a fresh process."""
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBA_CACHE_DIR=d)
-        code = "from euchresim.studies.bench import compile_every_kernel as f; print(f())"
+        code = "from euchresim.studies.benchmark import compile_every_kernel as f; print(f())"
         out = []
         for _ in range(2):
             t = time.perf_counter()
@@ -270,11 +270,11 @@ def measure_advise(samples: int, repeat: int = 3) -> list:
     the dealer's pick-up with ``pimc`` at ``samples // 20`` and a lead with
     ``pimc`` at the same: every deal played (the stop is not allowed to end
     early, so the figure is the cost of the deals asked for).  The P(win)
-    model (analysis.advice.win_model, made once per policy and rules) is
+    model (analysis.advisor_table.win_model, made once per policy and rules) is
     not in these figures.
     """
     from euchresim.cards import parse_board, parse_card
-    from euchresim.studies.advise import advise, from_hand
+    from euchresim.studies.advisor.evaluate import advise, from_hand
     rules = Rules()
     cases = {
         "advise_bid1_heuristic": (from_hand(rules, parse_board("JH JD AH KS 9C".split()), parse_card("TH"), 1),

@@ -1,7 +1,7 @@
 """Replay a file of hand records: JSON Lines in batches, one line out per line in.
 
 The replay of each record (every step checked by the simulator's own state
-machine, the outcome compared) is ``loops.records``; this module is the file
+machine, the outcome compared) is ``loops.record_steps``; this module is the file
 loop that ``replay`` and ``solve`` share, and the summary of what it found.
 """
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from euchresim.loops.records import (check_records, differences, replay, replay_many,  # noqa: F401
+from euchresim.loops.record_steps import (check_records, differences, replay, replay_many,  # noqa: F401
                                      replay_record, replay_states, with_error)
 from euchresim.records.jsonl import iter_jsonl, write_jsonl  # noqa: F401
 from euchresim.studies.record_files import BATCH, SHOWN, why_not_a_record, check_items, check_path  # noqa: F401
