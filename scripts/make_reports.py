@@ -31,7 +31,7 @@ REPORTS = [
                "--model-hands", "40000", "--classes", "4+T RL,4+T R,3T RL", "--class-deals", "8000",
                "--defend-hands", "240000"]),
     ("euchre-rates", ["euchre-rates", "--hands", "2000000"]),
-    ("decks", ["decks", "--hands", "400000", "--policy", "heuristic", "--policy", "best", "--model-hands", "3600"]),
+    ("decks", ["decks", "--hands", "400000", "--policy", "heuristic", "--policy", "best", "--model-hands", "4500"]),
     ("win-probability", ["win-probability", "--hands", "1000000"]),
 ]
 

@@ -212,6 +212,23 @@ def test_a_resumed_report_states_the_time_of_every_sitting(tmp_path, monkeypatch
 
 # ---------------------------------------------------------------- the decks report with several play models
 
+def test_precision_line_names_the_widest_interval_of_each_model():
+    """The half-width printed is the widest Wilson half-width among a model's rates, found where it is."""
+    from euchresim.report.decks_models import precision_lines
+    from euchresim.stats import wilson
+    rows = []
+    for players, k, n in ((3, 1050, 3000), (4, 600, 3000), (2, 100, 4000)):     # 35% of 3,000 is the widest
+        lo, hi = wilson(k, n)
+        rows.append({"policy": "best", "players": players, "deck": 24, "statistic": "euchred", "count": k,
+                     "of": n, "value": k / n, "ci_low": lo, "ci_high": hi})
+    rows.append({"policy": "heuristic", "players": 4, "deck": 24, "statistic": "march", "count": 0, "of": 0,
+                 "value": float("nan"), "ci_low": float("nan"), "ci_high": float("nan")})
+    lines = precision_lines(pd.DataFrame(rows), ["best", "heuristic"])
+    lo, hi = wilson(1050, 3000)
+    assert lines == [f"best: every headline rate within ±{100 * (hi - lo) / 2:.1f} points (95%); the widest, "
+                     "euchred at 3 players, 24 cards (1,050 of 3,000)"]
+    assert f"{100 * (hi - lo) / 2:.1f}" == "1.7"        # 1.96 * sqrt(.35 * .65 / 3000) = 0.0171
+
 @pytest.mark.slow
 def test_two_models_every_variant_as_a_direct_run_and_resumable(tmp_path):
     out = report("decks", tmp_path / "d", 1000, "--policy", "heuristic", "--policy", "baseline", "--model-hands", "1000")

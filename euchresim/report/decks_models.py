@@ -27,6 +27,7 @@ HEADLINE = {
     "makers took 3+": ("makers took 3+ tricks (share of made hands)", "makers took 3+ tricks"),
     "euchred": ("makers euchred (share of made hands)", "makers euchred"),
     "march": ("makers marched (share of made hands)", "march"),
+    "maker alone": ("maker went alone (share of made hands)", "maker alone"),
 }
 COLUMNS = ["players", "deck", "statistic", "policy", "hands", "count", "of", "value", "ci_low", "ci_high"]
 
@@ -41,7 +42,7 @@ def headline_rows(players: int, deck: int, policy: str, counts: dict) -> list[di
             k, of = sum(counts.get(f"made_r1_pos{p}", 0) for p in range(players)), n
         else:
             hit = s[s["statistic"] == row]
-            if hit.empty:
+            if hit.empty:           # no loners with 2 or 3 players: the rule has no partner to leave out
                 continue
             k, of = int(hit.iloc[0]["count"]), int(hit.iloc[0]["of"])
         lo, hi = wilson(k, of)
@@ -94,9 +95,13 @@ def models_text(table: pd.DataFrame, policies, hands: list[int], refused: list[s
     who = ", ".join(f"{p} ({n:,} hands per variant)" for p, n in zip(policies, hands))
     text = ["", "## The play models side by side", "",
             f"Every variant played by each model: {who}; the same seed. Each line gives the models' rates "
-            "with 95% intervals; \"differ\" where two intervals do not overlap (`decks_models.csv`)."]
+            "with 95% intervals; \"differ\" where two intervals do not overlap (`decks_models.csv`). How well "
+            "each bot plays each variant, its calls against heuristic's under the same play and its games "
+            "against heuristic and pimc, is measured by duels in [docs/policies.md]"
+            "(../../docs/policies.md#bests-calls-in-every-variant)."]
     if refused:
         text += ["", "Not played (the model refused the variant): " + "; ".join(refused) + "."]
+    text += [""] + [f"- {line}" for line in precision_lines(table, policies)]
     ver = verdicts(table).set_index(["statistic", "players", "deck"])["models"]
     for stat, (words, _) in HEADLINE.items():
         df = table[table["statistic"] == stat]
@@ -110,6 +115,21 @@ def models_text(table: pd.DataFrame, policies, hands: list[int], refused: list[s
             mark = " — differ" if ver.get((stat, players, deck)) == "differ" else ""
             text.append(f"- {players} players, {deck} cards: {say}{mark}.")
     return text
+
+
+def precision_lines(table: pd.DataFrame, policies) -> list[str]:
+    """Per model, the widest half of a 95% interval among its headline rates, in points, and where: the
+    rate a reader may quote to that precision everywhere (a strategy guide asks ±1.5 points or less)."""
+    out = []
+    for pol in policies:
+        mine = table[(table["policy"] == pol) & (table["of"] > 0)]
+        if mine.empty:
+            continue
+        half = (mine["ci_high"] - mine["ci_low"]) / 2
+        w = mine.loc[half.idxmax()]
+        out.append(f"{pol}: every headline rate within ±{100 * half.max():.1f} points (95%); the widest, "
+                   f"{w['statistic']} at {w['players']} players, {w['deck']} cards ({int(w['count']):,} of {int(w['of']):,})")
+    return out
 
 
 def chart_name(prefix: str, stat: str) -> str:
