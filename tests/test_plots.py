@@ -300,6 +300,38 @@ def test_call_grid_words_colours_and_outlines():
     assert len(marked) == 1 and marked[0].get_x() == pytest.approx(-0.44)      # row 0, column 0 only
 
 
+def test_decision_card_draws_each_panel_as_the_call_grid_does(tmp_path):
+    """The one-page card (issue 36) is the report's call grids stacked: each panel's words, gains, colours and
+    outlines are those call_grid_figure draws for the same frame, so the card and the charts never disagree."""
+    r1 = pd.DataFrame(dict(seat=["dealer", "dealer", "left"], hand=["2T R", "3T R", "4+T RL"],
+                           call=["order", "close", "too few hands"], gain=[1.37, 0.04, 0.3], differ=["", "dd", ""]))
+    r2 = pd.DataFrame(dict(seat=["left", "right"], hand=["3T R", "2T R"], call=["call", "pass"],
+                           gain=[0.5, -0.61], differ=["", ""]))
+    fig = P.decision_card_figure([("Round one", r1), ("Round two", r2), ("empty", r1.iloc[:0])], "seat", "hand",
+                                 "call", title="When to call", caption=CAPTION, value="gain", marked="differ")
+    assert len(fig.axes) == 2 and [ax.get_title() for ax in fig.axes] == ["Round one", "Round two"]
+    for ax, df in zip(fig.axes, (r1, r2)):
+        one = P.call_grid_figure(df, "seat", "hand", "call", value="gain", marked="differ").axes[0]
+        for gid in ("value", "gain"):
+            assert _texts(ax, gid) == _texts(one, gid)
+        from matplotlib.colors import to_hex
+        assert [to_hex(p.get_facecolor()) for p in ax.patches if p.get_gid() == "call"] == \
+            [to_hex(p.get_facecolor()) for p in one.patches if p.get_gid() == "call"]
+        assert len([p for p in ax.patches if p.get_gid() == "marked"]) == int((df["differ"] != "").sum())
+    assert _texts(fig.axes[1], "gain") == ["+0.50", "-0.61"]
+    loner = P.decision_card_figure([("alone", r2.assign(call=["alone", "don't"]))], "seat", "hand", "call")
+    assert [to_hex(p.get_facecolor()) for p in loner.axes[0].patches if p.get_gid() == "call"] == \
+        ["#2166ac", "#b2182b"]          # a loner card's words take the colours of order and pass
+    # a column is one hand class down the page: round two's panel has round one's columns, in their order
+    assert [t.get_text() for t in fig.axes[1].get_xticklabels()] == ["2T R", "3T R", "4+T RL"]
+    assert [p.get_x() for p in fig.axes[1].patches if p.get_gid() == "call"] == [0.5, -0.5]    # 3T R, 2T R
+    assert P.caption_of(fig) == CAPTION
+    with pytest.raises(ValueError, match="at least one panel"):
+        P.decision_card_figure([("x", r1.iloc[:0])], "seat", "hand", "call")
+    path = P.decision_card([("Round one", r1)], "seat", "hand", "call", tmp_path / "card.png", value="gain")
+    assert (tmp_path / "card.png").stat().st_size > 0 and str(path).endswith("card.png")
+
+
 def test_call_grid_prints_each_cells_gain_and_tells_too_few_hands_from_close():
     """A toss-up ("close", grey) and an unmeasured cell ("few", white and hatched) never look alike, and each
     cell prints the gain the word stands for (issue 36: "close" on 51 hands read as a toss-up)."""

@@ -85,6 +85,8 @@ def test_order_up_files_and_quoted_numbers(order_up):
             else "No other model gives the opposite call" in readme)
     for png in meta["charts"]:
         assert f"({png})" in readme
+    # both rounds' call charts on one page to keep, linked from the decision table
+    assert "decision_card.png" in meta["charts"] and "one page to keep: [decision_card.png]" in readme
 
 
 @pytest.mark.slow
@@ -122,6 +124,11 @@ def test_loner_files(loner):
     sp = pd.read_csv(os.path.join(loner, "loner_count_refits.csv"))
     r = sp[(sp["what"] == "agree") & (sp["name"] == "fitted count")].iloc[0]
     assert r["refits"] == 5 and f"- fitted count: agrees {r['mean']:.2%} held out" in readme
+    # the decision table on one page: a panel per who and round, linked from the table
+    meta = json.load(open(os.path.join(loner, "meta.json")))
+    assert "decision_card.png" in meta["charts"] and "one page to keep: [decision_card.png]" in readme
+    for png in meta["charts"]:
+        assert f"({png})" in readme
 
 
 @pytest.mark.slow

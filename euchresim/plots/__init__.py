@@ -19,13 +19,16 @@ canvas, so importing or using this package changes no global matplotlib state
 - score_heatmap: P(win) by (our score, their score), annotated in percent.
 - call_grid: a call as a word by (row, col), coloured, cells where another model
   disagrees outlined: a chart to use at the table.
+- decision_card: several call grids stacked on one page (each round, each
+  decision), drawn by the same rules as call_grid: the page a player keeps.
 - lines: a generic line chart with bands.
 """
 from euchresim.plots._base import DPI, FIGSIZE, MIN_COUNT, PALETTE, caption_of, save
 from euchresim.plots.charts import (bars, bars_figure, lines, lines_figure, threshold, threshold_figure, zero_crossing)
-from euchresim.plots.grids import (call_grid, call_grid_figure, heatmap, heatmap_figure, score_heatmap,
-                                   score_heatmap_figure)
+from euchresim.plots.grids import (call_grid, call_grid_figure, decision_card, decision_card_figure, heatmap,
+                                   heatmap_figure, score_heatmap, score_heatmap_figure)
 
-__all__ = ["heatmap", "heatmap_figure", "call_grid", "call_grid_figure", "bars", "bars_figure", "threshold", "threshold_figure",
+__all__ = ["heatmap", "heatmap_figure", "call_grid", "call_grid_figure", "decision_card", "decision_card_figure",
+           "bars", "bars_figure", "threshold", "threshold_figure",
            "score_heatmap", "score_heatmap_figure", "lines", "lines_figure", "save",
            "caption_of", "zero_crossing", "DPI", "FIGSIZE", "MIN_COUNT", "PALETTE"]

@@ -6,7 +6,9 @@ import math
 import matplotlib
 import numpy as np
 import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import Normalize
+from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from euchresim.plots import _base as B
@@ -232,8 +234,8 @@ def score_heatmap(df: pd.DataFrame, ours, theirs, value, path, title: str = "",
     return B.save(fig, path, dpi)
 
 
-CALL_COLOURS = {"order": "#2166ac", "call": "#2166ac", "pass": "#b2182b", "close": "#e0e0e0",
-                "too few hands": "#ffffff"}
+CALL_COLOURS = {"order": "#2166ac", "call": "#2166ac", "alone": "#2166ac", "defend": "#2166ac",
+                "pass": "#b2182b", "don't": "#b2182b", "close": "#e0e0e0", "too few hands": "#ffffff"}
 
 
 def call_grid_figure(df: pd.DataFrame, row, col, call, marked=None, title: str = "", caption: str = "",
@@ -247,20 +249,31 @@ def call_grid_figure(df: pd.DataFrame, row, col, call, marked=None, title: str =
     model gives the opposite answer (df[marked] non-empty).
     """
     B.need(df, row, col, call, marked, value)
-    rows = B.order(df[row])
-    cols = B.order(df[col])
-    values = df[value] if value else [math.nan] * len(df)
-    cells = {(r, c): (w, bool(m) if marked else False, x)
-             for r, c, w, m, x in zip(df[row], df[col], df[call], df[marked] if marked else [""] * len(df), values)}
-    chars = max([len(str(w)) for w, _, _ in cells.values() if str(w) != "too few hands"] or [5])
-    lines = 2 if value else 1
+    rows, cols = B.order(df[row]), B.order(df[col])
+    chars, lines = _call_chars(df, call), 2 if value else 1
     fig, ax = B.new_figure(_fit_size(figsize, len(rows), len(cols), chars, lines))
     B.titles(ax, title, col if col_label is None else col_label, row if row_label is None else row_label)
     if not rows or not cols:
         B.no_data(ax)
         return B.finish(fig, caption)
-    _ticks(ax, rows, cols)
     pt = max(B.NUMBER_PT + 1, _annotation_pt(fig, len(rows), len(cols), chars + 1, lines))   # bold: a glyph wider
+    _call_cells(ax, df, row, col, call, marked, value, fmt, pt)
+    return B.finish(fig, caption)
+
+
+def _call_chars(df, call) -> int:
+    """The longest word a cell prints ("too few hands" prints "few")."""
+    return max([len(str(w)) for w in df[call] if str(w) != "too few hands"] or [5])
+
+
+def _call_cells(ax, df, row, col, call, marked, value, fmt, pt, cols=None) -> None:
+    """Draw one grid of calls on ``ax``: its cells, words, gains and outlines (call_grid_figure's rules);
+    ``cols`` the columns to show (a card's panels share theirs), else those of ``df``."""
+    rows, cols = B.order(df[row]), B.order(df[col]) if cols is None else cols
+    values = df[value] if value else [math.nan] * len(df)
+    cells = {(r, c): (w, bool(m) if marked else False, x)
+             for r, c, w, m, x in zip(df[row], df[col], df[call], df[marked] if marked else [""] * len(df), values)}
+    _ticks(ax, rows, cols)
     for i, r in enumerate(rows):
         for j, c in enumerate(cols):
             if (r, c) not in cells:
@@ -273,7 +286,7 @@ def call_grid_figure(df: pd.DataFrame, row, col, call, marked=None, title: str =
             text_colour = "black" if word in ("close", "too few hands") else "white"
             shown = "few" if few else str(word)              # the word that fits a cell; the caption says it
             ax.text(j, i, shown, ha="center", va="bottom" if value else "center", fontsize=pt,
-                    color=text_colour, fontweight="bold" if word in ("order", "call", "pass") else "normal",
+                    color=text_colour, fontweight="normal" if word in ("close", "too few hands") else "bold",
                     gid="value")
             if value and math.isfinite(x):
                 ax.text(j, i, B.fmt_value(fmt, x), ha="center", va="top", fontsize=max(B.NUMBER_PT, pt * 0.8),
@@ -283,7 +296,57 @@ def call_grid_figure(df: pd.DataFrame, row, col, call, marked=None, title: str =
                                        linewidth=4.0, gid="marked"))
     ax.set_xlim(-0.5, len(cols) - 0.5)
     ax.set_ylim(len(rows) - 0.5, -0.5)
+
+
+def decision_card_figure(panels, row, col, call, title: str = "", caption: str = "", row_label=None,
+                         col_label=None, value=None, fmt: str = "{:+.2f}", marked=None):
+    """Every decision of a report on one page a player can keep: one call grid per panel, stacked.
+
+    ``panels`` is a list of (panel title, frame); each frame is drawn as
+    call_grid_figure draws one (the same words, colours, gains and outlines),
+    so the card and the report's own charts never disagree. The page is
+    sized so that its largest panel's cells hold their words at the size
+    the single charts use.
+    """
+    panels = [(t, d) for t, d in panels if len(d)]
+    if not panels:
+        raise ValueError("a decision card needs at least one panel with cells")
+    for _, d in panels:
+        B.need(d, row, col, call, marked, value)
+    lines = 2 if value else 1
+    chars = max(_call_chars(d, call) for _, d in panels)
+    cols = _shared_columns([d[col] for _, d in panels])
+    n_cols = len(cols)
+    heights = [len(B.order(d[row])) + 1.2 for _, d in panels]          # a panel's rows and its title
+    w, h1 = _fit_size((8.0, 0.0), 1, n_cols, chars, lines)
+    fig = Figure(figsize=(w, max(4.0, h1 * sum(heights) + 1.5)), dpi=B.DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(len(panels), 1, gridspec_kw={"height_ratios": heights}, squeeze=False)[:, 0]
+    fig.suptitle(title, fontsize=B.TITLE_PT)
+    pt = B.NUMBER_PT + 1
+    for ax, (sub, d) in zip(axes, panels):
+        ax.tick_params(labelsize=B.TICK_PT)
+        B.titles(ax, sub, col if col_label is None else col_label, row if row_label is None else row_label)
+        _call_cells(ax, d, row, col, call, marked, value, fmt, pt, cols)
     return B.finish(fig, caption)
+
+
+def _shared_columns(series: list) -> list:
+    """The columns every panel of a card shows, so a column means one hand class down the page: the union
+    of the panels' values, in the first's category order where the keys are categorical (the report gives
+    them all the same categories), else in order of first appearance."""
+    present = [v for s in series for v in B.order(s)]
+    first = series[0]
+    if isinstance(first.dtype, pd.CategoricalDtype) and set(present) <= set(first.cat.categories):
+        return [c for c in first.cat.categories if c in set(present)]
+    return list(dict.fromkeys(present))
+
+
+def decision_card(panels, row, col, call, path, title: str = "", caption: str = "", row_label=None,
+                  col_label=None, value=None, fmt: str = "{:+.2f}", marked=None, dpi: int = B.DPI):
+    """Write decision_card_figure's page as a PNG at path; returns path."""
+    return B.save(decision_card_figure(panels, row, col, call, title, caption, row_label, col_label, value, fmt,
+                                       marked), path, dpi)
 
 
 def call_grid(df: pd.DataFrame, row, col, call, path, marked=None, title: str = "", caption: str = "",

@@ -19,8 +19,7 @@ from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table
 from euchresim.analysis.call_stats import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, count_points, evaluate, fit_count,
                                       HAND_CLASS_NOTE, gain_table, hand_class, interval_sign, model_compare,
-                                      played_features,
-                                      published_points)
+                                      played_features, published_points, TOSS_UP)
 from euchresim.analysis.count_error import REFITS, refits, spread
 from euchresim.report.paired_chunks import chose_note, collect, fmt_gain
 
@@ -71,8 +70,11 @@ def build(ctx) -> Section:
         head = targeted.headline_table(tdf, shares, df, policies[0], players)
         t["loner_headline"] = replicated(ctx, head, lambda c: targeted.simulate(c, tab, deal_frame)[0])
         strong = targeted.headline_text(t["loner_headline"], df, policies, ctx.class_deals)
+    decisions = _decisions(df, policies[0], players)
+    if decisions:
+        charts["decision_card"] = _decision_card(ctx, decisions, policies[0])
     text = (_method_text(players, maker_word, note_def) + _gain_text(t, players, strong)
-            + _decision_text(df, policies, players)
+            + _decision_text(decisions, policies, players)
             + _where_it_pays_text(t["loner_fit"]) + _chart_text(ctx, charts, df, policies)
             + _threshold_text(t) + count_text(t, policies[0]) + _models_text(t["loner_models"], policies)
             + chose_note(policies, ctx.models))
@@ -215,39 +217,76 @@ def _method_text(players: int, maker_word: str, note_def: str) -> list[str]:
     return text
 
 
-def _decision_text(df: pd.DataFrame, policies: list, players: int) -> list[str]:
+WHAT = (("maker", "Going alone"), ("defender", "Defending alone"))
+CARD_WORDS = {"maker": {"order": "alone", "pass": "don't"}, "defender": {"order": "defend", "pass": "don't"}}
+
+
+def _decisions(df: pd.DataFrame, main: str, players: int) -> list[tuple]:
+    """Per who (maker, defender) and round made: the main model's call table by seat and hand class
+    (``table_calls``: it pays, a toss-up, too few hands, it costs), as (who, words, round, calls)."""
+    from euchresim.analysis.call_stats import table_calls
+    mine = df[df["policy"] == main]
+    out = []
+    for who, what in WHAT:
+        for rnd in (1, 2):
+            sub = mine[(mine["who"] == who) & (mine["round"] == rnd)]
+            if len(sub):
+                cells = gain_table(sub.assign(policy=main), ["policy", "round", "position", "hand_class"])
+                out.append((who, what, rnd, table_calls(cells, [main], rnd)))
+    return out
+
+
+def _decision_card(ctx, decisions: list[tuple], main: str):
+    """Every row of the decision table on one page a player keeps: a panel per who and round."""
+    from euchresim import plots
+    from euchresim.analysis import speaking_order
+    seats = [position_names(ctx.rules.players)[p] for p in speaking_order(ctx.rules.players)]
+    classes = list(class_order())
+    panels = []
+    for who, what, rnd, calls in decisions:
+        c = calls.assign(call=calls["call"].replace(CARD_WORDS[who]),
+                         position=pd.Categorical(calls["position"].astype(str), seats, ordered=True),
+                         hand_class=pd.Categorical(calls["hand_class"], classes, ordered=True))
+        panels.append((f"{what}, trump made in round {'one' if rnd == 1 else 'two'}",
+                       c.sort_values(["position", "hand_class"])))
+    return plots.decision_card(
+        panels, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain",
+        title=f"When to go alone and to defend alone, by seat ({main})",
+        caption=ctx.caption(main, sum(int(c["n"].sum()) for _, c in panels),
+                            "the gain of going (defending) alone over not, per seat; alone/defend where it pays, "
+                            f"don't where it costs, close within ±{TOSS_UP:.2f} of 0, few: too few hands to say; "
+                            + HAND_CLASS_NOTE),
+        row_label="seat", col_label="trumps held, bowers")
+
+
+def _decision_text(decisions: list[tuple], policies: list, players: int) -> list[str]:
     """The decision table for going alone and defending alone: per who, round and seat, the classes where it
     pays, is a toss-up, has too few hands to say, or costs, each with its gain and half-width (or its hand
     count), under the main model; every answer per seat, as the seats differ (a pooled answer was wrong for
     two of them)."""
     from euchresim.analysis import speaking_order
-    from euchresim.analysis.call_stats import decision_table, table_calls
+    from euchresim.analysis.call_stats import decision_table
     main = policies[0]
     order = [position_names(players)[p] for p in speaking_order(players)]
-    mine = df[df["policy"] == main]
     text = ["## The decision table\n",
             f"Per seat and round ({main}; {HAND_CLASS_NOTE}): go alone (or defend alone) with the classes "
             "where it pays, not with those where it costs; each class with its gain in points a hand and the "
-            "95% interval's half-width, or its hand count where there are too few to say.\n"]
+            "95% interval's half-width, or its hand count where there are too few to say"
+            + (" (all of it on one page to keep: [decision_card.png](decision_card.png))" if decisions else "")
+            + ".\n"]
     words = {"order": "it pays", "close": "a toss-up", "too few hands": "too few hands to say", "pass": "it costs"}
-    for who, what in (("maker", "Going alone"), ("defender", "Defending alone")):
-        for rnd in (1, 2):
-            sub = mine[(mine["who"] == who) & (mine["round"] == rnd)]
-            if not len(sub):
-                continue
-            cells = gain_table(sub.assign(policy=main), ["policy", "round", "position", "hand_class"])
-            calls = table_calls(cells, [main], rnd)
-            text.append(f"{what}, trump made in round {'one' if rnd == 1 else 'two'}:\n")
-            table = decision_table(calls, order)
-            for pos in order:
-                seat = table[table["position"] == pos]
-                if len(seat):
-                    text.append(f"- **{pos}**: " + "; ".join(
-                        f"{words[r['call']]}: " + ", ".join(
-                            f"`{c}` " + (f"{g:+.2f} ±{(hi - lo) / 2:.2f}" if n >= 30 else
-                                         f"{n} hand{'s' if n != 1 else ''}") for c, g, lo, hi, n in r["cells"])
-                        for _, r in seat.iterrows()) + ".")
-            text.append("")
+    for who, what, rnd, calls in decisions:
+        text.append(f"{what}, trump made in round {'one' if rnd == 1 else 'two'}:\n")
+        table = decision_table(calls, order)
+        for pos in order:
+            seat = table[table["position"] == pos]
+            if len(seat):
+                text.append(f"- **{pos}**: " + "; ".join(
+                    f"{words[r['call']]}: " + ", ".join(
+                        f"`{c}` " + (f"{g:+.2f} ±{(hi - lo) / 2:.2f}" if n >= 30 else
+                                     f"{n} hand{'s' if n != 1 else ''}") for c, g, lo, hi, n in r["cells"])
+                    for _, r in seat.iterrows()) + ".")
+        text.append("")
     return text
 
 

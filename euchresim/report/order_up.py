@@ -151,11 +151,9 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
             calls["call"] = calls["call"].replace("order", "call")
         t[f"order_up_calls_round{rnd}"] = calls
         if len(calls):
-            calls = calls.assign(hand_class=pd.Categorical(
-                calls["hand_class"], [k for k in class_order() if k in set(calls["hand_class"])], ordered=True))
             word = "order up" if rnd == 1 else "name a suit"
             charts[f"calls_round{rnd}"] = plots.call_grid(
-                calls.sort_values(["position", "hand_class"]), "position", "hand_class", "call",
+                _sorted_calls(calls), "position", "hand_class", "call",
                 ctx.path(f"calls_round{rnd}.png"), marked="differ", value="gain",
                 title=f"Round {rnd}: {word} or pass, by seat and hand ({policies[0]})",
                 caption=ctx.caption(policies[0], int(calls["n"].sum()),
@@ -165,6 +163,15 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
                                     "opposite call (Holm-corrected); " + HAND_CLASS_NOTE
                                     + (f"; {', '.join(ctx.classes)} from targeted deals" if targeted else "")),
                 row_label="seat", col_label="trumps held, bowers")
+    card = [(f"Round {'one' if r == 1 else 'two'}: {'order up' if r == 1 else 'name a suit'} or pass",
+             charts_frame) for r in (1, 2) if len(charts_frame := _sorted_calls(t[f"order_up_calls_round{r}"]))]
+    if card:
+        charts["decision_card"] = plots.decision_card(
+            card, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain", marked="differ",
+            title=f"When to call: every seat, both rounds ({policies[0]})",
+            caption=ctx.caption(policies[0], sum(int(f["n"].sum()) for _, f in card),
+                                "the report's two call charts on one page, drawn by the same rules; " + HAND_CLASS_NOTE),
+            row_label="seat", col_label="trumps held, bowers")
     shown = by_class
     if "order_up_headline" in t:          # the main model's targeted cells, as the text and the call chart give
         from euchresim.report.order_up_targeted import with_targeted
@@ -215,6 +222,16 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
     return charts
 
 
+def _sorted_calls(calls: pd.DataFrame) -> pd.DataFrame:
+    """A call table's cells in the charts' order: by seat, then the hand classes weakest to strongest."""
+    if not len(calls):
+        return calls
+    order = list(class_order())
+    order += sorted(set(calls["hand_class"]) - set(order))
+    return calls.assign(hand_class=pd.Categorical(calls["hand_class"], order, ordered=True)).sort_values(
+        ["position", "hand_class"])
+
+
 def _at_the_table_text(ctx, t: dict, charts: dict, policies: list) -> list[str]:
     """The README's opening: the call by seat and hand class under the main model, where the models differ."""
     text = []
@@ -254,7 +271,9 @@ def _decision_text(t: dict, policies: list, order: list) -> list[str]:
     text = ["## The decision table\n",
             f"Read off the cells above ({policies[0]}; {HAND_CLASS_NOTE}): call with the classes listed, pass "
             "with the rest. Each class has its gain of calling over passing in points a hand and the 95% "
-            "interval's half-width, or its hand count where there are too few to say.\n"]
+            "interval's half-width, or its hand count where there are too few to say"
+            + (" (the two charts above on one page to keep: [decision_card.png](decision_card.png))"
+               if "order_up_calls_round1" in t else "") + ".\n"]
     human = "heuristic:human" if "heuristic:human" in policies[1:] else None
     for rnd, word in ((1, "order up"), (2, "name your best suit")):
         calls = t.get(f"order_up_calls_round{rnd}")
