@@ -151,6 +151,7 @@ def test_a_search_bots_settings_follow_its_declaration(policy):
     assert searches(f"heuristic,{policy}") == declared        # any seat that searches
 
 
+@pytest.mark.slow
 def test_show_advise_judges_a_call_no_bot_makes_and_a_discarded_upcard(tmp_path):
     """A pass holding the right bower, the ace and another trump of the turned suit, then a dealer who
     discards the upcard itself (R5): every decision judged, exit 0, one verdict for a call and its alone."""
@@ -191,6 +192,7 @@ def test_show_advise_judges_a_call_no_bot_makes_and_a_discarded_upcard(tmp_path)
     assert re.search(r"seat 0 \(dealer\)\s+discard\s+" + found["upcard"]["upcard"], r.output), r.output
 
 
+@pytest.mark.slow
 def test_a_call_and_its_alone_step_are_one_decision_with_one_verdict(tmp_path):
     """show --advise judged a missed loner twice (at the call, whose options include "order alone", and again
     at the alone step): the call's verdict covers both."""

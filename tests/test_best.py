@@ -79,6 +79,7 @@ def test_best_is_a_fair_bot_read_as_its_definition():
         parse("best:nokey=1")
 
 
+@pytest.mark.slow
 def test_best_works_wherever_a_policy_is_named():
     from tests.helpers import run_cli
     code, out, _ = run_cli(["simulate", "--policy", "best:worlds=4", "--hands", "8", "--workers", "1", "--json"])

@@ -212,6 +212,7 @@ def _imported(code):
     return out.strip()
 
 
+@pytest.mark.slow
 def test_engine_and_loops_import_no_pandas_matplotlib_click():
     """What the source says (above) holds for what an import really loads, through every package __init__."""
     assert _imported("import euchresim.loops.hands, euchresim.engine.hand, euchresim.policies") == "[]"

@@ -214,6 +214,7 @@ def test_complete_games_legal_and_equal_to_our_replay(params):
         assert n["thrown_in"] > 0
 
 
+@pytest.mark.slow
 def test_declined_exchange_discards_the_lowest_card():
     """A random dealer puts the upcard away 1 time in 6; OpenSpiel gets the lowest held card instead."""
     game = _game(SETTINGS[0])

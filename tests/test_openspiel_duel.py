@@ -52,6 +52,7 @@ def test_a_deal_row_is_openspiels_return_and_its_credit():
         assert rows["a_decisions"][k] == a_n > 0 and rows["b_decisions"][k] == b_n > 0
 
 
+@pytest.mark.slow
 def test_baseline_beats_openspiels_uniform_random_and_random_is_even_with_it():
     o = d.duel(_spec("baseline", "openspiel:random", 40))
     assert o["points_per_hand_ci"][0] > 0 and o["deterministic"]          # about +1.1 a hand, well clear of 0

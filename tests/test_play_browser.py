@@ -178,6 +178,7 @@ def test_a_hand_played_by_clicking_replays_and_the_verdict_shows_the_advisors_nu
     assert refused, "no hand offered a card the rules refuse"
 
 
+@pytest.mark.slow
 def test_a_reload_keeps_the_hand_and_a_call_the_rules_refuse_says_why(page, table):
     url, session, _ = table
     page.goto(url)

@@ -40,6 +40,7 @@ def states(page, hands):
             _click_and_wait(page, page.locator("#next"))
 
 
+@pytest.mark.slow
 def test_the_upcard_the_tricks_won_and_the_last_trick_stay_in_view(page, table):
     url, session, _ = table
     page.goto(url)
@@ -85,6 +86,7 @@ def _hand_seen(page):
     return [(e["t"], e["cards"], e["arriving"], e["buttons"]) for e in page.evaluate("() => window.seen")]
 
 
+@pytest.mark.slow
 def test_the_bots_cards_arrive_one_by_one_at_the_pace_the_page_keeps(browser, table):
     url, session, _ = table
     for pg in open_page(browser):
@@ -120,6 +122,7 @@ def test_the_bots_cards_arrive_one_by_one_at_the_pace_the_page_keeps(browser, ta
         assert len({c for _, c, _, _ in seen}) < max(c for _, c, _, _ in seen)
 
 
+@pytest.mark.slow
 def test_older_hands_verdicts_fold_and_the_one_opened_stays_open(page, table):
     url, session, _ = table
     page.goto(url)
@@ -185,6 +188,7 @@ PHONE = """() => ({ width: document.documentElement.scrollWidth,
     .map(b => b.getBoundingClientRect()).filter(r => r.left < 0 || r.right > 390).length })"""
 
 
+@pytest.mark.slow
 def test_the_page_works_at_a_phones_width(browser, table):
     url, session, _ = table
     for pg in open_page(browser, pace="instant", viewport={"width": 390, "height": 844}):

@@ -71,6 +71,7 @@ def test_a_record_keeps_its_hints_and_a_malformed_hints_field_is_refused_in_one_
 
 # ------------------------------------------------------------------ a hint before the player acts
 
+@pytest.mark.slow
 def test_a_hint_is_the_advisors_table_for_the_decision_and_the_verdict_agrees_with_it(advised):
     base, session, advisor = advised
     _, _, state = call(base, "/api/state")
@@ -145,6 +146,7 @@ def _seen_only(step, rec, plays_before):
     return [c for c in hidden if re.search(rf"\b{c}\b", text) or card_text(c) in text]
 
 
+@pytest.mark.slow
 def test_a_review_steps_through_the_players_decisions_with_what_they_saw_and_the_verdicts(advised):
     base, session, advisor = advised
     play_hand(base)
@@ -181,6 +183,7 @@ def test_a_review_steps_through_the_players_decisions_with_what_they_saw_and_the
 
 # ------------------------------------------------------------------ the session in a picture
 
+@pytest.mark.slow
 def test_the_picture_adds_up_each_hands_verdicts_and_the_tally_by_kind(advised):
     base, session, advisor = advised
     for hand in range(2):
@@ -198,6 +201,7 @@ def test_the_picture_adds_up_each_hands_verdicts_and_the_tally_by_kind(advised):
     assert sum(h["gave_up"] for h in pic["hands"]) == pytest.approx(sum(k["gave_up"] for k in pic["kinds"]))
 
 
+@pytest.mark.slow
 def test_a_resumed_session_reads_its_hints_back_and_keeps_them_out_of_the_tally(advised):
     base, session, advisor = advised
     _, _, state = call(base, "/api/state")

@@ -351,6 +351,7 @@ def _play_on(s, upto: int, stop_after_new_game: bool = False) -> None:
             s.next_hand(len(s.finished))
 
 
+@pytest.mark.slow
 def test_a_resume_keeps_the_game_score_and_dealer_and_later_records_go_on_from_them(tmp_path):
     """Stopped after any hand (mid-game, at a game's last hand, just after New game), a resumed session is at
     the same game, score and dealer as one played without a stop, and writes the same records after it."""

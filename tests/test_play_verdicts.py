@@ -49,6 +49,7 @@ def test_each_verdict_is_review_hands_row_for_the_players_decision(played):
         assert r["group"] == kind_of(next(d for d in mine if d["step"] == r["step"]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pick", [0, -1])
 def test_calls_the_bots_would_never_make_are_judged_and_a_decision_left_without_deals_says_so(tmp_path, pick,
                                                                                                monkeypatch):

@@ -38,6 +38,7 @@ def _gain_frame():
     return pd.DataFrame(rows)
 
 
+@pytest.mark.slow
 def test_importing_and_drawing_never_touches_pyplot_or_the_backend(tmp_path):
     out = tmp_path / "h.png"
     code = ("import sys, matplotlib; b = matplotlib.rcParams._get_backend_or_none();"

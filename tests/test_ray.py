@@ -281,12 +281,14 @@ def _simulate_subprocess(code_prefix, args):
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_without_ray_installed_one_line_says_how_to_get_it():
     r = _simulate_subprocess("import sys; sys.modules['ray'] = None", ["--backend", "ray"])
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert r.stderr.strip().count("\n") == 0 and "pip install 'euchresim[ray]'" in r.stderr
 
 
+@pytest.mark.slow
 def test_an_address_nobody_answers_at_is_one_line():
     r = _simulate_subprocess("pass", ["--backend", "ray", "--address", "127.0.0.1:1"])
     assert r.returncode != 0 and "Traceback" not in r.stderr

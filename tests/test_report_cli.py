@@ -41,6 +41,7 @@ def rates(tmp_path_factory):
     return cwd / "r"
 
 
+@pytest.mark.slow
 def test_meta_states_the_command_as_typed(tmp_path, rates):
     args = RATES
     shutil.copytree(rates, tmp_path / "r")
@@ -73,6 +74,7 @@ def test_make_reports_index_says_run_time_machine_and_engine(tmp_path):
     assert mr._machine(str(tmp_path / name)) == "2 cores (a CPU)"
 
 
+@pytest.mark.slow
 def test_resume_with_another_seed_is_refused_naming_it(tmp_path, rates):
     args = ["report", "euchre-rates", "--hands", "2000", "--out", "r", "--workers", "1", "--quiet"]
     shutil.copytree(rates, tmp_path / "r")                          # RATES: args with --seed 4
@@ -82,6 +84,7 @@ def test_resume_with_another_seed_is_refused_naming_it(tmp_path, rates):
     assert json.loads((tmp_path / "r" / "meta.json").read_text())["seed"] == 5
 
 
+@pytest.mark.slow
 def test_resume_of_work_other_code_made_is_refused(tmp_path, monkeypatch, rates):
     """A report made over sittings must be one code's: kept chunks of another engine, bot or loop would mix
     two runs (a headline cell of the committed order-up report did not replicate after such a remake)."""
@@ -127,6 +130,7 @@ def test_an_unwritable_out_folder_really_read_only(tmp_path):
         os.chmod(ro, 0o755)
 
 
+@pytest.mark.slow
 def test_defend_hands_plays_the_main_models_defenders_on_their_own_count(tmp_path):
     """--defend-hands N: the main model's defender rows are those of a report of N hands, its maker rows those of
     --hands, the other models' rows untouched; meta.json and the README say it, and a resume with another N is

@@ -53,6 +53,7 @@ def rates(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_euchre_rates_folder_and_numbers(rates):
     meta, readme = _check_folder(rates, "euchre-rates", 4000)
     assert {"summary.csv", "by_position_round.csv", "by_trumps.csv", "lone_by_position.csv",
@@ -129,6 +130,7 @@ def test_the_appendix_checks_deals_of_its_own_seed_not_the_reports(tmp_path):
     assert f"its own seed {appendix_seed(7)} (derived from the report's seed 7" in md
 
 
+@pytest.mark.slow
 def test_decks_report(tmp_path):
     out = report("decks", tmp_path / "decks", 2000)
     meta, readme = _check_folder(out, "decks", 2000)
@@ -150,6 +152,7 @@ def test_decks_report(tmp_path):
     assert set(app["deck"]) == {24, 25, 32, 33} and app["simulated"].notna().all()
 
 
+@pytest.mark.slow
 def test_resume_gives_identical_tables(tmp_path, monkeypatch):
     def ctx(out, resume=False):
         return ReportContext(kind="euchre-rates", out=str(out), hands=4000, seed=3, rules=Rules(players=3),
@@ -185,6 +188,7 @@ def test_resume_gives_identical_tables(tmp_path, monkeypatch):
         assert (whole / f).read_bytes() == (part / f).read_bytes(), f
 
 
+@pytest.mark.slow
 def test_a_resumed_report_states_the_time_of_every_sitting(tmp_path, monkeypatch):
     """A report remade over several sittings (stopped, resumed the next day) says what all of them took, not
     only the last: each finished chunk brings its sitting's time up to date, so a kill loses at most one chunk's."""

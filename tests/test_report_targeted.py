@@ -53,6 +53,7 @@ def _deals(seed=7):
     return order_up_targeted.simulate(ctx, build_tables(ctx.rules), speaking_order(4), order_up_deal_frame)
 
 
+@pytest.mark.slow
 def test_the_headline_table_has_every_seat_and_class_from_the_targeted_deals(order_up):
     head = pd.read_csv(order_up / "ou" / "order_up_headline.csv")
     assert sorted(zip(head["position"], head["hand_class"])) == sorted((p, c) for p in POSITIONS for c in OU_CLASSES)
@@ -69,6 +70,7 @@ def test_the_headline_table_has_every_seat_and_class_from_the_targeted_deals(ord
     assert np.allclose(both["untargeted_gain"], both["gain_y"]) and (both["untargeted_n"] == both["n"]).all()
 
 
+@pytest.mark.slow
 def test_the_targeted_deals_are_in_no_other_table(order_up):
     plain = [a for a in OU_ARGS[:OU_ARGS.index("--classes")]] + ["--workers", "1", "--quiet"]
     r = run(plain + ["--out", "plain"], cwd=order_up)
@@ -95,6 +97,7 @@ def test_every_reached_deal_holds_a_class_asked_for_and_gives_the_cells(order_up
         head.set_index(["position", "hand_class"])["deals_kept"].to_dict()
 
 
+@pytest.mark.slow
 def test_order_up_resume_gives_identical_tables_and_other_classes_are_refused(order_up, tmp_path):
     out = tmp_path / "ou"
     shutil.copytree(order_up / "ou", out)
@@ -193,6 +196,7 @@ def test_every_headline_cell_is_measured_again_and_its_z_printed(order_up):
                f"hands, z {h['z_replicate']:+.1f}" in readme
 
 
+@pytest.mark.slow
 def test_a_headline_cell_that_does_not_replicate_stops_the_report(tmp_path, monkeypatch):
     """The replicate shifted by a point a hand (as a bug or a mixed kept work would): the build refuses in one
     line naming the cells, and writes no README."""
@@ -303,6 +307,7 @@ def test_the_kernels_trump_and_round_are_the_ordinary_hands(decision):
     assert (res.trump[~r] == -1).all() and (res.make_round[~r] == -1).all()
 
 
+@pytest.mark.slow
 def test_the_headline_table_has_every_seat_and_class_and_all_seats_weighted_by_reach(loner):
     head = pd.read_csv(loner / "lo" / "loner_headline.csv")
     assert sorted(zip(head["position"], head["hand_class"])) == sorted(
@@ -365,6 +370,7 @@ def test_shares_match_an_untargeted_runs_frequencies(loner):
         assert abs(a["cell_share"] - p) < 3 * se, (c, a["cell_share"], p)
 
 
+@pytest.mark.slow
 def test_the_targeted_deals_are_in_no_other_table_nor_the_fitted_count(loner):
     r = run(LONER_PLAIN + ["--out", "plain"], cwd=loner)
     assert r.exit_code == 0, r.output
@@ -403,6 +409,7 @@ def test_the_readme_takes_the_makers_headline_from_the_targeted_cells(loner):
         assert any("heuristic:human, untargeted)" in sub for sub in below)
 
 
+@pytest.mark.slow
 def test_loner_resume_gives_identical_tables_and_other_classes_are_refused(loner, tmp_path):
     out = tmp_path / "lo"
     shutil.copytree(loner / "lo", out)
@@ -428,6 +435,7 @@ def test_only_order_up_and_loner_take_classes(tmp_path, kind, classes):
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.slow
 def test_the_pooled_interval_covers_as_its_variance_says():
     """Seats of unequal reach and gain, drawn again and again: the spread of the pooled cell is the SE it gives."""
     rng = np.random.default_rng(4)

@@ -282,6 +282,7 @@ def test_solve_file_api(tmp_path):
 
 # ------------------------------------------------------------ the page
 
+@pytest.mark.slow
 def test_the_solve_example_in_hand_record_md_is_what_the_command_writes(tmp_path):
     """The page's example is the joker example cut as it says, and what the command writes for it."""
     section = DOC[DOC.index("## Double-dummy values: `euchresim solve`"):]

@@ -66,6 +66,7 @@ def test_every_situation_is_in_the_docs_table_with_its_textbook_answer():
     assert len(AGREEING) >= len(SITUATIONS) // 2        # the table is not a list of failures
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sit", AGREEING, ids=[s.id for s in AGREEING])
 def test_the_advisor_still_gives_the_textbook_answer(sit, rows):
     r = rows[sit.id]

@@ -60,6 +60,7 @@ def test_search_slots_are_filled_only_for_the_bots_a_line_up_uses():
     assert again[0] is search[0] and again[1].py_func.__name__ == "pimc_act"     # compiled once
 
 
+@pytest.mark.slow
 def test_a_python_file_path_names_a_module(tmp_path):
     src = open("tests/user_policies.py", encoding="utf-8").read()
     path = tmp_path / "my_bots.py"

@@ -65,6 +65,7 @@ def test_a_module_name_and_a_path_name_one_module_and_neither_spoils_the_others_
     assert any(list(w.rglob("mybots.copy-*.nbi")) for w in where if w.exists())
 
 
+@pytest.mark.slow
 def test_loading_and_playing_a_user_policy_leaves_sys_path_and_the_warning_filters_as_they_were(tmp_path):
     (tmp_path / "mybots.py").write_text(BOT, encoding="utf-8")
     for policy in ("mybots:copy", str(tmp_path / "mybots.py") + ":copy"):
