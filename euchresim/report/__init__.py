@@ -333,6 +333,7 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
     if ctx.defend_hands:
         meta.update(defend_hands=ctx.defend_hands)
     write_atomic(ctx.path("meta.json"), (json.dumps(meta, indent=2) + "\n").encode())
+    from euchresim.report.strength import strength_text
     head = (f"# {section.title}\n\n"
             f"Made by `{ctx.command}` (euchresim {__version__}, engine {ENGINE_VERSION}; seed {ctx.seed}; "
             f"{ctx.hands:,} hands for {ctx.policies[0]}"
@@ -344,7 +345,6 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
             + "). Every figure names the policy that played its hands and "
               "carries a 95% interval."
             + "".join(f" `{p}` is `{ctx.canonical(p)}`." for p in ctx.policies if ctx.canonical(p) != p)
-            + f" How strong {ctx.policies[0]} is, against the other bots and OpenSpiel's IS-MCTS, with the "
-              "commands that measured it: docs/policies.md, 'Which is stronger'.\n\n")
+            + " " + strength_text(ctx.canonical(ctx.policies[0]), ctx.policies[0]) + "\n\n")
     write_atomic(ctx.path("README.md"), (head + section.text.rstrip() + "\n").encode())
     return meta

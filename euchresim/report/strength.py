@@ -1,0 +1,132 @@
+"""How strong a report's main model is, in the measurements docs/policies.md keeps, with their commands.
+
+A report's numbers are only as good as the bot that played them, so each
+report says how that bot fared: its duplicate duels against the other
+bots ("Which is stronger") and its matches against OpenSpiel's IS-MCTS.
+The figures are read from docs/policies.md, where every measurement is
+recorded once with its command, rather than copied into the code, so a
+report made after a new measurement quotes it.
+
+Only lines that name the bot by its full definition count. A line that
+names ``best`` was measured against the ``best`` of its day, and ``best``
+moves (docs/policies.md, "`best`"), so such a line is never quoted as
+evidence for today's ``best``: the report's main model is matched by its
+settings, written out.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from euchresim.policies import PolicyError, canonical, split_name
+
+DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs",
+                    "policies.md")
+SECTION = "## Which is stronger"
+
+
+def _key(spec: str):
+    """A policy's identity: its name and settings, a later setting of a key overriding an earlier one (so
+    ``best:max_worlds=200`` and ``pimc:bid_worlds=100:max_worlds=200`` are one bot); None for a name that is
+    not a policy here (OpenSpiel's bots, words)."""
+    try:
+        _, name, settings, flags = split_name(canonical(spec))
+    except (PolicyError, ValueError):
+        return None
+    return name, tuple(sorted(dict(s.split("=", 1) for s in settings).items())), tuple(sorted(flags))
+
+
+def _section(text: str) -> str:
+    start = text.find(SECTION)
+    if start < 0:
+        return ""
+    end = text.find("\n## ", start + len(SECTION))
+    return text[start:] if end < 0 else text[start:end]
+
+
+def _tables(section: str):
+    """Every markdown table of the section as (header cells, body rows of cells)."""
+    out, rows = [], None
+    for line in section.splitlines() + [""]:
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if rows is None:
+                rows = []
+                out.append((cells, rows))
+            elif not set(line) <= set("|-: "):
+                rows.append(cells)
+        else:
+            rows = None
+    return out
+
+
+def _names(cell: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", cell)
+
+
+def _explicit(cell: str):
+    """The policy a cell names by its definition: the last name in backticks (``best`` (``pimc:...``) is
+    the parenthesis), and none if that name starts with ``best`` (a name whose meaning moves)."""
+    names = _names(cell)
+    if not names or names[-1].split(":")[0].lower() == "best":
+        return None
+    return names[-1]
+
+
+def _duel_commands(section: str) -> dict:
+    """The section's ``euchresim duel A B ...`` lines, by the pair of bots they play."""
+    out = {}
+    for line in section.splitlines():
+        words = line.strip().split()
+        if len(words) > 3 and words[:2] == ["euchresim", "duel"]:
+            a, b = _key(words[2]), _key(words[3])
+            if a and b and not words[2].lower().startswith("best") and not words[3].lower().startswith("best"):
+                out.setdefault((a, b), line.strip().split("  #")[0].strip())
+    return out
+
+
+def strength_lines(policy: str, path: str = DOCS) -> list[str]:
+    """docs/policies.md's measurements of ``policy`` (matched by its settings), one line each with the
+    command that made it: its duels as side A and its matches against IS-MCTS on stated deals and seed."""
+    me = _key(policy)
+    if me is None or not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        section = _section(f.read())
+    commands = _duel_commands(section)
+    lines = []
+    for header, rows in _tables(section):
+        if header[:2] == ["A", "B"] and len(header) >= 6:
+            for r in rows:
+                a, b = _explicit(r[0]), _explicit(r[1])
+                if a and b and _key(a) == me:
+                    cmd = commands.get((me, _key(b)))
+                    at = 2 if "won" in header[2] else 3           # a "games, seed" column before the games won
+                    lines.append(f"against `{b}` it wins {r[at].strip('*')} of duplicate games "
+                                 f"({r[at + 1]}), {r[at + 2].strip('*')} points a hand ({r[at + 3]})"
+                                 + (f": `{cmd}`" if cmd else ""))
+        elif header[:3] == ["ours", "against", "deals, seed"]:
+            for r in rows:
+                mine = _explicit(r[0])
+                sims = re.fullmatch(r"IS-MCTS ([\d,]+)", r[1])
+                if mine and sims and _key(mine) == me:
+                    deals, seed = (x.strip().replace(",", "") for x in r[2].rsplit(",", 1))
+                    lines.append(f"against OpenSpiel's IS-MCTS at {sims.group(1)} simulations, "
+                                 f"{r[3].strip('*')} points a hand ({r[4]}) on {int(deals):,} deals: "
+                                 f"`euchresim duel {mine} openspiel:ismcts:sims={sims.group(1).replace(',', '')} "
+                                 f"--deals {deals} --seed {seed}`")
+    return lines
+
+
+def strength_text(policy: str, shown: str | None = None, path: str = DOCS) -> str:
+    """One paragraph for a report's head: how strong its main model is, with the commands, or where to
+    look when docs/policies.md has no line for it."""
+    lines = strength_lines(policy, path)
+    who = shown or policy
+    if not lines:
+        return (f"How strong {who} is, against the other bots and OpenSpiel's IS-MCTS, with the commands that "
+                "measured it: docs/policies.md, 'Which is stronger'.")
+    return (f"How strong {who} is (docs/policies.md, 'Which is stronger', 4 players, 24 cards): "
+            + "; ".join(lines) + "."
+            + (" IS-MCTS is not deterministic under a seed: a rerun of its lines agrees as statistics, within "
+               "the intervals, not to the digit." if any("IS-MCTS" in x for x in lines) else ""))
