@@ -19,6 +19,7 @@ from euchresim.cli.app import cli
 from euchresim.engine.hand import apply_action, legal_actions, start_hand
 from euchresim.engine.layout import HAND, PHASE, PH_DONE, POINTS, PRIV_SIZE, ST_SIZE, TO_ACT
 from euchresim.engine.tables import build_tables
+from euchresim.policies import seats
 from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 from euchresim.records.format import parse_record
 from euchresim.rules import Rules
@@ -42,11 +43,11 @@ def _records(tmp_path, players=4, deck=24, hands=40, seed=5):
 
 def _read(policy, sit):
     """A policy as play_batch takes it: read once, a policies.Seats (None stays None)."""
-    return None if policy is None else A.read_policy(policy, sit.rules.players)
+    return None if policy is None else seats(policy, sit.rules.players)
 
 
 def _pimc_free(policy="heuristic"):
-    pids, params, fns, _ = A.policy_arrays(A.read_policy(policy, 4), 4)
+    pids, params, fns, _ = A.policy_arrays(seats(policy, 4), 4)
     return pids, params, fns
 
 
