@@ -479,16 +479,16 @@ def test_the_win_model_is_kept_on_disk_and_read_back(tmp_path, monkeypatch):
     import euchresim.engine as engine
     monkeypatch.setattr(engine, "cache_dir", lambda: str(tmp_path))     # a cache folder of our own
     rules = Rules(game_to=5)
-    V = advice.win_model.__wrapped__(rules, "baseline", 500, 3)
+    V = advice.win_model.__wrapped__(rules, seats("baseline", 4), 500, 3)
     assert list(tmp_path.rglob("winmodel-*.npy"))
     import euchresim.run.runner as runner
 
     def boom(*a, **k):
         raise AssertionError("played hands instead of reading the model")
     monkeypatch.setattr(runner, "play_chunk", boom)
-    assert np.array_equal(advice.win_model.__wrapped__(rules, "baseline", 500, 3), V)
+    assert np.array_equal(advice.win_model.__wrapped__(rules, seats("baseline", 4), 500, 3), V)
     with pytest.raises(AssertionError):
-        advice.win_model.__wrapped__(rules, "baseline", 501, 3)     # another model: played, not read
+        advice.win_model.__wrapped__(rules, seats("baseline", 4), 501, 3)     # another model: played, not read
 
 
 @pytest.mark.slow
