@@ -19,6 +19,7 @@ from euchresim.cli.app import cli
 from euchresim.engine.hand import apply_action, legal_actions, start_hand
 from euchresim.engine.layout import HAND, PHASE, PH_DONE, POINTS, PRIV_SIZE, ST_SIZE, TO_ACT
 from euchresim.engine.tables import build_tables
+from euchresim.policies import seats
 from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 from euchresim.records.format import parse_record
 from euchresim.rules import Rules
@@ -42,11 +43,11 @@ def _records(tmp_path, players=4, deck=24, hands=40, seed=5):
 
 def _read(policy, sit):
     """A policy as play_batch takes it: read once, a policies.Seats (None stays None)."""
-    return None if policy is None else A.read_policy(policy, sit.rules.players)
+    return None if policy is None else seats(policy, sit.rules.players)
 
 
 def _pimc_free(policy="heuristic"):
-    pids, params, fns, _ = A.policy_arrays(A.read_policy(policy, 4), 4)
+    pids, params, fns, _ = A.policy_arrays(seats(policy, 4), 4)
     return pids, params, fns
 
 
@@ -478,16 +479,16 @@ def test_the_win_model_is_kept_on_disk_and_read_back(tmp_path, monkeypatch):
     import euchresim.engine as engine
     monkeypatch.setattr(engine, "cache_dir", lambda: str(tmp_path))     # a cache folder of our own
     rules = Rules(game_to=5)
-    V = advice.win_model.__wrapped__(rules, "baseline", 500, 3)
+    V = advice.win_model.__wrapped__(rules, seats("baseline", 4), 500, 3)
     assert list(tmp_path.rglob("winmodel-*.npy"))
     import euchresim.run.runner as runner
 
     def boom(*a, **k):
         raise AssertionError("played hands instead of reading the model")
     monkeypatch.setattr(runner, "play_chunk", boom)
-    assert np.array_equal(advice.win_model.__wrapped__(rules, "baseline", 500, 3), V)
+    assert np.array_equal(advice.win_model.__wrapped__(rules, seats("baseline", 4), 500, 3), V)
     with pytest.raises(AssertionError):
-        advice.win_model.__wrapped__(rules, "baseline", 501, 3)     # another model: played, not read
+        advice.win_model.__wrapped__(rules, seats("baseline", 4), 501, 3)     # another model: played, not read
 
 
 @pytest.mark.slow

@@ -64,7 +64,8 @@ def test_at_0_0_the_answer_says_the_points_agree_and_without_a_model_the_points_
 def test_the_stop_separates_by_the_measure_that_decides():
     """At 9-9 order and order alone win the game on the same deals: by P(win) they are equal, and the stop says so."""
     sit = A.from_hand(R4, HAND1, TH, 1, score=(9, 9))
-    model = win_model(R4, "heuristic", A.default_model_hands("heuristic"), 0)
+    from euchresim.policies import seats
+    model = win_model(R4, seats("heuristic", 4), A.default_model_hands("heuristic"), 0)
     from euchresim.analysis.advisor_table import deal_values
 
     class Got:
@@ -237,13 +238,13 @@ def test_heuristic_under_the_standard_rules_reads_the_shipped_model_and_plays_no
         raise AssertionError("played hands instead of reading the shipped model")
     monkeypatch.setattr(runner, "play_chunk", boom)
     for target in (5, 7, 10):
-        V = advice.win_model.__wrapped__(Rules(game_to=target), "heuristic", advice.MODEL_HANDS, 3)
+        V = advice.win_model.__wrapped__(Rules(game_to=target), seats("heuristic", 4), advice.MODEL_HANDS, 3)
         assert np.array_equal(V, np.array(P_WIN[target]))
     for rules, policy, hands in ((Rules(stick_the_dealer=True), "heuristic", advice.MODEL_HANDS),
                                  (R4, "heuristic:human", advice.MODEL_HANDS), (R4, "heuristic", 500)):
         assert advice.stored_model(rules, seats([policy], rules.players)) is None or hands != advice.MODEL_HANDS
         with pytest.raises(AssertionError, match="played hands"):
-            advice.win_model.__wrapped__(rules, policy, hands, 3)
+            advice.win_model.__wrapped__(rules, seats([policy], rules.players), hands, 3)
 
 
 def test_the_compile_notice_comes_before_the_hand_is_read(monkeypatch):

@@ -19,6 +19,7 @@ def _row(policy, pos, cls, n, gain, lo, hi):
 
 
 def test_a_class_flips_only_when_the_sign_changes_with_both_intervals_clear_of_zero():
+    from euchresim.report import canonical          # what a report's context reads a name no model has with
     rows = [_row("heuristic", "partner", "2T -", 900, -0.1, -0.15, -0.05),
             _row("heuristic:human", "partner", "2T -", 900, 0.2, 0.15, 0.25),      # flips
             _row("heuristic", "partner", "2T L", 900, -0.1, -0.15, -0.05),
@@ -30,11 +31,11 @@ def test_a_class_flips_only_when_the_sign_changes_with_both_intervals_clear_of_z
     by_class = pd.DataFrame(rows)
     by_pos = by_class.groupby(["policy", "round", "position"], as_index=False).first()
     text, both = _like_people(by_pos, by_class, ["heuristic", "heuristic:human"], 4,
-                              ["left", "partner", "right", "dealer"])
+                              ["left", "partner", "right", "dealer"], canonical)
     assert both.loc[both["flips"], ["position", "hand_class"]].values.tolist() == [["partner", "2T -"]]
     assert len(both) == 3
     assert any("changes at 1," in t for t in text)
-    assert _like_people(by_pos, by_class, ["heuristic"], 4, ["left"]) is None      # only with both
+    assert _like_people(by_pos, by_class, ["heuristic"], 4, ["left"], canonical) is None      # only with both
 
 
 # ---- the loner report: goes alone where it pays

@@ -39,18 +39,17 @@ MODEL_HANDS = 20_000
 
 
 @functools.lru_cache(maxsize=8)
-def win_model(rules, policy, hands: int = MODEL_HANDS, seed: int = 0, say=None, name: str = "") -> np.ndarray:
-    """P(win) by score and dealer (``winprob.solve``) under ``policy`` at every seat, from ``hands`` hands.
+def win_model(rules, table, hands: int = MODEL_HANDS, seed: int = 0, say=None, name: str = "") -> np.ndarray:
+    """P(win) by score and dealer (``winprob.solve``) under ``table``'s policies, from ``hands`` hands.
 
     Kept on disk beside the compiled kernels (engine.cache_dir, whose name
     changes with the kernels' source, so a changed policy never finds an
     old model): ``pimc``'s 2,000 hands take seconds, and every ``advise``
     is a new process.  Written under a temporary name and renamed.
     ``say`` (text -> None) is told when the model is made, which is slow.
-    ``policy``: a name or a ``policies.Seats`` (read once); ``name`` what ``say`` calls it, if not ``policy``.
+    ``table``: the policy as read where it was named (a ``policies.Seats``); ``name`` what ``say`` calls it,
+    if not its canonical text.
     """
-    from euchresim.policies import seats
-    table = seats(policy, rules.players)       # read once (a Seats is taken as it is)
     stored = stored_model(rules, table) if hands == MODEL_HANDS else None
     if stored is not None:
         return stored
@@ -63,7 +62,7 @@ def win_model(rules, policy, hands: int = MODEL_HANDS, seed: int = 0, say=None, 
         pass
     from euchresim.run.runner import RunSpec, play_chunk
     if say is not None:
-        say(f"making the P(win) model: {hands:,} hands of {name or policy} (once; kept for the next run)...")
+        say(f"making the P(win) model: {hands:,} hands of {name or table.text} (once; kept for the next run)...")
     spec = RunSpec(rules, table, seed=seed, count=hands)
     rows = [pd.DataFrame(play_chunk(spec, i).hands) for i in range(spec.n_chunks)]
     dist = outcome_distribution(pd.concat(rows, ignore_index=True), rules.players, pool_seats=True)

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from euchresim.cli.options import InputError, rules_options
+from euchresim.cli.options import InputError, read_seats, rules_options
 
 # the table the answer assumes by default: the model closest to people (docs/policies.md, heuristic:human), and
 # the strong bot whose answer is shown beside it when the two differ (it calls far more than people do)
@@ -145,13 +145,13 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
     for name in names + ([compare] if compare else []):
         bar = None if quiet or as_json or not sys.stderr.isatty() else _bar(name)
         try:
-            played = A.read_policy(name, sit.rules.players)      # read once, here
+            played = read_seats(name, sit.rules.players)      # read once, here
             A.policy_arrays(played, sit.rules.players)           # a bad or plain-Python one refused before any work
             model = win_model(sit.rules, played, model_hands or A.default_model_hands(played), seed,
                               say=None if quiet or as_json else _say, name=name)
             n_workers = workers or A.default_workers(played)
             if infer_policy is not None and inferring is None:
-                inferring = A.read_policy(infer_policy, sit.rules.players)
+                inferring = read_seats(infer_policy, sit.rules.players)
             if cold and n_workers > 1:
                 _compile_here(A, sit, played, not no_inference, seed, inferring)
             adv = A.advise(sit, played, name=name, samples=samples, seed=seed, infer=not no_inference, alpha=alpha,

@@ -46,8 +46,8 @@ def _cheating(names, marked) -> set:
     printed without them (None: a saved ``--json``), as each name declares (``policies.cheats``)."""
     if marked is not None:
         return set(marked)
-    from euchresim.policies import cheats
-    return {n for n in names if cheats(n)}
+    from euchresim.cli.options import declared_cheats
+    return declared_cheats(names)
 
 
 def _cheats(sides) -> set:
@@ -142,16 +142,16 @@ class _Bar:
 
 
 def _read(policies, players, labels):
-    """Each policy read once, here: (canonical name, ``policies.Seats`` or None for one of OpenSpiel's bots),
-    as ``studies.duel.read``; a bad one is one line that says which argument (A, B, policy 3...)."""
-    from euchresim.studies.duel import read
+    """Each policy read once (``options.read_side``): (canonical name, ``policies.Seats`` or None for one of
+    OpenSpiel's bots); a bad one is one line that says which argument (A, B, policy 3...)."""
+    from euchresim.cli.options import read_side
     from euchresim.policies import PolicyError
     out = []
     for p, label in zip(policies, labels):
         try:
-            out.append(read(p, players))
+            out.append(read_side(p, players, label))
         except PolicyError as e:
-            raise InputError(str(e).replace("--policy (seat 0)", label, 1)) from None
+            raise InputError(str(e)) from None
     return out
 
 

@@ -100,6 +100,46 @@ def policy_names(values) -> list[str]:
     return names
 
 
+# The command line reads a policy's name here and nowhere else (tests/test_layers.py holds it): every command
+# hands the library the ``policies.Seats`` this returns, which a run, a report, the advisor and a worker carry.
+def read_seats(names, players: int, check: bool = False, label: str = ""):
+    """``names`` (one policy for every seat, or one per seat) read once: a ``policies.Seats``.
+
+    ``check``: every user's policy built with bounds checks (--check-policy).
+    A bad name is a PolicyError; ``label`` (``A``, ``policy 3``) replaces
+    the ``--policy (seat 0)`` its message starts with.  One of OpenSpiel's
+    bots (``openspiel:ismcts``, a duel's side) is no euchresim policy:
+    ``read_side`` reads it.
+    """
+    from euchresim.policies import PolicyError, seats
+    try:
+        return seats(names, players, check=check)
+    except PolicyError as e:
+        if not label:
+            raise
+        raise PolicyError(str(e).replace("--policy (seat 0)", label, 1)) from None
+
+
+def read_side(name: str, players: int, label: str = ""):
+    """A duel's or a ladder's side read once: (its canonical name, a ``policies.Seats`` at every seat, or None
+    for one of OpenSpiel's bots, which interop plays by name)."""
+    from euchresim.interop.openspiel_match import is_openspiel, parse as openspiel_bot
+    from euchresim.policies import PolicyError
+    if is_openspiel(name):
+        try:
+            return openspiel_bot(name).name, None
+        except PolicyError as e:
+            raise PolicyError(f"{label or '--policy (seat 0)'}: {e}") from None
+    table = read_seats([name], players, label=label)
+    return table.names[0], table
+
+
+def declared_cheats(names) -> set:
+    """Which of ``names`` (canonical, as a saved result lists them) cheat, as each built-in declares."""
+    from euchresim.policies import cheats
+    return {n for n in names if cheats(n)}
+
+
 def terminate(signum, frame):
     """SIGTERM stops a run as Ctrl-C does: finished chunks kept, nothing half-written counted."""
     raise KeyboardInterrupt

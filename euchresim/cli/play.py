@@ -67,8 +67,8 @@ def play(rules, bot, seed, folder, resume, host, allow_remote, port, no_browser,
     advise_read = None
     if advise_policy is not None:
         try:
-            from euchresim.policies import seats
-            advise_read = seats([advise_policy], rules.players)       # read once, here
+            from euchresim.cli.options import read_seats
+            advise_read = read_seats([advise_policy], rules.players)       # read once, here
         except (PolicyError, SimError) as e:
             raise InputError(f"--advise-policy: {policy_message(e)}") from None
     try:

@@ -113,6 +113,7 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
         euchresim report euchre-rates --hands 20000 --seed 1 --out rates
     """
     from euchresim.run import runner
+    from euchresim.cli.options import read_seats
     from euchresim.policies import PolicyError
     from euchresim.report import ReportContext, ReportError, claim, write_atomic, write_section
     kind = kind.lower()
@@ -131,7 +132,8 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
             pols = tuple(policies) or ((DEFAULT_POLICY, "pimc", "dd") if k in ("order-up", "loner")
                                       else (DEFAULT_POLICY,))
             ctx = ReportContext(kind=k, out=os.path.join(out, k) if kind == "all" else out, hands=hands,
-                                seed=seed, rules=rules, policies=pols,       # each model read here, once
+                                seed=seed, rules=rules, policies=pols,       # each model read here, once:
+                                models=tuple(read_seats([p], rules.players) for p in pols),
                                 workers=workers or runner.default_workers(), resume=resume, force=force,
                                 progress=bars, command=command, backend=backend,
                                 address=address, classes=classes if k in TARGETED else (),

@@ -78,13 +78,13 @@ def show(src, line_no, suits, as_json, with_advice, policy, samples):
 
 def _advise(rec, policy, samples, as_json, read):
     from euchresim.analysis.advisor_table import format_review, review_hand
-    from euchresim.policies import seats
+    from euchresim.cli.options import read_seats
     from euchresim.run.errors import SimError
     from euchresim.studies.advisor.evaluate import AdviceError
     try:
         players = rec.rules.players
         if players not in read:
-            read[players] = seats([policy], players)          # read once, here: every decision plays it
+            read[players] = read_seats([policy], players)          # read once, here: every decision plays it
         review = review_hand(rec, read[players], samples)
     except (AdviceError, SimError, ValueError) as e:
         raise InputError(f"--advise: {e}") from None

@@ -11,7 +11,7 @@ import time
 import click
 from click.core import ParameterSource
 
-from euchresim.cli.options import (MAX_COUNT, InputError, backend_options, check_backend, check_outputs, os_error, policy_names, progress_bar, start_score_option,
+from euchresim.cli.options import (MAX_COUNT, InputError, backend_options, check_backend, check_outputs, os_error, policy_names, progress_bar, read_seats, start_score_option,
                                    rules_options, say_if_compiling, terminate)
 from euchresim.run.files import JSONL, PARQUET
 
@@ -85,9 +85,9 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
             os.remove(path)          # --force: a file where the folder goes is replaced
 
     from euchresim.analysis import format_summary, summary_frame
-    from euchresim.policies import PolicyError, seats
+    from euchresim.policies import PolicyError
     try:
-        table = seats(policy_names(policy), rules.players, check=check_policy)      # read once, here
+        table = read_seats(policy_names(policy), rules.players, check=check_policy)      # read once, here
         spec = runner.RunSpec(rules=rules, policies=table, seed=seed, mode=mode, count=count,
                            chunk_size=chunk_size or 0, groups=tuple(groups), start_score=start_score)
     except (PolicyError, runner.SimError, ValueError) as e:

@@ -424,6 +424,12 @@ def rebuilt(names: tuple) -> Seats:
     return Seats(tuple(parse(n, s) for s, n in enumerate(names)))
 
 
+def random_seats(players: int) -> Seats:
+    """Every seat ``random``, made from its declaration (no name to read): the advisor's probe of where calls lead."""
+    info = POLICIES["random"]
+    return Seats((Policy(info.name, info.pid, info.defaults.astype(np.float64).copy()),) * players)
+
+
 def resolve(names, players):
     """Per-seat (pids, params, canonical names) from one policy or one per seat."""
     t = seats(names, players)
@@ -455,5 +461,5 @@ def python_functions(names, players):
     return seats(names, players).python_functions()
 
 
-__all__ = ["bot", "Decision", "Action", "Policy", "Seats", "parse", "seats", "canonical", "rebuilt", "split_name", "cheats", "cost", "Cost", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
+__all__ = ["bot", "Decision", "Action", "Policy", "Seats", "parse", "seats", "canonical", "rebuilt", "random_seats", "split_name", "cheats", "cost", "Cost", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
            "user_policy", "python_policy", "python_functions", "param", "load_function"]

@@ -409,7 +409,7 @@ def _heat_name(policy: str, policies: list) -> str:
     return f"heatmap_{_label(policy, policies)}"
 
 
-def _like_people(by_pos, by_class, policies, players, order, canonical=None):
+def _like_people(by_pos, by_class, policies, players, order, canonical):
     """Round one under ``heuristic`` beside ``heuristic:human``, whose seats call as people do (policies/presets).
 
     The deciding seat's call is forced either way; what changes is how the
@@ -420,10 +420,8 @@ def _like_people(by_pos, by_class, policies, players, order, canonical=None):
     """
     if players != 4:
         return None
-    from euchresim.report import canonical as read
-    canonical = canonical or read
     canon = {p: canonical(p) for p in policies}
-    human = read("heuristic:human")
+    human = canonical("heuristic:human")
     bot = next((p for p in policies if canon[p] == "heuristic"), None)
     people = next((p for p in policies if canon[p] == human), None)
     if bot is None or people is None:

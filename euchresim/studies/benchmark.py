@@ -195,16 +195,18 @@ def measure_pimc(decisions: int, worlds: int = 50, repeat: int = 3, seed: int = 
     return decisions / best
 
 
-def measure_policy_hands(policy: str, hands: int, repeat: int = 3, seed: int = 1) -> tuple[float, float]:
+def measure_policy_hands(policy, hands: int, repeat: int = 3, seed: int = 1) -> tuple[float, float]:
     """(hands a second, decisions a second) with ``policy`` at every seat, 4 players, 24 cards, one core.
+
+    ``policy``: a ``policies.Seats``, or a name the run reads (``RunSpec``, the library's edge).
 
     Whole hands through the runner (deal, every decision, the row), the
     best of ``repeat``; a decision is every call, alone or defend-alone
     question, discard and card played (the row's calls, plays and answers),
     forced ones included, as a hand asks them.
     """
-    spec = runner.RunSpec(rules=Rules(), policies=(policy,) * 4, seed=seed, count=hands, chunk_size=hands)
-    runner.play_chunk(runner.RunSpec(rules=Rules(), policies=(policy,) * 4, count=4, chunk_size=4), 0)  # loaded
+    spec = runner.RunSpec(rules=Rules(), policies=policy, seed=seed, count=hands, chunk_size=hands)
+    runner.play_chunk(runner.RunSpec(rules=Rules(), policies=spec.policies, count=4, chunk_size=4), 0)  # loaded
     best = float("inf")
     for _ in range(repeat):
         t = time.perf_counter()
@@ -217,7 +219,7 @@ def measure_policy_hands(policy: str, hands: int, repeat: int = 3, seed: int = 1
     return hands / best, decisions / best
 
 
-def measure_decision_times(policy: str, hands: int, seed: int = 1, clock=time.perf_counter) -> dict:
+def measure_decision_times(policy, hands: int, seed: int = 1, clock=time.perf_counter) -> dict:
     """Each decision of ``policy`` at every seat timed on its own, 4 players, 24 cards, one core: mean and slowest.
 
     A mean hides the decisions a player waits on (a dealer's discard values
@@ -226,6 +228,7 @@ def measure_decision_times(policy: str, hands: int, seed: int = 1, clock=time.pe
     decision at a time (``loops.step.HandState``), each asked through the
     hot loop's own call (``decide_one``), kernels loaded first; forced
     decisions (one legal action) count, as a hand asks them.
+    ``policy``: a ``policies.Seats``, or a name the run reads (``RunSpec``, the library's edge).
     """
     import numpy as np
     from euchresim.engine.layout import CFG_NPACK, CFG_PLAYERS, PHASE_NAMES, REDEAL, T_NEXT, T_PACK
@@ -233,8 +236,7 @@ def measure_decision_times(policy: str, hands: int, seed: int = 1, clock=time.pe
     from euchresim.loops.hands import new_workspace
     from euchresim.loops.slow import first_dealer
     from euchresim.loops.step import HandState
-    from euchresim.policies import seats
-    table = seats([policy] * 4, 4)
+    table = runner.RunSpec(rules=Rules(), policies=policy, count=hands).policies     # read once (a Seats as it is)
     pids, params, fns = table.pids, table.params, table.functions()
     tab = build_tables(Rules())
     ws = new_workspace()
@@ -300,17 +302,17 @@ def measure_advise(samples: int, repeat: int = 3) -> list:
 
 def best_rows(n: int, repeat: int, echo=None) -> list:
     """``best`` at every seat on ``n`` hands: hands and decisions a second, then each decision timed on its own."""
-    from euchresim.policies import canonical
+    table = runner.RunSpec(rules=Rules(), policies="best", count=n).policies     # best read once, here
     rows = []
-    hps, dps = measure_policy_hands("best", n, repeat)
-    best = canonical("best")                  # what best stands for, read once
+    hps, dps = measure_policy_hands(table, n, repeat)
+    best = table.names[0]                     # what best stands for
     rows.append({"measure": "best_hands", "players": 4, "deck": 24, "policy": best,
                  "workers": 1, "hands": n, "repeat": repeat, "hands_per_second": round(hps, 2),
                  "decisions_per_second": round(dps, 1)})
     if echo:
         echo(f"best ({best}) at every seat, 4 players, 24 cards: {hps:,.1f} hands a second, "
              f"{dps:,.0f} decisions a second ({n:,} hands, one core)")
-    each = measure_decision_times("best", n)
+    each = measure_decision_times(table, n)
     rows.append({"measure": "best_decision_ms", "players": 4, "deck": 24, "policy": best, "workers": 1,
                  "hands": n, "decisions": each["decisions"], "mean_ms": round(each["mean_ms"], 2),
                  "p99_ms": round(each["p99_ms"], 2), "max_ms": round(each["max_ms"], 2),

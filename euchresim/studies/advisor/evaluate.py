@@ -33,7 +33,7 @@ from euchresim.run.runner import chunk_states
 from euchresim.stats import sequential_z
 from euchresim.engine.tables import cached_tables
 # what a situation is, and how one is built (studies/advisor/situation.py): the advisor's vocabulary, named here too
-from euchresim.studies.advisor.situation import (AdviceError, Options, Situation, policy_arrays, score_tuple, read_policy,  # noqa: F401
+from euchresim.studies.advisor.situation import (AdviceError, Options, Situation, policy_arrays, score_tuple,  # noqa: F401
                                          decision_of, default_calls, from_hand, from_record, probe, seat_name,
                                          seat_of)
 
@@ -124,7 +124,7 @@ def play_batch(sit: Situation, decision: Options, policy, infer: bool, n: int, s
 
     ``infer_policy`` (default ``policy``) is what the other seats' calls are
     evidence of, and who makes the discard or keep the seat did not see.
-    Both as read (``read_policy``: a ``policies.Seats``), as ``advise`` hands them on.
+    Both as read (a ``policies.Seats``), as ``advise`` hands them on.
     """
     from euchresim.loops.advisor_kernels import POLICY_ERROR, SCRIPT_ERROR, play_options
     players = sit.rules.players
@@ -279,8 +279,9 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
     once here; ``name`` the policy as the caller named it, if not ``policy``.
     """
     given = name or (policy.strip() if isinstance(policy, str) else "")
-    policy = read_policy(policy, sit.rules.players)
-    infer_policy = None if infer_policy is None else read_policy(infer_policy, sit.rules.players)
+    from euchresim.policies import seats              # a Python caller's name read here (a Seats passes as it is)
+    policy = seats(policy, sit.rules.players)
+    infer_policy = None if infer_policy is None else seats(infer_policy, sit.rules.players)
     decision = decision_of(sit)
     batch = batch or default_batch(policy)
     if samples is None:

@@ -84,22 +84,16 @@ class AdviceError(ValueError):
     """A situation that cannot be: the message names what and where."""
 
 
-def read_policy(policy, players):
-    """The advisor's policy (one name for every seat, names one per seat, or a ``policies.Seats``), read once."""
-    from euchresim.policies import seats
-    return seats(policy, players)
-
-
 def policy_arrays(table, players):
-    """The kernel's arrays of ``table``, a ``policies.Seats`` as read (``read_policy``, once where it is named)."""
+    """The kernel's arrays of ``table``, a ``policies.Seats`` as read (read once where it is named: ``evaluate.advise``)."""
     return table.pids, table.params, table.functions(), table.names
 
 
 def probe(sit: Situation, tries: int = 20000) -> tuple:
     """Where ``sit.steps`` actions lead (loops.advisor_kernels.probe): (status, phase, to act, legal, calls, plays, tries)."""
     from euchresim.loops.advisor_kernels import probe as probe_kernel
-    from euchresim.policies import rebuilt
-    pids, params, fns, _ = policy_arrays(rebuilt(("random",) * sit.rules.players), sit.rules.players)
+    from euchresim.policies import random_seats
+    pids, params, fns, _ = policy_arrays(random_seats(sit.rules.players), sit.rules.players)
     drng, prng = chunk_states(0, 0)
     out = probe_kernel(cached_tables(sit.rules), *sit.arrays(), pids, params, fns, drng, prng, np.int64(tries))
     return tuple(int(x) for x in out)
