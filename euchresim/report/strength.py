@@ -18,22 +18,25 @@ from __future__ import annotations
 import os
 import re
 
-from euchresim.policies import PolicyError, canonical, split_name
+from euchresim.policies import POLICIES
 
 DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs",
                     "policies.md")
 SECTION = "## Which is stronger"
+BUILT_INS = set(POLICIES)
 
 
 def _key(spec: str):
-    """A policy's identity: its name and settings, a later setting of a key overriding an earlier one (so
-    ``best:max_worlds=200`` and ``pimc:bid_worlds=100:max_worlds=200`` are one bot); None for a name that is
-    not a policy here (OpenSpiel's bots, words)."""
-    try:
-        _, name, settings, flags = split_name(canonical(spec))
-    except (PolicyError, ValueError):
-        return None
-    return name, tuple(sorted(dict(s.split("=", 1) for s in settings).items())), tuple(sorted(flags))
+    """A bot's identity in written-out text: its name and settings, a later setting of a key overriding an
+    earlier one (so ``pimc:bid_worlds=100:max_worlds=200`` and ``pimc:max_worlds=200:bid_worlds=100`` are one
+    bot). Compared as text, without the policy reader: the report hands in its main model written out
+    (``ReportContext.canonical``), and a docs line that names ``best`` is never read (``_explicit``)."""
+    parts = spec.strip().split(":")
+    k = 1 if parts[0].lower() in BUILT_INS else 2          # a user's bot is named module:function
+    name, rest = ":".join(parts[:k]), parts[k:]
+    settings = dict(p.split("=", 1) for p in rest if "=" in p)
+    flags = tuple(sorted(p for p in rest if p and "=" not in p))
+    return name.lower(), tuple(sorted(settings.items())), flags
 
 
 def _section(text: str) -> str:
@@ -80,16 +83,17 @@ def _duel_commands(section: str) -> dict:
         words = line.strip().split()
         if len(words) > 3 and words[:2] == ["euchresim", "duel"]:
             a, b = _key(words[2]), _key(words[3])
-            if a and b and not words[2].lower().startswith("best") and not words[3].lower().startswith("best"):
+            if not words[2].lower().startswith("best") and not words[3].lower().startswith("best"):
                 out.setdefault((a, b), line.strip().split("  #")[0].strip())
     return out
 
 
 def strength_lines(policy: str, path: str = DOCS) -> list[str]:
-    """docs/policies.md's measurements of ``policy`` (matched by its settings), one line each with the
+    """docs/policies.md's measurements of ``policy``, written out (``best`` as its definition), matched by
+    its settings, one line each with the
     command that made it: its duels as side A and its matches against IS-MCTS on stated deals and seed."""
     me = _key(policy)
-    if me is None or not os.path.exists(path):
+    if not os.path.exists(path):
         return []
     with open(path, encoding="utf-8") as f:
         section = _section(f.read())
