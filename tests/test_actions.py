@@ -11,7 +11,7 @@ from euchresim.cards import card_str
 from euchresim.engine import layout
 from euchresim.engine.layout import CFG_NPACK, PH_DUMMY, T_PACK
 from euchresim.engine.tables import build_tables
-from euchresim.loops.step import HandState
+from euchresim.engine.state import Hand
 from euchresim.policies.decision import _actions
 from euchresim.records.format import call_str, parse_call
 from euchresim.rules import Rules
@@ -37,7 +37,7 @@ def _offered(rules, seed) -> set[tuple[int, int]]:
     pick = random.Random(seed)
     seen = set()
     for k in range(HANDS):
-        h = HandState(tab)
+        h = Hand(tab)
         h.deal_next(work, drng, np.zeros(4, np.int64), k % rules.players)
         while not h.done:
             legal = h.legal()

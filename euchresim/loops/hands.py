@@ -461,3 +461,12 @@ def decide_one(st, priv, tab, pids, params, fns, rng, ws):
 def new_workspace():
     """The search bots' workspace ``decide_one`` takes (one per thread of play)."""
     return new_state()[2]
+
+
+def seat_decider(pids, params, fns, rng, ws):
+    """The seats' policies as ``engine.state.Hand.play_out``'s ``decide``: ``decide_one``, the hot loop's
+    very call, drawing on the stream ``rng``; it returns (action, legal mask) as ``decide_one`` does."""
+    def decide(h):
+        a, legal = decide_one(h.st, h.priv, h.tab, pids, params, fns, rng, ws)
+        return int(a), int(legal)
+    return decide
