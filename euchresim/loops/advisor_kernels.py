@@ -299,7 +299,8 @@ def _play_rest(st, priv, tab, pids, params, fns, rng, ws, all_random):
 
     The same steps in the same order (asking, applying, and ``random_tricks``
     when every seat plays ``random``), so the same draws and the same hands;
-    tests/test_advise_compile.py holds the two to identical states.
+    tests/test_advise_compile.py holds the two to identical states, and
+    tests/test_play_out_copies.py the loop to ``play_out``'s text.
     """
     while st[PHASE] != PH_DONE:
         if all_random and st[PHASE] == PH_PLAY:
