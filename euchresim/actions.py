@@ -131,16 +131,9 @@ _CALL_OF = {w.lower(): c for c, w in enumerate(CALL_WORDS)}
 
 
 def call_action(call: int) -> tuple[str, int]:
-    """A record's call code as the engine's (phase, code): pass and order in round one, a suit in round two.
-    A pass of round two is ``call_in(CALL_PASS, "bid2")``."""
+    """A record's call code as the (phase, code) its words are looked up by: pass and order in round one, a
+    suit in round two. The action a call is in a given round is the engine's ``engine.hand.call_action``."""
     return ("bid1", call) if call in (CALL_PASS, CALL_ORDER) else ("bid2", call - CALL_SUIT0)
-
-
-def call_in(call: int, phase) -> int:
-    """A record's call code as the engine's action code of round ``phase`` (bid1 or bid2)."""
-    if _phase(phase) == "bid1":
-        return 1 if call == CALL_ORDER else 0
-    return BID2_PASS if call == CALL_PASS else call - CALL_SUIT0
 
 
 def call_word(code) -> str:

@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 
 from euchresim import actions
-from euchresim.actions import ACTIONS, CALL_WORDS, call_in, call_word, code_of, entry, name, with_alone
+from euchresim.actions import ACTIONS, CALL_WORDS, call_word, code_of, entry, name, with_alone
 from euchresim.cards import card_str
 from euchresim.engine import layout
-from euchresim.engine.layout import CFG_NPACK, PH_DUMMY, T_PACK
+from euchresim.engine.hand import call_action
+from euchresim.engine.layout import CFG_NPACK, PH_BID1, PH_BID2, PH_DUMMY, T_PACK
 from euchresim.engine.tables import build_tables
-from euchresim.loops.step import HandState
+from euchresim.engine.state import Hand
 from euchresim.policies.decision import _actions
 from euchresim.records.format import call_str, parse_call
 from euchresim.rules import Rules
@@ -37,7 +38,7 @@ def _offered(rules, seed) -> set[tuple[int, int]]:
     pick = random.Random(seed)
     seen = set()
     for k in range(HANDS):
-        h = HandState(tab)
+        h = Hand(tab)
         h.deal_next(work, drng, np.zeros(4, np.int64), k % rules.players)
         while not h.done:
             legal = h.legal()
@@ -108,9 +109,10 @@ def test_the_record_call_words_round_trip_and_stay_as_published():
     assert CALL_WORDS == ("pass", "order", "C", "D", "H", "S")          # docs/hand-record.md: never changes
     for c, word in enumerate(CALL_WORDS):
         assert call_str(c) == call_word(c) == word and parse_call(word) == c == parse_call(word.lower())
-        phase = "bid1" if c == 1 else "bid2"
-        assert name(phase, call_in(c, phase), "record") == word
-    assert name("bid1", call_in(0, "bid1"), "record") == "pass"
+        phase = PH_BID1 if c == 1 else PH_BID2
+        assert name(phase, call_action(phase, c), "record") == word
+    assert name("bid1", call_action(PH_BID1, 0), "record") == "pass"
+    assert call_action(PH_BID1, 2) == call_action(PH_BID2, 1) == -1        # a suit in round one, order in two
 
 
 def test_the_words_a_player_is_shown_depend_on_players_and_the_dealer():

@@ -1,15 +1,15 @@
 """bench's figure for ``best``: hands and decisions a second, the decisions counted from the rows.
 
 The count must be the number of times a policy is asked: checked against
-the same hands stepped with HandState, one ``decide`` a decision.
+the same hands stepped with Hand, one ``decide`` a decision.
 """
 import numpy as np
 
 from euchresim.engine.layout import CFG_NPACK, CFG_PLAYERS, REDEAL, T_NEXT, T_PACK
 from euchresim.engine.tables import build_tables
-from euchresim.loops.hands import new_workspace
+from euchresim.loops.hands import new_workspace, seat_decider
 from euchresim.loops.slow import first_dealer
-from euchresim.loops.step import HandState
+from euchresim.engine.state import Hand
 from euchresim.policies import seats
 from euchresim.rules import Rules
 from euchresim.run import runner
@@ -26,14 +26,11 @@ def _asked(policy, n, seed):
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     ws = new_workspace()
     dealer = first_dealer(drng, tab[CFG_PLAYERS])
-    h = HandState(tab)
+    h = Hand(tab)
     asked = 0
     for _ in range(n):
         h.deal_next(work, drng, np.zeros(4, np.int64), dealer)
-        while not h.done:
-            a, legal = h.decide(pids, params, fns, prng, ws)
-            assert not h.apply(a, legal)
-            asked += 1
+        asked += h.play_out(seat_decider(pids, params, fns, prng, ws))
         if h.st[REDEAL] == 0:
             dealer = int(tab[T_NEXT + dealer])
     return asked

@@ -2,7 +2,7 @@
 
 The view is checked against the engine's own arrays, read here the long
 way (the reference's voids from the plays, each seat's cards from the
-private state), at every decision of hands stepped with ``HandState``; and
+private state), at every decision of hands stepped with ``Hand``; and
 a bot that hands every decision to a built-in must play that built-in's
 hands, row for row, in every variant.
 """
@@ -14,8 +14,8 @@ from euchresim.cli.app import main
 from euchresim.engine.layout import (BID2_PASS, CFG_NPACK, NINTRICK, NPLAYS, PH_BID1, PH_BID2, PH_DUMMY, PH_PLAY, PLAY_SEAT,
                                      PLAYS, T_PACK, UPCARD)
 from euchresim.engine.tables import build_tables
-from euchresim.loops.hands import new_workspace
-from euchresim.loops.step import HandState
+from euchresim.loops.hands import new_workspace, seat_decider
+from euchresim.engine.state import Hand
 from euchresim.policies import PolicyError, parse, seats
 from euchresim.policies.decision import Action, Decision
 from euchresim.rules import Rules
@@ -146,7 +146,7 @@ def test_the_view_says_what_the_arrays_hold(players, deck, hands):
     ws = new_workspace()
     seen = set()
     for hand_no in range(hands):
-        h = HandState(tab)
+        h = Hand(tab)
         h.deal_next(work, drng, np.zeros(4, np.int64), hand_no % players)
         while not h.done:
             seat, legal = h.to_act, h.legal()
@@ -178,7 +178,7 @@ def test_the_view_says_what_the_arrays_hold(players, deck, hands):
             _check_trump_helpers(d, seat, players)
             if h.phase != PH_BID1 and h.phase != PH_BID2:
                 assert d.maker is not None or h.phase == PH_DUMMY or d.phase == "joker_suit"
-            a, _ = h.decide(pids, params, fns, prng, ws)
+            a, _ = seat_decider(pids, params, fns, prng, ws)(h)
             assert not h.apply(a, legal)
     assert {"bid1", "play"} <= seen
 

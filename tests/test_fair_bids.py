@@ -1,6 +1,6 @@
 """pimc's ``fair_bids``: a call valued by playing the hand out with heuristic at every seat, not double-dummy.
 
-The rollout is checked against the same hand stepped by hand (HandState,
+The rollout is checked against the same hand stepped by hand (Hand,
 heuristic at every seat, the value then read off the finished hand by
 score_hand's own points), at bidding decisions of every variant; and the
 setting must change pimc's calls (else it would be a parameter without an
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from euchresim.engine.layout import MAKER, MAKER_TRICKS, TO_ACT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PHASE
-from euchresim.loops.hands import new_workspace
-from euchresim.loops.step import HandState
+from euchresim.loops.hands import new_workspace, seat_decider
+from euchresim.engine.state import Hand
 from euchresim.policies import parse, seats
 from euchresim.policies.search import rollout
 from euchresim.rules import Rules
@@ -34,14 +34,12 @@ def test_a_fair_rollout_is_the_hand_played_out_by_heuristic(players, deck):
         if st[PHASE] not in BIDS:
             continue
         seat = int(st[TO_ACT])
-        h0 = HandState(tab, st.copy(), priv.copy())
+        h0 = Hand(tab, st.copy(), priv.copy())
         for a in h0.legal_list():
             got = rollout(st, priv, tab, ws, np.int64(a), np.int64(seat), row)
             h = h0.copy()
             assert not h.apply(a)
-            while not h.done:
-                b, legal = h.decide(table.pids, table.params, table.functions(), np.zeros(6, np.uint64), ws)
-                assert not h.apply(b, legal)
+            h.play_out(seat_decider(table.pids, table.params, table.functions(), np.zeros(6, np.uint64), ws))
             if h.st[MAKER_TRICKS] < 0 or h.st[PHASE] != PH_DONE or int(h.st[MAKER]) < 0:
                 want = 0
             else:

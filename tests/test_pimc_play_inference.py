@@ -1,7 +1,7 @@
 """pimc's inference from the play (``play_infer``): each world weighed by how likely heuristic made the hand so far.
 
 * the weight of a world is the product a plain-Python twin finds by
-  replaying the same deal with ``HandState`` and asking heuristic at each
+  replaying the same deal with ``Hand`` and asking heuristic at each
   other seat's decision;
 * the true deal outweighs a sampled world more often than the reverse
   (heuristic played the hands, so the true deal fits every decision);
@@ -20,7 +20,7 @@ from euchresim.engine.layout import (ALONE, AWAY, BID2_PASS, CALL_ORDER, CALL_PA
                                      PHASE, PLAYS, PRIV_SIZE, ST_SIZE, T_PACK, TO_ACT, UPCARD)
 from euchresim.engine.tables import build_tables
 from euchresim.loops.hands import new_workspace
-from euchresim.loops.step import HandState
+from euchresim.engine.state import Hand
 from euchresim.policies import resolve
 from euchresim.policies.heuristic import heuristic_decide
 from euchresim.policies.inference import deal_of_world, play_weight
@@ -77,10 +77,10 @@ def _true_world(st, priv, seat, players):
 
 
 def _twin(st, world, seat, tab, params, hands, disc, eps):
-    """``play_weight`` by hand: the deal replayed in HandState, each other seat's decision asked of heuristic."""
+    """``play_weight`` by hand: the deal replayed in Hand, each other seat's decision asked of heuristic."""
     if st[NCALLS] == 0:
         return 1.0
-    h = HandState.dealt(tab, int(st[DEALER]), [int(x) for x in hands], int(world[DUMMY]), int(st[UPCARD]), 0)
+    h = Hand.dealt(tab, int(st[DEALER]), [int(x) for x in hands], int(world[DUMMY]), int(st[UPCARD]), 0)
     calls = [int(st[CALLS + k]) for k in range(int(st[NCALLS]))]
     plays = [int(st[PLAYS + k]) for k in range(int(st[NPLAYS]))]
     skip = int(st[MAKER]) if dummy_taken(st, tab) else -1

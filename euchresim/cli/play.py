@@ -141,11 +141,11 @@ def _check_host(host, port, allow_remote, is_loopback):
                "read its hands", err=True)
 
 
-def _kernel_cached(prefix: str) -> bool:
-    """Whether numba's cache holds a kernel of the loops layer (its index file ``<module>.<function>-...nbi``)."""
+def _kernel_cached(prefix: str, layer: str = "loops") -> bool:
+    """Whether numba's cache holds a kernel of ``layer`` (its index file ``<module>.<function>-...nbi``)."""
     from euchresim.engine import cache_dir
     try:
-        names = os.listdir(os.path.join(cache_dir(), "loops"))
+        names = os.listdir(os.path.join(cache_dir(), layer))
     except OSError:
         return False
     return any(n.startswith(prefix) and n.endswith(".nbi") for n in names)
@@ -153,7 +153,7 @@ def _kernel_cached(prefix: str) -> bool:
 
 def _table_compiled() -> bool:
     """Whether the bots' turns at the table are compiled (else dealing the first hand compiles them: tens of s)."""
-    return _kernel_cached("hands.decide_one-") and _kernel_cached("step._legal-")
+    return _kernel_cached("hands.decide_one-") and _kernel_cached("state._legal-", "engine")
 
 
 def _advisor_compiled() -> bool:

@@ -211,6 +211,20 @@ def score_hand(st, tab):
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def call_action(ph, call):
+    """A record's call (C9: 0 pass, 1 order, 2 + suit) as the action code of bidding round ``ph``; -1 for a
+    call that is none of that round's. The one translation: the replay, the advisor's sampler, inference
+    and ``engine.state.Hand.steps`` all read a record's calls through it."""
+    if call == CALL_PASS:
+        return np.int64(0) if ph == PH_BID1 else np.int64(BID2_PASS)
+    if ph == PH_BID1 and call == CALL_ORDER:
+        return np.int64(1)
+    if ph == PH_BID2 and call >= CALL_SUIT0:
+        return np.int64(call - CALL_SUIT0)
+    return np.int64(-1)
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def _illegal(st, a):
     st[ERR] = ERR_ILLEGAL
     st[ERR_ARG] = a

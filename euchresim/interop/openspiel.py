@@ -45,7 +45,7 @@ from euchresim.cards import card_str
 from euchresim.engine import hand as H
 from euchresim.engine.bits import seed_state
 from euchresim.engine.layout import (ALONE, BIDSUIT, DEALER, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_PLAY, PHASE, T_ORDER, TO_ACT, TRUMP, UPCARD)
-from euchresim.loops.step import HandState
+from euchresim.engine.state import Hand
 from euchresim.rules import Rules
 
 # ---- OpenSpiel's euchre action ids (open_spiel/games/euchre/euchre.h) -------
@@ -190,12 +190,12 @@ class _Mirror:
                 self.plays.append(card_from_openspiel(a))
         self.lone_defender = next((s for s, yes in self.defend.items() if yes), -1)
 
-        self.hand = HandState.dealt(tab, self.dealer, hands, 0, self.upcard, self.kitty)
+        self.hand = Hand.dealt(tab, self.dealer, hands, 0, self.upcard, self.kitty)
         self.st = self.hand.st
         self.unmirrored = False         # a lone defender against a partnership (no euchresim score)
         self._advance()
 
-    def apply(self, a, hand: HandState | None = None):
+    def apply(self, a, hand: Hand | None = None):
         """Action ``a`` on the mirrored hand (or on ``hand``, a copy of it)."""
         h = self.hand if hand is None else hand
         if h.apply(a):
@@ -326,7 +326,7 @@ class EuchresimBot(pyspiel.Bot):
 
     def __init__(self, game, player_id: int, policy: str = "baseline", seed: int = 0):
         pyspiel.Bot.__init__(self)
-        from euchresim.loops.hands import new_workspace
+        from euchresim.loops.hands import new_workspace, seat_decider
         from euchresim.policies import PolicyError, seats
         self._rules = rules_for(game)
         if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < 4:
@@ -342,7 +342,7 @@ class EuchresimBot(pyspiel.Bot):
         self.policy = self.table.names[0]
         self._tab = cached_tables(self._rules)
         self._rng = seed_state(np.random.SeedSequence(seed))
-        self._ws = new_workspace()
+        self._decide_at = seat_decider(self._pids, self._params, self._fns, self._rng, new_workspace())
         self._plan = None           # (history before the discard, the dealer-maker's alone answer)
 
     # pyspiel.Bot
@@ -376,11 +376,11 @@ class EuchresimBot(pyspiel.Bot):
         return a
 
     # the decision, in euchresim's terms
-    def _decide(self, h: HandState, phase):
+    def _decide(self, h: Hand, phase):
         if h.phase != phase or h.to_act != self._seat:
             raise RuntimeError(f"euchresim mirror out of step: phase {h.phase} seat {h.to_act}, "
                                f"expected phase {phase} seat {self._seat}")
-        a, legal = h.decide(self._pids, self._params, self._fns, self._rng, self._ws)
+        a, legal = self._decide_at(h)
         if a < 0 or a > 32 or not (legal >> a) & 1:
             raise RuntimeError(f"policy {self.policy} answered {a}, not legal in euchresim phase {phase}")
         return a

@@ -45,8 +45,8 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import U, popcount, random_bit, random_float
-from euchresim.engine.hand import apply_legal, legal_actions, start_hand
-from euchresim.engine.layout import (BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, CFG_PACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, HAND, NO_CARD, KITTY, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, POINTS, PRIV_SIZE, SCORE, ST_SIZE, TO_ACT, NO_KEEP)
+from euchresim.engine.hand import apply_legal, call_action, legal_actions, start_hand
+from euchresim.engine.layout import (CFG_PACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, HAND, NO_CARD, KITTY, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, POINTS, PRIV_SIZE, SCORE, ST_SIZE, TO_ACT, NO_KEEP)
 from euchresim.loops.hands import all_seats_random, random_tricks
 from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 from euchresim.policies.sampler import deal_unseen
@@ -195,16 +195,10 @@ def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit
         elif ph == PH_BID1 or ph == PH_BID2:
             if ci >= calls.shape[0]:
                 return SCRIPT_ERROR
-            c = calls[ci]
+            a = call_action(ph, calls[ci])
             ci += 1
             at[0] = ci
-            if c == CALL_PASS:
-                a = np.int64(0) if ph == PH_BID1 else np.int64(BID2_PASS)
-            elif ph == PH_BID1 and c == CALL_ORDER:
-                a = np.int64(1)
-            elif ph == PH_BID2 and c >= CALL_SUIT0:
-                a = c - CALL_SUIT0
-            else:
+            if a < 0:
                 return SCRIPT_ERROR
         elif ph == PH_ALONE or ph == PH_DEFEND:
             a = (alone >> s) & 1
@@ -305,7 +299,8 @@ def _play_rest(st, priv, tab, pids, params, fns, rng, ws, all_random):
 
     The same steps in the same order (asking, applying, and ``random_tricks``
     when every seat plays ``random``), so the same draws and the same hands;
-    tests/test_advise_compile.py holds the two to identical states.
+    tests/test_advise_compile.py holds the two to identical states, and
+    tests/test_play_out_copies.py the loop to ``play_out``'s text.
     """
     while st[PHASE] != PH_DONE:
         if all_random and st[PHASE] == PH_PLAY:

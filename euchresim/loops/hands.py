@@ -28,7 +28,8 @@ def play_out(st, priv, tab, pids, params, fns, rng, ws, all_random):
     When every seat plays ``random``, the tricks are played by
     ``random_tricks``, a tight loop that draws the very same random numbers
     (tests/test_fast_path.py holds the two paths to identical rows).
-    ``_play_hands`` has this loop written out (a change here goes there too).
+    ``_play_hands`` and the advisor's ``_play_rest`` have this loop written out (numba will not take the
+    dispatch as a parameter); tests/test_play_out_copies.py holds the three to one text.
     """
     while st[PHASE] != PH_DONE:
         if all_random and st[PHASE] == PH_PLAY:
@@ -461,3 +462,12 @@ def decide_one(st, priv, tab, pids, params, fns, rng, ws):
 def new_workspace():
     """The search bots' workspace ``decide_one`` takes (one per thread of play)."""
     return new_state()[2]
+
+
+def seat_decider(pids, params, fns, rng, ws):
+    """The seats' policies as ``engine.state.Hand.play_out``'s ``decide``: ``decide_one``, the hot loop's
+    very call, drawing on the stream ``rng``; it returns (action, legal mask) as ``decide_one`` does."""
+    def decide(h):
+        a, legal = decide_one(h.st, h.priv, h.tab, pids, params, fns, rng, ws)
+        return int(a), int(legal)
+    return decide

@@ -7,8 +7,8 @@ past the size the project keeps.
 from numba import njit
 
 from euchresim.engine.bits import lowbit
-from euchresim.engine.hand import apply_action, start_hand
-from euchresim.engine.layout import (ALONE, BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, HAND, JOKER_SUIT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PHASE, TO_ACT, NO_CARD, NO_KEEP)
+from euchresim.engine.hand import apply_action, call_action, start_hand
+from euchresim.engine.layout import (ALONE, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, HAND, JOKER_SUIT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PHASE, TO_ACT, NO_CARD, NO_KEEP)
 from euchresim.loops.hands import new_state
 
 
@@ -40,16 +40,10 @@ def replay_hand(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, alo
         elif ph == PH_BID1 or ph == PH_BID2:
             if ci >= calls.shape[0]:
                 return ERR_SCRIPT_SHORT, ph, ci
-            c = calls[ci]
             step = ci
+            a = call_action(ph, calls[ci])
             ci += 1
-            if c == CALL_PASS:
-                a = 0 if ph == PH_BID1 else BID2_PASS
-            elif ph == PH_BID1 and c == CALL_ORDER:
-                a = 1
-            elif ph == PH_BID2 and c >= CALL_SUIT0:
-                a = c - CALL_SUIT0
-            else:
+            if a < 0:
                 return ERR_SCRIPT_KIND, ph, step
         elif ph == PH_ALONE or ph == PH_DEFEND:
             a = (alone >> seat) & 1

@@ -5,7 +5,7 @@ not numba's subset; it can have them at the price of speed (some thousands
 of hands a second, against millions). The jitted loop cannot call Python,
 so a chunk with a Python seat is played here: the same steps as
 ``loops.hands._play_hands`` and ``run_games`` in the same order, through
-the same kernels (the deal, the state machine through ``loops.step.HandState``,
+the same kernels (the deal, the state machine through ``engine.state.Hand``,
 the built-in policies' ``decide_one``, the row writer, the tally), drawing from the same two
 random streams. A Python seat is handed exactly what a jitted policy is
 handed, the policy stream included, so a jitted function played this way
@@ -29,8 +29,8 @@ from euchresim.engine.game import at_the_bridge, game_winners, rubber_margin, ru
 from euchresim.engine.hand import legal_actions
 from euchresim.engine.layout import (AWAY, CFG_GAME_TO, CFG_NPACK, CFG_PLAYERS, CFG_TIE, HAND, PHASE,
                                      POINTS, PRIV_SIZE, REDEAL, SCORE, ST_SIZE, T_NEXT, T_PACK, TO_ACT)
-from euchresim.loops.hands import new_workspace, write_row
-from euchresim.loops.step import HandState
+from euchresim.engine.state import Hand
+from euchresim.loops.hands import decide_one, new_workspace, write_row
 from euchresim.loops.tally import tally_hands
 from euchresim.policies.dispatch import SLOTTED, USER, plain_act
 
@@ -98,7 +98,7 @@ def _play_out(h, pids, params, fns, pyfns, prng, ws, at):
         if fn is None and pid < SLOTTED:
             a, legal = _decide(np.int64(pid), st, priv, tab, params[seat], prng)
         elif fn is None:
-            a, legal = h.decide(pids, params, fns, prng, ws)
+            a, legal = decide_one(st, priv, tab, pids, params, fns, prng, ws)
         else:
             legal = h.legal()
             a = _ask(fn, st, priv, seat, legal, params[seat], prng, tab, at)
@@ -112,7 +112,7 @@ def _play_hands(tab, drng, prng, pids, params, fns, pyfns, rows, plays, mask, st
     """``loops.hands._play_hands`` step for step; returns (0, rows used, next dealer, winners) or raises Failed."""
     players = int(tab[CFG_PLAYERS])
     in_game = game >= 0
-    h = HandState(tab, st, priv)
+    h = Hand(tab, st, priv)
     i = start
     while i < stop:
         if in_game:

@@ -24,7 +24,7 @@ from euchresim.cards import card_str, cards_of
 from euchresim.engine.layout import (ALONE, CALLS, DEALER, MAKER, NCALLS, NINTRICK, NPLAYS, OUT, PH_DISCARD, PH_DUMMY,
                                      PLAY_SEAT, PLAYS, ROUND, TRICK_WINNER, TRUMP, UPCARD)
 from euchresim.engine.tables import cached_tables
-from euchresim.loops.step import HandState
+from euchresim.engine.state import Hand
 from euchresim.play.table import YOU
 from euchresim.play.words import say_cards, where
 from euchresim.records.format import parse_record
@@ -41,12 +41,13 @@ def review(obj: dict, seats, verdicts: dict | None, hints: list[dict]) -> dict:
     from euchresim.studies.record_text import decisions
     rec = parse_record(obj)
     steps = decisions(rec)
-    h = HandState.of_record(rec, cached_tables(rec.rules))
+    h = Hand.of_record(rec, cached_tables(rec.rules))
     players = rec.rules.players
     rows = {r["step"]: r for r in (verdicts or {}).get("rows", [])}
     asked = {x["step"]: x for x in hints}
     out, discard = [], None
-    for d in steps:
+    for at in h.steps(rec):
+        d = steps[at.step]
         if d["seat"] == YOU:
             moment = _seen(h, players, seats)
             lead = d["kind"] == "play" and int(h.st[NINTRICK]) == 0
@@ -57,7 +58,6 @@ def review(obj: dict, seats, verdicts: dict | None, hints: list[dict]) -> dict:
             out.append(moment)
             if d["kind"] == "discard":
                 discard = d["action"]
-        h.apply(d["code"])
     return {"hand": None, "players": players, "dealer": rec.dealer, "seats": list(seats),
             "score": None if rec.score is None else list(rec.score), "game": rec.game,
             "points": obj.get("points"), "maker": obj.get("maker"), "trump": obj.get("trump"),

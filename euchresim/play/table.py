@@ -1,8 +1,8 @@
 """One player's session at the practice table: the deals, the bots' turns, the player's actions, the records.
 
 The player sits at seat 0 (``YOU``) of a 4-hand, 2-hand or Cutthroat
-game; the bots fill the other seats and decide through ``HandState.decide``, the hot loop's very
-call, so the table plays what ``simulate`` plays.  Hand ``i`` of a session
+game; the bots fill the other seats and decide through ``loops.hands.seat_decider``, the hot
+loop's very call, so the table plays what ``simulate`` plays.  Hand ``i`` of a session
 is dealt from the streams of chunk ``i`` of the seed (``runner.chunk_states``):
 a session's deals depend on the seed and the hand's number only, so a
 restart deals the unfinished hand again, the same cards, and the same seed
@@ -23,16 +23,15 @@ import threading
 import numpy as np
 
 from euchresim.actions import name as action_name
-from euchresim.cards import NO_CARD, NO_KEEP, SUIT_NAMES as CARD_SUIT_NAMES, SUITS, card_str, cards_of
+from euchresim.cards import SUIT_NAMES as CARD_SUIT_NAMES, SUITS, card_str, cards_of
 from euchresim.engine.game import game_winners
-from euchresim.engine.layout import (ALONE, BIDSUIT, BID2_PASS, CALLS, CFG_GAME_TO, CFG_NPACK, CFG_TIE, DEAL,
-                                     DEAL_DUMMY, DEALER, DISCARD, DUMMY_KEEP, JOKER_SUIT, KITTY, LED, MAKER, NCALLS,
-                                     NINTRICK, NPLAYS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY,
-                                     PH_JOKER, PH_PLAY, PHASE_NAMES, PLAYS, POINTS, REDEAL, SCORE, T_NEXT, T_PACK,
-                                     T_SUIT_OF, TRICK_WINNER, TRICKS, TRUMP, UPCARD)
+from euchresim.engine.layout import (BIDSUIT, BID2_PASS, CFG_GAME_TO, CFG_NPACK, CFG_TIE, DEALER, LED, NINTRICK,
+                                     PH_BID2, PH_DISCARD, PH_DUMMY, PH_PLAY, PHASE_NAMES, POINTS, REDEAL, SCORE,
+                                     T_NEXT, T_PACK, T_SUIT_OF, TRUMP)
 from euchresim.engine.tables import cached_tables
-from euchresim.loops.hands import new_workspace
-from euchresim.loops.step import HandState
+from euchresim.loops.hands import new_workspace, seat_decider
+from euchresim.loops.record_steps import replay
+from euchresim.engine.state import Hand
 from euchresim.play.words import card_text
 from euchresim.records.format import Record, format_record, parse_record
 from euchresim.records.jsonl import iter_jsonl
@@ -152,7 +151,6 @@ class Session:
 
     def _read_back(self) -> None:
         """The finished hands of the file: where the game stands, and who deals next."""
-        from euchresim.studies.record_text import decisions
         if not os.path.exists(self.path):
             return
         for n, obj in iter_jsonl(self.path):
@@ -160,16 +158,18 @@ class Session:
                 if isinstance(obj, Exception):
                     raise obj
                 rec = parse_record(obj)
-                steps = decisions(rec)           # replays it: a broken file is refused, not played on
+                _, err = replay(rec)             # a broken file is refused with replay's words, not played on
+                if err:
+                    raise ValueError(err)
             except ValueError as e:
                 raise TableError(f"{self.path}: line {n}: {e}", 400) from None
-            h = HandState.of_record(rec, self.tab)
+            h = Hand.of_record(rec, self.tab)
             mine = []
-            for d in steps:
-                if d["seat"] == YOU:
-                    lead = d["kind"] == "play" and h.st[NINTRICK] == 0
-                    mine.append({"step": d["step"], "kind": d["kind"], "lead": bool(lead), "did": d["action"]})
-                h.apply(d["code"])
+            for d in h.steps(rec):
+                if d.seat == YOU:
+                    lead = d.phase == PH_PLAY and h.st[NINTRICK] == 0
+                    mine.append({"step": d.step, "kind": PHASE_NAMES[d.phase], "lead": bool(lead),
+                                 "did": h.action_name(d.code)})
             self.finished.append(obj)
             self.resumed.append((obj, mine))
             before = self._before(rec, path_line=f"{self.path}: line {n}")
@@ -183,7 +183,7 @@ class Session:
             from euchresim.loops.slow import first_dealer
             self.dealer = first_dealer(drng, self.players)
         work = self.tab[T_PACK:T_PACK + self.tab[CFG_NPACK]].copy()
-        self.h = HandState(self.tab)
+        self.h = Hand(self.tab)
         self.h.st[SCORE:SCORE + 4] = [self.score[self.party(s)] if s < self.players else 0 for s in range(4)]
         self.h.deal_next(work, drng, np.zeros(4, np.int64), self.dealer)
         self.step = 0
@@ -192,14 +192,13 @@ class Session:
 
     def _bots(self) -> None:
         """The bots' turns, up to the player's or the end of the hand."""
-        h = self.h
-        while not h.done and h.to_act != YOU:
-            a, legal = h.decide(self.pids, self.params, self.fns, self.prng, self.ws)
-            if h.apply(a, legal):
-                raise RuntimeError(f"the engine refused bot seat {h.to_act}'s action {a} (error {h.error})")
-            self.step += 1
-        if h.done:
+        self.step += self.h.play_out(self._bot(self.prng), until=lambda h: h.to_act == YOU)
+        if self.h.done:
             self._finish()
+
+    def _bot(self, prng):
+        """The bots' deciding, drawing on ``prng``: ``Hand.play_out``'s ``decide`` at every seat."""
+        return seat_decider(self.pids, self.params, self.fns, prng, self.ws)
 
     def act(self, hand: int, step: int, action: int) -> None:
         """The player's action ``action`` (an engine code) at ``step`` of hand ``hand``; a TableError if refused."""
@@ -254,33 +253,13 @@ class Session:
     def record(self, h=None) -> tuple[Record, dict]:
         """The finished hand (or ``h``) as a hand record and its outcome (docs/hand-record.md)."""
         h = self.h if h is None else h
-        st, priv = h.st, h.priv
-        maker = int(st[MAKER])
-        rec = Record(
-            rules=self.rules, dealer=int(st[DEALER]), hands=tuple(int(priv[DEAL + s]) for s in range(self.players)),
-            dummy=int(priv[DEAL_DUMMY]), upcard=int(st[UPCARD]), kitty=int(priv[KITTY]),
-            joker_suit=None if st[JOKER_SUIT] < 0 else int(st[JOKER_SUIT]),
-            calls=tuple(int(c) for c in st[CALLS:CALLS + st[NCALLS]]),
-            alone=tuple(s for s in range(self.players) if (int(st[ALONE]) >> s) & 1),
-            discard=None if priv[DISCARD] == NO_CARD else int(priv[DISCARD]),
-            dummy_keep=None if priv[DUMMY_KEEP] == NO_KEEP else int(priv[DUMMY_KEEP]),
-            plays=tuple(int(c) for c in st[PLAYS:PLAYS + st[NPLAYS]]),
-            game=self.game, score=tuple(int(x) for x in st[SCORE:SCORE + self.players]))
-        outcome = {"maker": None if maker < 0 else maker, "trump": None if st[TRUMP] < 0 else int(st[TRUMP]),
-                   "trick_winners": [int(w) for w in st[TRICK_WINNER:TRICK_WINNER + 5] if w >= 0],
-                   "tricks": [int(t) for t in st[TRICKS:TRICKS + self.players]],
-                   "points": [int(p) for p in st[POINTS:POINTS + self.players]]}
-        return rec, outcome
+        return h.record(self.rules, self.game), h.outcome()
 
     def finished_by_bots(self) -> dict:
         """The hand so far played out by the bots at every seat, the player's too, as a record: what the
         advisor needs to judge a decision now (it sees only what the seat knew then, never this ending)."""
         h = self.h.copy()
-        prng = self.prng.copy()           # the hand's own stream is left as it is
-        while not h.done:
-            a, legal = h.decide(self.pids, self.params, self.fns, prng, self.ws)
-            if h.apply(a, legal):
-                raise RuntimeError(f"the engine refused bot seat {h.to_act}'s action {a} (error {h.error})")
+        h.play_out(self._bot(self.prng.copy()))           # the hand's own stream is left as it is
         return format_record(*self.record(h))
 
     def _finish(self) -> None:

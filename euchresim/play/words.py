@@ -111,14 +111,8 @@ def trick_numbers(rec) -> dict:
     completed), not worked out from seats: a lone hand's trick has fewer
     cards, and the 2- and 3-hand games fewer still.
     """
-    from euchresim.engine.layout import TRICK
+    from euchresim.engine.layout import PH_PLAY, TRICK
+    from euchresim.engine.state import Hand
     from euchresim.engine.tables import cached_tables
-    from euchresim.loops.step import HandState
-    from euchresim.studies.record_text import decisions
-    h = HandState.of_record(rec, cached_tables(rec.rules))
-    out = {}
-    for d in decisions(rec):
-        if d["kind"] == "play":
-            out[d["step"]] = int(h.st[TRICK]) + 1
-        h.apply(d["code"])
-    return out
+    h = Hand.of_record(rec, cached_tables(rec.rules))
+    return {d.step: int(h.st[TRICK]) + 1 for d in h.steps(rec) if d.phase == PH_PLAY}

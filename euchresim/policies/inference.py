@@ -17,8 +17,8 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import U, lowbit, popcount, random_bit
-from euchresim.engine.hand import apply_legal, legal_actions, start_hand
-from euchresim.engine.layout import (ALONE, AWAY, BID2_PASS, CALL_ORDER, CALL_PASS, CALL_SUIT0, CALLS, CFG_PACK,
+from euchresim.engine.hand import apply_legal, call_action, legal_actions, start_hand
+from euchresim.engine.layout import (ALONE, AWAY, CALLS, CFG_PACK,
                                      CFG_PLAYERS, DEALER, DUMMY, EXCHANGED, HAND, JOKER_SUIT, MAKER, NCALLS,
                                      NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE,
                                      PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, TO_ACT, UPCARD)
@@ -85,10 +85,7 @@ def _seen_action(st, st2, ph, s):
     if ph == PH_BID1 or ph == PH_BID2:
         if k >= st[NCALLS]:
             return np.int64(-1)
-        code = st[U(CALLS + k)]
-        if ph == PH_BID1:
-            return np.int64(1) if code == CALL_ORDER else np.int64(0)
-        return np.int64(BID2_PASS) if code == CALL_PASS else code - CALL_SUIT0
+        return call_action(ph, st[U(CALLS + k)])
     if ph == PH_ALONE or ph == PH_DEFEND:
         return (st[ALONE] >> s) & 1
     if ph == PH_PLAY:

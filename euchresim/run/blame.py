@@ -79,17 +79,17 @@ def failing_decision(spec, chunk, at: int, row, chunk_states) -> FailedDecision 
     The first decision whose policy raises or returns an illegal action, or
     None when the hand plays out (the failure was not a policy's).
     """
-    from euchresim.loops.hands import new_workspace
-    from euchresim.loops.step import HandState
+    from euchresim.engine.state import Hand
+    from euchresim.loops.hands import new_workspace, seat_decider
     from euchresim.policies.dispatch import RAISED, USER
     tab, pids, params, fns, _ = _setup(spec)
     prng = _play_to(spec, chunk, at, tab, pids, params, fns, chunk_states)
-    h = HandState.of_row(tab, row)
-    ws = new_workspace()
+    h = Hand.of_row(tab, row)
+    decide = seat_decider(pids, params, fns, prng, new_workspace())
     while not h.done:
         seat, phase = h.to_act, h.phase
         before = prng.copy()
-        a, legal = h.decide(pids, params, fns, prng, ws)
+        a, legal = decide(h)
         if a == RAISED and pids[seat] >= USER:
             fn = fns[0][int(pids[seat]) - USER]
             try:

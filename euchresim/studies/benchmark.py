@@ -141,7 +141,7 @@ def pimc_positions(n: int, seed: int = 1):
 
     from euchresim.engine.bits import seed_state
     from euchresim.engine.layout import CFG_NPACK, NPLAYS, PH_PLAY, PRIV_SIZE, ST_SIZE, T_PACK
-    from euchresim.loops.step import HandState
+    from euchresim.engine.state import Hand
     from euchresim.policies.heuristic import HEURISTIC_DEFAULTS, heuristic_decide
     from euchresim.rules import FOUR_HAND
     from euchresim.engine.tables import build_tables
@@ -151,20 +151,20 @@ def pimc_positions(n: int, seed: int = 1):
     work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()
     sts, privs = np.zeros((n, ST_SIZE), np.int64), np.zeros((n, PRIV_SIZE), np.int64)
     got = 0
+    def heuristic(h):
+        seat, legal = h.to_act, h.legal()
+        return int(heuristic_decide(h.st, np.int64(h.hand_of(seat)), np.int64(h.away_of(seat)), np.int64(seat),
+                                    np.int64(legal), HEURISTIC_DEFAULTS, tab)), legal
+
     while got < n:
-        h = HandState(tab)
+        h = Hand(tab)
         h.deal_next(work, drng, np.zeros(4, np.int64), got % 4)
         stop = int(pick.integers(0, 16))
-        while h.phase <= PH_PLAY:
-            seat = h.to_act
-            legal = h.legal()
-            if h.phase == PH_PLAY and h.st[NPLAYS] >= stop and bin(legal).count("1") >= 2:
-                sts[got], privs[got] = h.st, h.priv
-                got += 1
-                break
-            a = heuristic_decide(h.st, np.int64(h.hand_of(seat)), np.int64(h.away_of(seat)), np.int64(seat),
-                                 np.int64(legal), HEURISTIC_DEFAULTS, tab)
-            h.apply(a, legal)
+        h.play_out(heuristic, until=lambda h: h.phase == PH_PLAY and h.st[NPLAYS] >= stop
+                   and bin(h.legal()).count("1") >= 2)
+        if not h.done:
+            sts[got], privs[got] = h.st, h.priv
+            got += 1
     return tab, sts, privs
 
 
@@ -225,7 +225,7 @@ def measure_decision_times(policy, hands: int, seed: int = 1, clock=time.perf_co
     A mean hides the decisions a player waits on (a dealer's discard values
     six options over every world); the slowest of a few hundred is the
     figure to hold against a time a decision.  Hands are stepped one
-    decision at a time (``loops.step.HandState``), each asked through the
+    decision at a time (``engine.state.Hand``), each asked through the
     hot loop's own call (``decide_one``), kernels loaded first; forced
     decisions (one legal action) count, as a hand asks them.
     ``policy``: a ``policies.Seats``, or a name the run reads (``RunSpec``, the library's edge).
@@ -233,9 +233,9 @@ def measure_decision_times(policy, hands: int, seed: int = 1, clock=time.perf_co
     import numpy as np
     from euchresim.engine.layout import CFG_NPACK, CFG_PLAYERS, PHASE_NAMES, REDEAL, T_NEXT, T_PACK
     from euchresim.engine.tables import build_tables
-    from euchresim.loops.hands import new_workspace
+    from euchresim.engine.state import Hand
+    from euchresim.loops.hands import new_workspace, seat_decider
     from euchresim.loops.slow import first_dealer
-    from euchresim.loops.step import HandState
     table = runner.RunSpec(rules=Rules(), policies=policy, count=hands).policies     # read once (a Seats as it is)
     pids, params, fns = table.pids, table.params, table.functions()
     tab = build_tables(Rules())
@@ -245,18 +245,19 @@ def measure_decision_times(policy, hands: int, seed: int = 1, clock=time.perf_co
         drng, prng = stream                     # first one hand untimed: the kernels loaded
         work = tab[T_PACK:T_PACK + tab[CFG_NPACK]].copy()       # the pack as a chunk starts it
         dealer = first_dealer(drng, tab[CFG_PLAYERS])
-        h = HandState(tab)
+        h = Hand(tab)
+        policies = seat_decider(pids, params, fns, prng, ws)
+
+        def timed_decide(h, timed=timed):
+            t = clock() if timed else 0.0
+            got = policies(h)
+            if timed:
+                times.append(clock() - t)
+                phases.append(PHASE_NAMES[h.phase])
+            return got
         for _ in range(hands if timed else 1):  # chunk 0's hands, in the kernel's order
             h.deal_next(work, drng, np.zeros(4, np.int64), dealer)
-            while not h.done:
-                phase = h.phase
-                t = clock() if timed else 0.0
-                a, legal = h.decide(pids, params, fns, prng, ws)
-                dt = clock() - t if timed else 0.0
-                if timed:
-                    times.append(dt)
-                    phases.append(PHASE_NAMES[phase])
-                h.apply(a, legal)
+            h.play_out(timed_decide)
             if h.st[REDEAL] == 0:
                 dealer = int(tab[T_NEXT + dealer])
     slowest = int(np.argmax(times))

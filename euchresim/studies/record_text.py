@@ -4,7 +4,8 @@ A record is written for machines (one line of JSON, the plays in one flat
 list), so a reader has to redo the rules to see who led each trick or
 who sat out.  Here the record is first replayed (``loops.record_steps.replay``),
 so a broken record is refused with replay's own message, and then stepped
-through the same state machine once more, decision by decision: every
+through the same state machine once more, decision by decision
+(``engine.state.Hand.steps``): every
 seat, trick leader and trump below is what the engine says, not a second
 copy of the rules that could drift from it.
 
@@ -14,14 +15,12 @@ each names the record prefix (``calls``, ``plays``) that leads to it.
 """
 from __future__ import annotations
 
-from euchresim.actions import call_in, name as action_name
 from euchresim.cards import SUITS, card_str
-from euchresim.engine.layout import (EXCHANGED, LED, NINTRICK, OUT, PH_ALONE, PH_BID1, PH_BID2,
-                                     PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE_NAMES,
-                                     REDEAL, ROUND, T_SUIT_OF, TRICK, TRUMP)
+from euchresim.engine.layout import (EXCHANGED, LED, NINTRICK, OUT, PH_DUMMY, PH_PLAY, PHASE_NAMES, REDEAL, ROUND,
+                                     T_SUIT_OF, TRICK, TRUMP)
+from euchresim.engine.state import Hand
 from euchresim.engine.tables import cached_tables
 from euchresim.loops.record_steps import replay
-from euchresim.loops.step import HandState
 from euchresim.records.format import Record, RecordError, cards_desc
 
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
@@ -34,49 +33,29 @@ def role(seat: int, dealer: int, players: int) -> str:
 
 
 def _walk(rec: Record) -> tuple[list[dict], list[dict], dict]:
-    """Step the engine through the record: (decisions, the plays with their tricks, the final facts).
+    """Step the engine through the record (``Hand.steps``): (decisions, the plays with their tricks, the final facts).
 
     The record has replayed already, so every action is legal here; a
-    refusal would be a bug of this walk, and says so.
+    refusal would be a bug of this walk.
     """
     rules = rec.rules
     tab = cached_tables(rules)
-    h = HandState.of_record(rec, tab)
+    h = Hand.of_record(rec, tab)
     st = h.st
-    alone = sum(1 << s for s in rec.alone)
     decisions: list[dict] = []
     plays: list[dict] = []
     put_away = None
-    ci = pi = 0
-    while not h.done:
-        ph, seat = h.phase, h.to_act
-        if ph == PH_JOKER:
-            code = rec.joker_suit
-        elif ph in (PH_BID1, PH_BID2):
-            code = call_in(rec.calls[ci], ph)
-        elif ph in (PH_ALONE, PH_DEFEND):
-            code = (alone >> seat) & 1
-        elif ph == PH_DISCARD:
-            code = rec.discard
-        elif ph == PH_DUMMY:
-            code = rec.dummy_keep
-            put_away = h.legal() & ~rec.dummy_keep
-        else:
-            code = rec.plays[pi]
-        text = action_name(ph, code, "record")         # the record's words (euchresim.actions)
-        decisions.append({"step": len(decisions), "seat": seat, "kind": PHASE_NAMES[ph], "action": text,
-                          "code": int(code), "calls": ci, "plays": pi})
-        trick, lead = int(st[TRICK]), st[NINTRICK] == 0
-        if h.apply(code):
-            raise RecordError(f"record: the engine refused {text!r} from seat {seat} at step "
-                              f"{len(decisions) - 1} of a record that replayed (a bug of studies.record_text)")
-        if ph in (PH_BID1, PH_BID2):
-            ci += 1
-        elif ph == PH_PLAY:
-            trump = int(st[TRUMP])
-            plays.append({"trick": trick, "lead": bool(lead), "seat": seat, "card": text, "led": SUITS[int(st[LED])],
-                          "trump": int(tab[T_SUIT_OF + 33 * trump + code]) == trump})
-            pi += 1
+    for d in h.steps(rec):
+        if d.phase == PH_DUMMY:
+            put_away = h.legal() & ~d.code
+        text = h.action_name(d.code)                   # the record's words (euchresim.actions)
+        decisions.append({"step": d.step, "seat": d.seat, "kind": PHASE_NAMES[d.phase], "action": text,
+                          "code": d.code, "calls": d.calls, "plays": d.plays})
+        if d.phase == PH_PLAY:
+            trump, lead = int(st[TRUMP]), st[NINTRICK] == 0
+            led = int(tab[T_SUIT_OF + 33 * trump + d.code]) if lead else int(st[LED])   # a lead names the suit
+            plays.append({"trick": int(st[TRICK]), "lead": bool(lead), "seat": d.seat, "card": text,
+                          "led": SUITS[led], "trump": int(tab[T_SUIT_OF + 33 * trump + d.code]) == trump})
     final = {"round": int(st[ROUND]) or None, "out": [s for s in range(rules.players) if (int(st[OUT]) >> s) & 1],
              "exchanged": bool(st[EXCHANGED]), "redeal": bool(st[REDEAL]), "put_away": put_away}
     return decisions, plays, final
