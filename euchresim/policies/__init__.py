@@ -26,7 +26,7 @@ import numpy as np
 from euchresim.policies.builtin import BASELINE_PARAMS
 from euchresim.policies.decision import Action, Decision, bot
 from euchresim.policies.dispatch import (BASELINE, HEURISTIC, NFNS, NSLOTS, POLICY_SIG, RANDOM, SEARCH_SIG, SLOTTED, USER, PolicySlots, SearchSlots, no_policy, no_search)
-from euchresim.policies.heuristic import HEURISTIC_PARAMS
+from euchresim.policies.heuristic_params import HEURISTIC_PARAMS
 from euchresim.policies.params import (NPARAMS, Param, PolicyError, apply_settings, check_declared, defaults_row,
                                        param)
 from euchresim.policies.search_layout import DD_PARAMS, PIMC_PARAMS
