@@ -25,6 +25,7 @@ from euchresim.records.format import parse_record
 from euchresim.rules import Rules
 from euchresim.stats import sequential_z
 from euchresim.studies.advisor import evaluate as A
+from euchresim.studies.advisor import situation as S
 
 from tests.helpers import one_error_line, run
 
@@ -47,7 +48,7 @@ def _read(policy, sit):
 
 
 def _pimc_free(policy="heuristic"):
-    pids, params, fns, _ = A.policy_arrays(seats(policy, 4), 4)
+    pids, params, fns, _ = S.policy_arrays(seats(policy, 4), 4)
     return pids, params, fns
 
 
@@ -55,8 +56,8 @@ def _pimc_free(policy="heuristic"):
 @pytest.mark.slow
 def test_with_no_calls_heard_the_unseen_cards_fall_as_hypergeometric_odds_say():
     """Left of the dealer, first to speak: the partner's count of the 3 unseen hearts-suit trumps is hypergeometric."""
-    sit = A.from_hand(R4, HAND1, TH, 1)
-    dec = A.decision_of(sit)
+    sit = S.from_hand(R4, HAND1, TH, 1)
+    dec = S.decision_of(sit)
     s = A.play_batch(sit, dec, _read("random", sit), False, 6000, 11, 0)
     assert s.tries == len(s)                       # nothing to reject: no calls, no plays
     pool = pack_mask(24) & ~HAND1 & ~(1 << TH)
@@ -113,10 +114,10 @@ def test_no_sampled_deal_breaks_a_void_the_record_shows(tmp_path):
                     voids.setdefault(seats[t * nact + j], set()).add(led)
         if not voids:
             continue
-        sit = A.from_record(rec, plays=cut)
+        sit = S.from_record(rec, plays=cut)
         if any(s == sit.seat for s in voids) and len(voids) == 1:
             continue
-        samples = A.play_batch(sit, A.decision_of(sit), _read("heuristic", sit), False, 200, 3, 0)
+        samples = A.play_batch(sit, S.decision_of(sit), _read("heuristic", sit), False, 200, 3, 0)
         for row in samples.deals:
             for s, suits in voids.items():
                 if s == sit.seat:
@@ -142,8 +143,8 @@ def test_with_inference_every_sampled_deal_is_one_on_which_the_passers_would_hav
     from euchresim.policies.heuristic import heuristic_decide
     hand = parse_board("9H TD QD 9S TS".split(), 24)
     up = parse_card("AH", 24)
-    sit = A.from_hand(R4, hand, up, 0)              # the dealer: the three others passed
-    dec = A.decision_of(sit)
+    sit = S.from_hand(R4, hand, up, 0)              # the dealer: the three others passed
+    dec = S.decision_of(sit)
     assert sit.calls == (0, 0, 0)
     s = A.play_batch(sit, dec, _read(policy, sit), True, 300, 5, 0, _read(infer_policy, sit), stray=0.0)     # the model exactly
     tab = build_tables(R4)
@@ -200,8 +201,8 @@ def test_the_softened_model_keeps_a_deal_by_the_likelihood_of_the_calls_heard():
     from euchresim.policies import resolve
     hand = parse_board("9H TD QD 9S TS".split(), 24)
     up = parse_card("AH", 24)
-    sit = A.from_hand(R4, hand, up, 0)
-    dec = A.decision_of(sit)
+    sit = S.from_hand(R4, hand, up, 0)
+    dec = S.decision_of(sit)
     tab = build_tables(R4)
     _, params, _ = resolve(["heuristic"], 4)
     e = 0.25
@@ -273,8 +274,8 @@ def _play_through(tab, dealer, hands, dummy, upcard, kitty, pids, params, fns):
 
 @pytest.mark.slow
 def test_the_option_the_policy_takes_is_its_own_hand_on_the_same_deal():
-    sit = A.from_hand(R4, HAND1, TH, 1)
-    dec = A.decision_of(sit)
+    sit = S.from_hand(R4, HAND1, TH, 1)
+    dec = S.decision_of(sit)
     s = A.play_batch(sit, dec, _read("heuristic", sit), False, 200, 9, 0)
     pids, params, fns = _pimc_free()
     tab = build_tables(R4)
@@ -298,8 +299,8 @@ def test_with_every_hand_known_dd_values_each_card_as_euchresim_solve_does(tmp_p
         for key in ("maker", "trump", "trick_winners", "tricks", "points"):
             cut.pop(key, None)
         solved = solve_records([cut])[0]
-        sit = A.from_record(parse_record(cut), plays=5, known="all")
-        dec = A.decision_of(sit)
+        sit = S.from_record(parse_record(cut), plays=5, known="all")
+        dec = S.decision_of(sit)
         s = A.play_batch(sit, dec, _read("dd", sit), False, 1, 0, 0)
         got = {label: int(s.tricks[0, k]) for k, label in enumerate(dec.labels)}
         assert got == solved["dd_card_values"], (obj, got, solved["dd_card_values"])
@@ -343,7 +344,7 @@ def test_sequential_z_is_the_bonferroni_point():
 
 
 def test_the_numbers_depend_on_the_seed_not_on_the_workers():
-    sit = A.from_hand(R4, HAND1, TH, 1)
+    sit = S.from_hand(R4, HAND1, TH, 1)
     a = A.advise(sit, "heuristic", samples=4000, batch=500, seed=4)
     b = A.advise(sit, "heuristic", samples=4000, batch=500, seed=4, workers=2)
     assert np.array_equal(a.samples.points, b.samples.points) and a.stopped == b.stopped
@@ -519,7 +520,7 @@ def test_the_advisors_own_stop_spends_its_error_over_every_look_it_takes():
     for each seed, whatever the deals), a 'separated' stop is an error, and over 300 seeds it happens at most
     alpha of the time (within 3 binomial standard errors). The schedule has 5 looks here; a rule that spent
     alpha on one look (the bug an example caught) errs about twice as often as allowed, which this fails."""
-    sit = A.from_hand(R4, HAND1, TH, 1)
+    sit = S.from_hand(R4, HAND1, TH, 1)
     alpha, batch, samples = 0.2, 25, 1600
     looks = len(A.look_schedule(samples // batch, -(-A.MIN_STOP_DEALS // batch)))
     assert looks == 5
@@ -546,7 +547,7 @@ def test_a_stop_said_to_stand_apart_shows_a_gap_interval_clear_of_zero():
     from euchresim.stats import sequential_z as z_of
     for hand, up, pos, calls in (("QC KD KS JH TD", "JS", 0, None), ("JH JD AH KS 9C", "TH", 1, None),
                                  ("AS KS AH QD 9C", "JS", 1, (0, 0, 0, 1))):
-        sit = A.from_hand(R4, parse_board(hand.split(), 24), parse_card(up, 24), pos, calls)
+        sit = S.from_hand(R4, parse_board(hand.split(), 24), parse_card(up, 24), pos, calls)
         adv = A.advise(sit, "heuristic", samples=4000, seed=3)
         table = advice_table(adv)
         # the stop's one-sided z over k - 1 rivals and the looks is at least the shown interval's z

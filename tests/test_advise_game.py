@@ -18,6 +18,7 @@ from euchresim.cards import parse_board, parse_card
 from euchresim.rules import Rules
 from euchresim.stats import Z95, sequential_z
 from euchresim.studies.advisor import evaluate as A
+from euchresim.studies.advisor import situation as S
 
 from tests.helpers import one_error_line, run
 
@@ -54,7 +55,7 @@ def test_at_9_9_the_option_that_wins_the_game_is_recommended_though_the_points_f
 def test_at_0_0_the_answer_says_the_points_agree_and_without_a_model_the_points_decide():
     text = _advise("--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left").output
     assert "the points agree" in text
-    sit = A.from_hand(R4, HAND1, TH, 1)
+    sit = S.from_hand(R4, HAND1, TH, 1)
     adv = A.advise(sit, "heuristic", samples=2000, seed=0)
     table = advice_table(adv)
     assert table.attrs["decided_by"] == "points"
@@ -63,7 +64,7 @@ def test_at_0_0_the_answer_says_the_points_agree_and_without_a_model_the_points_
 
 def test_the_stop_separates_by_the_measure_that_decides():
     """At 9-9 order and order alone win the game on the same deals: by P(win) they are equal, and the stop says so."""
-    sit = A.from_hand(R4, HAND1, TH, 1, score=(9, 9))
+    sit = S.from_hand(R4, HAND1, TH, 1, score=(9, 9))
     from euchresim.policies import seats
     model = win_model(R4, seats("heuristic", 4), A.default_model_hands("heuristic"), 0)
     from euchresim.analysis.advisor_table import deal_values
@@ -97,7 +98,7 @@ def test_options_equal_on_every_deal_are_reported_equal_and_the_pick_among_them_
 
 # ---------------------------------------------------------------- the intervals and the stop
 def test_the_intervals_allow_for_every_look_of_the_schedule_and_a_fixed_sample_needs_none():
-    sit = A.from_hand(R4, HAND1, TH, 1)
+    sit = S.from_hand(R4, HAND1, TH, 1)
     adv = A.advise(sit, "heuristic", samples=10_000, seed=0)
     assert adv.looks == len(A.look_schedule(10, 1)) == 5
     z = NormalDist().inv_cdf(1 - 0.05 / (2 * 5))
@@ -145,7 +146,7 @@ def test_the_allowed_for_interval_covers_the_true_gap_at_the_stop_as_often_as_it
 def test_no_stop_before_the_minimum_of_deals():
     assert A.look_schedule(20, 4) == [4, 8, 16, 20]
     # every card gives the same on every deal: the first look stops, and it comes only after the minimum
-    sit = A.from_hand(R4, HAND1, TH, 1, calls=(0, 1))
+    sit = S.from_hand(R4, HAND1, TH, 1, calls=(0, 1))
     adv = A.advise(sit, "heuristic", samples=2000, batch=10, seed=0)
     assert adv.stopped == "equal" and len(adv.samples) == A.MIN_STOP_DEALS == 100
 

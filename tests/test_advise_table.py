@@ -9,6 +9,8 @@ import pandas as pd
 import pytest
 
 from euchresim.studies.advisor import evaluate as A
+
+from euchresim.studies.advisor import situation as S
 from tests.helpers import one_error_line, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -65,7 +67,7 @@ def test_a_records_score_is_the_advices_and_score_overrides_it_saying_so(tmp_pat
     assert again == at_record                       # the record's score is the default
     assert zero["actions"] != at_record["actions"]  # and it matters: P(win) at 9-8 is not at 0-0
     from euchresim.records.format import parse_record
-    sit = A.from_record(parse_record(obj), calls=0)
+    sit = S.from_record(parse_record(obj), calls=0)
     assert sit.score == (9, 8, 9, 8)
     text = run(base[:-3] + ["--policy", "heuristic", "--score", "3-2"]).output
     assert f"the score is 3-2, from --score, in place of the record's {us}-{them}" in text

@@ -11,12 +11,12 @@ import pytest
 
 from euchresim.cards import SUITS, card_str
 from euchresim.cli.app import main
-from euchresim.engine.layout import (BID2_PASS, CFG_NPACK, NINTRICK, NPLAYS, PH_BID1, PH_BID2, PH_DUMMY, PH_PLAY, PLAY_SEAT,
-                                     PLAYS, T_PACK, UPCARD)
+from euchresim.engine.layout import (BID2_PASS, CFG_NPACK, JOKER_SUIT, NINTRICK, NPLAYS, PH_BID1, PH_BID2, PH_DUMMY,
+                                     PH_PLAY, PLAY_SEAT, PLAYS, SCORE, T_PACK, UPCARD)
 from euchresim.engine.tables import build_tables
 from euchresim.loops.hands import new_workspace, seat_decider
 from euchresim.engine.state import Hand
-from euchresim.policies import PolicyError, parse, seats
+from euchresim.policies import PolicyError, parse, seats, view
 from euchresim.policies.decision import Action, Decision
 from euchresim.rules import Rules
 from euchresim.run import runner
@@ -110,6 +110,53 @@ def _partner(seat, players, maker):
     return None
 
 
+PHASES = ["joker_suit", "bid1", "bid2", "alone", "defend_alone", "discard", "dummy_keep", "play"]   # docs/policies.md
+
+
+def _check_seats(d, st, tab, players, made):
+    """Every field with a seat or a side in it, the Decision's and policies.view's, against ``made`` (the
+    maker, trump and alone as the loop saw them called) and the plain rules above, for every seat."""
+    maker, trump, alone, kept = made
+    assert d.maker == maker and d.trump == trump and d.maker_alone == alone
+    for s in range(players):
+        expect = _partner(s, players, maker)
+        assert view.partner(st, np.int64(s), tab) == (-1 if expect is None else expect)
+        assert view.teammate(st, np.int64(s), np.int64(players)) == (-1 if expect is None else expect)
+        assert expect is None or (expect != s and 0 <= expect < players and (players == 4 or expect != maker))
+    assert view.dummy_taken(st, tab) == (players == 3 and maker is not None and not alone and kept)
+    trick = d.trick
+    if d.phase == "play" and trick:
+        best_seat, best = trick[0]
+        for s, c in trick[1:]:
+            if _beats(c, best, d.led, trump):
+                best_seat, best = s, c
+        assert view.winning_seat(st) == best_seat
+        assert d.led == (trump if _trump_of(trick[0][1], trump) else trick[0][1][1])
+        for k, (s, c) in enumerate(trick):
+            card, who = view.trick_card(st, np.int64(k))
+            assert (card_str(int(card)), int(who)) == (c, s)
+    elif d.phase == "play":
+        assert view.winning_seat(st) == -1 and d.led is None
+
+
+def _check_strength(d):
+    """``strength`` ranks as the rules do: while bidding by rank in the card's own suit (the joker above all);
+    with a trump, every trump above every other card, the trumps in bower order."""
+    order = "789TJQKA"
+    if d.trump is None:
+        ranks = [9 if c == "JK" else order.index(c[0]) for c in d.hand]
+        for a, ra in zip(d.hand, ranks):
+            for b, rb in zip(d.hand, ranks):
+                assert (d.strength(a) > d.strength(b)) == (ra > rb)
+        return
+    for a in d.hand:
+        for b in d.hand:
+            if d.is_trump(a) and not d.is_trump(b):
+                assert d.strength(a) > d.strength(b)
+            if d.is_trump(a) and d.is_trump(b):
+                assert (d.strength(a) > d.strength(b)) == _beats(a, b, d.trump, d.trump)
+
+
 def _check_trump_helpers(d, seat, players):
     """is_trump, effective_suit, bowers, count, winners and partner against the plain rules above."""
     assert d.partner == _partner(seat, players, d.maker)
@@ -148,10 +195,16 @@ def test_the_view_says_what_the_arrays_hold(players, deck, hands):
     for hand_no in range(hands):
         h = Hand(tab)
         h.deal_next(work, drng, np.zeros(4, np.int64), hand_no % players)
+        score = [(hand_no + 3 * s) % 9 for s in range(players)]
+        h.st[SCORE:SCORE + players] = score
+        made = [None, None, False, False]         # maker, trump, alone, dummy kept: as the loop sees them called
         while not h.done:
             seat, legal = h.to_act, h.legal()
             d = Decision(h.st, h.hand_of(seat), h.away_of(seat), seat, legal, params[seat], prng, tab)
             seen.add(d.phase)
+            assert d.phase == PHASES[int(h.phase)] and d.score == tuple(score)
+            _check_seats(d, h.st, tab, players, made)
+            _check_strength(d)
             assert d.seat == seat and d.players == players and d.dealer == hand_no % players
             assert d.hand == [card_str(c) for c in range(64) if h.hand_of(seat) >> c & 1]
             assert d.upcard == card_str(int(h.st[UPCARD]))
@@ -179,6 +232,14 @@ def test_the_view_says_what_the_arrays_hold(players, deck, hands):
             if h.phase != PH_BID1 and h.phase != PH_BID2:
                 assert d.maker is not None or h.phase == PH_DUMMY or d.phase == "joker_suit"
             a, _ = seat_decider(pids, params, fns, prng, ws)(h)
+            if d.phase == "bid1" and a == 1:
+                made[:2] = seat, (d.upcard[1] if d.upcard != "JK" else SUITS[int(h.st[JOKER_SUIT])])
+            elif d.phase == "bid2" and a < BID2_PASS:
+                made[:2] = seat, SUITS[a]
+            elif d.phase == "alone":
+                made[2] = bool(a == 1)
+            elif d.phase == "dummy_keep":
+                made[3] = True
             assert not h.apply(a, legal)
     assert {"bid1", "play"} <= seen
 

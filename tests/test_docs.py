@@ -266,8 +266,7 @@ def _shows_example(name):
 EXCERPTS = {("docs/policies.md", "a = act(pids[seat]"): _driver_calls_decide,
             ("docs/policies.md", '"""A first bot'): _shows_example("first_bot"),
             ("docs/policies.md", '"""A user\'s policy that calls the solver'): _shows_example("one_world"),
-            ("docs/policies.md", '"""A user\'s policy'): _shows_example("low_leads"),
-            ("docs/policies.md", '"""A policy in plain Python'): _shows_example("python_bot")}
+            ("docs/policies.md", '"""A user\'s policy'): _shows_example("low_leads")}
 
 
 def _excerpt_check(page, text):

@@ -24,7 +24,7 @@ import re
 
 import pytest
 
-from euchresim.studies.replay_file import replay_record
+from euchresim.loops.record_steps import replay_record
 from tests.reference import replay as reference_replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -8,8 +8,9 @@ from euchresim.cards import parse_card
 from euchresim.loops.hands import run_hands
 from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, BIDSUIT, DEALER, EXCHANGED, HAND_DTYPE, LED, MAKER, NACTIVE, NINTRICK, NPLAYS, PH_BID1, PH_DISCARD, PH_DUMMY, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, ROUND, ST_SIZE, T_POWER, T_SUIT_OF, TALLY_SIZE, TO_ACT, TRUMP, UPCARD, JOKER_SUIT)
 from euchresim.policies import PolicyError, functions, parse, resolve
-from euchresim.policies.builtin import NPARAMS
-from euchresim.policies.heuristic import HEURISTIC_DEFAULTS, HEURISTIC_PARAMS, heuristic_decide
+from euchresim.policies.params import NPARAMS
+from euchresim.policies.heuristic import heuristic_decide
+from euchresim.policies.heuristic_params import HEURISTIC_DEFAULTS, HEURISTIC_PARAMS
 from euchresim.policies.heuristic_play import points
 from euchresim.rules import Rules
 from euchresim.engine.tables import build_tables

@@ -16,7 +16,7 @@ from euchresim.cards import card_str   # noqa: E402
 from euchresim.engine.layout import PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_PLAY   # noqa: E402
 from euchresim.interop import openspiel as osp   # noqa: E402
 from euchresim.policies import PolicyError   # noqa: E402
-from euchresim.studies.replay_file import replay_record   # noqa: E402
+from euchresim.loops.record_steps import replay_record   # noqa: E402
 from euchresim.rules import Rules   # noqa: E402
 
 SETTINGS = [

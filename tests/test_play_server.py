@@ -259,7 +259,7 @@ def _cli(*args, **kw):
     (["--advise-policy", "nosuch"], "--advise-policy: unknown policy"),
     (["--resume"], "--resume: name the session's folder"),
     (["--resume", "--session", "NEW"], "--resume: there is no session in"),
-    (["--bot", "euchresim.examples.python_bot:high_unless_partner_wins:python"], "cannot sit at the table"),
+    (["--bot", "euchresim.examples.low_leads:low_leads:python"], "cannot sit at the table"),
 ])
 def test_bad_options_are_one_line(tmp_path, args, words):
     where = [] if "--resume" in args else ["--session", str(tmp_path / "s")]

@@ -14,6 +14,7 @@ import pytest
 
 from euchresim.studies.advisor import evaluate as A
 
+
 from euchresim.analysis.advisor_table import review_hand
 from euchresim.play.table import Session
 from euchresim.play.verdicts import Advisor, judge, kind_of, summary, verdict_text

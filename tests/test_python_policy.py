@@ -13,7 +13,7 @@ import os
 import numpy as np
 import pytest
 
-from euchresim.policies import PolicyError, python_functions, resolve
+from euchresim.policies import python_functions, resolve
 from euchresim.policies.dispatch import USER
 from euchresim.rules import Rules
 from euchresim.run import runner
@@ -69,26 +69,15 @@ def test_the_slow_loop_asks_only_the_python_seats_from_python():
     assert python_functions(["baseline", f"{M}:copy_of_baseline"], 2) is None
 
 
-def test_a_plain_function_with_declared_parameters_plays_as_the_builtin_with_them():
-    rules = Rules()
-    plain = _chunk(rules, [f"{M}:plain_baseline_with_two_numbers:python:order=6:alone=9"], count=400)
-    builtin = _chunk(rules, ["baseline:order=6:alone=9"], count=400)
-    _same(plain, builtin)
-    default = _chunk(rules, ["baseline:order=4:alone=7"], count=400)
-    assert not np.array_equal(default.hands, plain.hands)      # the settings reached the function
-    with pytest.raises(PolicyError, match="alone"):
-        resolve([f"{M}:plain_baseline_with_two_numbers:python:alone=99"], 4)
-
-
 def test_a_python_raise_names_the_seat_the_decision_the_message_and_the_line():
     r = run(["simulate", "--hands", "50", "--workers", "1",
-             "--policy", f"baseline,{M}:plain_raises_at_play:python,baseline,baseline"])
+             "--policy", f"baseline,{M}:bot_raises_at_play,baseline,baseline"])
     line = one_error_line(r)
     import inspect
     from tests import user_policies
-    lines, first = inspect.getsourcelines(user_policies.plain_raises_at_play)
+    lines, first = inspect.getsourcelines(user_policies.bot_raises_at_play)
     raise_line = first + next(k for k, ln in enumerate(lines) if "raise ValueError" in ln)
-    assert (f"seat 1's policy '{M}:plain_raises_at_play:python' raised ValueError at its 'play' decision: "
+    assert (f"seat 1's policy '{M}:bot_raises_at_play' raised ValueError at its 'play' decision: "
             f"seat 1 has no card it likes (user_policies.py:{raise_line})") in line
     with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "policies.md"),
               encoding="utf-8") as fh:
@@ -97,20 +86,20 @@ def test_a_python_raise_names_the_seat_the_decision_the_message_and_the_line():
     assert record["hands"] and len(record["calls"]) >= 1
 
 
-def test_a_python_illegal_move_and_a_non_integer_are_one_line_each():
+def test_a_python_illegal_move_and_an_answer_that_is_no_action_are_one_line_each():
     line = one_error_line(run(["simulate", "--games", "2", "--workers", "1",
-                               "--policy", f"{M}:plain_plays_a_card_it_lacks:python"]))
+                               "--policy", f"{M}:plays_a_card_it_lacks:python"]))
     assert "made an illegal move at its 'play' decision: it returned 33 (no card); the legal cards: " in line
     line = one_error_line(run(["simulate", "--hands", "20", "--workers", "1",
-                               "--policy", f"random,random,{M}:plain_returns_none_at_play:python,random"]))
-    assert "raised TypeError at its 'play' decision: it returned None (NoneType), not an int64 action" in line
+                               "--policy", f"random,random,{M}:bot_returns_none_at_play,random"]))
+    assert "raised ValueError at its 'play' decision: None is not a legal action at this play decision" in line
 
 
-def test_a_plain_function_without_python_says_how_to_play_it():
-    line = one_error_line(run(["simulate", "--hands", "20", "--policy", f"{M}:not_jitted"]))
-    assert f"{M}:not_jitted:python to play it as plain Python" in line
+def test_check_and_python_together_are_refused_and_so_is_python_policy():
     line = one_error_line(run(["simulate", "--hands", "20", "--policy", f"{M}:copy_of_baseline:check:python"]))
     assert "name one" in line
+    with pytest.raises(ImportError, match=r"no python_policy: .* decorated with @euchresim.policies.bot"):
+        from euchresim.policies import python_policy      # noqa: F401
 
 
 @pytest.mark.parametrize("args", [
@@ -131,3 +120,11 @@ def test_records_workers_and_the_summary_are_the_jitted_ones(tmp_path):
         assert r.exit_code == 0, r.output
         out[tag] = (path.read_text(), json.loads(r.output)["counts"])
     assert out["jit"] == out["py"] and out["jit"][0].count("\n") == 600
+
+
+def test_a_bot_is_refused_by_the_compiled_only_callers_naming_the_form_that_plays_there():
+    from euchresim.policies import PolicyError, seats
+    table = seats(["tests.decision_bots:all_heuristic"], 4)
+    assert table.python_functions() is not None and table.functions(python_ok=True)
+    with pytest.raises(PolicyError, match=r"\(a @bot, or ':python'\) .*; a @user_policy function plays everywhere$"):
+        table.functions()

@@ -15,9 +15,11 @@ import re
 
 import pytest
 
-from euchresim.studies import replay_file as replay_mod
+from euchresim.studies import record_files, replay_file as replay_mod
 from euchresim.records.rows import hands_table
-from euchresim.studies.replay_file import replay_file, replay_record
+from euchresim.studies.replay_file import replay_file
+from euchresim.loops.record_steps import differences
+from euchresim.loops.record_steps import replay_record
 from euchresim.rules import Rules
 from euchresim.run.runner import RunSpec, play_chunk
 from tests.helpers import record_lines, run, write_lines as write
@@ -122,7 +124,7 @@ def test_every_differing_field_is_reported_and_absent_ones_are_not():
     out = replay_record(rec)
     assert set(out["mismatch"]) == {"maker", "trump"}
     assert out["mismatch"]["trump"] == {"record": None, "replay": "C"}
-    assert replay_mod.differences(out["mismatch"]) == \
+    assert differences(out["mismatch"]) == \
         "outcome differs: maker 1 in the record, 2 on replay; trump null in the record, C on replay"
     bare = {k: v for k, v in FOUR.items() if k not in OUTCOME}
     out = replay_record(copy.deepcopy(bare))
@@ -184,7 +186,7 @@ def test_cli_shows_the_first_five_findings_of_each_kind(tmp_path):
 # ------------------------------------------------------------ one prefix per message
 
 def test_every_message_names_file_and_line_once(tmp_path, monkeypatch):
-    monkeypatch.setattr(replay_mod, "SHOWN", 10)          # every finding below on its own line
+    monkeypatch.setattr(record_files, "SHOWN", 10)          # every finding below on its own line
     monkeypatch.setattr("euchresim.studies.record_files.SHOWN", 10)   # where the file loop reads it
     src = tmp_path / "bad.jsonl"
     src.write_bytes(b"\n".join([

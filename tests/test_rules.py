@@ -49,7 +49,7 @@ def run(impl):
                 raise Broken(e.step, e.rule, str(e)) from e
         return run_reference
 
-    engine = pytest.importorskip("euchresim.studies.replay_file")
+    engine = pytest.importorskip("euchresim.loops.record_steps")
 
     def run_engine(record):
         out = engine.replay_record(copy.deepcopy(record))

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from euchresim.cards import card_str, parse_card
-from euchresim.studies.replay_file import replay_record
+from euchresim.loops.record_steps import replay_record
 from euchresim.studies.solve import solve_file, solve_records
 from tests import reference as ref
 from tests.helpers import fast_and_full, record_lines, run, write_lines as write

@@ -43,7 +43,7 @@ def test_games_with_a_user_policy_match_the_builtin():
 
 
 def test_user_slots_are_the_seats_and_the_rest_are_filled():
-    names = ["baseline", COPY, "random", "tests.user_policies:lazy_copy_of_baseline"]
+    names = ["baseline", COPY, "random", "tests.user_policies:random_player"]
     pids, params, canon = resolve(names, 4)
     assert list(pids) == [POLICIES["baseline"].pid, USER + 1, POLICIES["random"].pid, USER + 3]
     fns, search = functions(names, 4)
@@ -99,9 +99,13 @@ def test_an_illegal_move_in_a_game_is_reported_the_same_way():
     ("tests.bad_policy_module:x", "cannot load module 'tests.bad_policy_module': RuntimeError: this module is broken"),
     ("no_such_module_here:f", "cannot load module 'no_such_module_here': ModuleNotFoundError"),
     ("tests.user_policies:nosuch", "module 'tests.user_policies' has no 'nosuch'"),
-    ("tests.user_policies:not_jitted", "is not a numba @njit function"),
-    ("tests.user_policies:returns_a_float", "must return an int64 action, not float64"),
-    ("tests.user_policies:wrong_arguments", "does not compile for the policy signature"),
+    ("tests.user_policies:not_jitted", "tests.user_policies:not_jitted is not a policy: decorate it with "
+                                       "@euchresim.policies.user_policy"),
+    ("tests.user_policies:bare_njit_copy_of_baseline", "is a plain @njit function: decorate it with "
+                                                       "@euchresim.policies.user_policy"),
+    ("tests.user_policies:not_jitted:python", "not_jitted is not a policy: decorate it with"),
+    ("tests.uncompilable_policy:wrong_arguments",
+     "tests.uncompilable_policy:wrong_arguments does not compile for the policy signature"),
     ("tests/none_such.py:f", "no file tests/none_such.py"),
     ("heuristic:order_1=99", "order_1=99 is out of range"),
     ("heuristic:nosuch=1", "heuristic has no parameter 'nosuch'"),

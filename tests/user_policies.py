@@ -1,9 +1,9 @@
-"""Users' policies for tests/test_user_policy.py: a copy of a built-in, and broken ones."""
+"""Users' policies for tests/test_user_policy.py and test_python_policy.py: a copy of a built-in, and broken ones."""
 import numpy as np
 from numba import njit
 
 from euchresim.engine.layout import PH_DUMMY, PH_PLAY, PHASE
-from euchresim.policies import POLICY_SIG, param, python_policy, user_policy
+from euchresim.policies import POLICY_SIG, bot, param, user_policy
 from euchresim.policies.builtin import (BASELINE_DEFAULTS, B_ALONE, B_ORDER, baseline_decide, random_choice,
                                         random_keep)
 
@@ -16,8 +16,8 @@ def copy_of_baseline(st, hand, away, seat, legal, params, rng, tab):
     return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
 
 
-@njit                       # lazily compiled: loading compiles it for the policy signature
-def lazy_copy_of_baseline(st, hand, away, seat, legal, params, rng, tab):
+@njit                       # a bare @njit function: refused, with the two forms named
+def bare_njit_copy_of_baseline(st, hand, away, seat, legal, params, rng, tab):
     return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
 
 
@@ -30,17 +30,6 @@ def plays_a_card_it_lacks(st, hand, away, seat, legal, params, rng, tab):
 
 def not_jitted(st, hand, away, seat, legal, params, rng, tab):
     return 0
-
-
-@njit
-def returns_a_float(st, hand, away, seat, legal, params, rng, tab):
-    return 0.5
-
-
-@njit
-def wrong_arguments(st, hand):
-    return 0
-
 
 
 @user_policy
@@ -85,33 +74,19 @@ def random_player(st, hand, away, seat, legal, params, rng, tab):
     return random_choice(legal, rng) if st[PHASE] != PH_DUMMY else random_keep(legal, rng)
 
 
-# ---- plain Python (MODULE:FUNCTION:python): not compiled, so any Python goes
-@python_policy(params=(param("order", 4.0, 0.0, 20.0, "round one: baseline's strength needed to order"),
-                       param("alone", 7.0, 0.0, 20.0, "baseline's strength needed to go alone")))
-def plain_baseline_with_two_numbers(st, hand, away, seat, legal, params, rng, tab):
-    """``baseline_with_two_numbers`` as undecorated Python: a dict and f-strings, which numba would refuse."""
-    named = {"order": float(params[0]), "alone": float(params[1])}
-    row = BASELINE_DEFAULTS.copy()
-    row[B_ORDER], row[B_ALONE] = named["order"], named["alone"]
-    return baseline_decide(st, hand, away, seat, legal, row, tab)
+# ---- @bot: a function of a Decision, played as plain Python, so any Python goes
+@bot
+def bot_raises_at_play(d):
+    if d.phase == "play":
+        raise ValueError(f"seat {d.seat} has no card it likes")
+    return d.fallback("baseline")
 
 
-def plain_raises_at_play(st, hand, away, seat, legal, params, rng, tab):
-    if st[PHASE] == PH_PLAY:
-        raise ValueError(f"seat {seat} has no card it likes")
-    return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
-
-
-def plain_returns_none_at_play(st, hand, away, seat, legal, params, rng, tab):
-    if st[PHASE] == PH_PLAY:
+@bot
+def bot_returns_none_at_play(d):
+    if d.phase == "play":
         return None
-    return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
-
-
-def plain_plays_a_card_it_lacks(st, hand, away, seat, legal, params, rng, tab):
-    if st[PHASE] == PH_PLAY:
-        return 33
-    return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
+    return d.fallback("baseline")
 
 
 def search_random_player(st, priv, seat, legal, params, rng, tab, ws):

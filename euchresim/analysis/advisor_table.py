@@ -430,6 +430,7 @@ def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int =
     ``seats``: judge only these seats' decisions (the practice table's player).
     """
     from euchresim.studies.advisor import evaluate as A
+    from euchresim.studies.advisor import situation as S
     from euchresim.studies.record_text import decisions
     steps = decisions(rec)
     rows = []
@@ -437,8 +438,8 @@ def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int =
     for i, d in enumerate(steps):
         if d["step"] in judged_alone or (seats is not None and d["seat"] not in seats):
             continue
-        sit = A.from_record(rec, calls=d["calls"], plays=d["plays"], decision=d["kind"])
-        dec = A.decision_of(sit)
+        sit = S.from_record(rec, calls=d["calls"], plays=d["plays"], decision=d["kind"])
+        dec = S.decision_of(sit)
         if len(dec.options) < 2:
             continue
         nxt = steps[i + 1] if i + 1 < len(steps) else None
@@ -449,7 +450,7 @@ def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int =
         inferred = infer
         try:
             adv = A.advise(sit, policy, samples=samples, seed=seed, infer=infer, alpha=alpha)
-        except A.AdviceError:
+        except S.AdviceError:
             if not infer:
                 raise
             adv, inferred = A.advise(sit, policy, samples=samples, seed=seed, infer=False, alpha=alpha), False

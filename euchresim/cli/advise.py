@@ -121,6 +121,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
     from euchresim.cli.options import COMPILING, say_if_compiling
     from euchresim.run.errors import SimError
     from euchresim.studies.advisor import evaluate as A
+    from euchresim.studies.advisor import situation as S
 
     stray = _check_numbers(A, samples, alpha, stray, fixed, model_hands)
     compare = None
@@ -136,8 +137,8 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
     try:
         sit, score_said = _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text,
                                      dummy_text, score_text, record_file, line, after_plays, after_calls, rules)
-        A.decision_of(sit)
-    except A.AdviceError as e:
+        S.decision_of(sit)
+    except S.AdviceError as e:
         raise InputError(str(e)) from None
     say_if_compiling(quiet or as_json or cold)
     answers = []
@@ -146,7 +147,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         bar = None if quiet or as_json or not sys.stderr.isatty() else _bar(name)
         try:
             played = read_seats(name, sit.rules.players)      # read once, here
-            A.policy_arrays(played, sit.rules.players)           # a bad or plain-Python one refused before any work
+            S.policy_arrays(played, sit.rules.players)           # a bad or plain-Python one refused before any work
             model = win_model(sit.rules, played, model_hands or A.default_model_hands(played), seed,
                               say=None if quiet or as_json else _say, name=name)
             n_workers = workers or A.default_workers(played)
@@ -157,7 +158,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
             adv = A.advise(sit, played, name=name, samples=samples, seed=seed, infer=not no_inference, alpha=alpha,
                            workers=n_workers, on_batch=bar, infer_policy=inferring, stray=stray,
                            stop=not fixed, value=lambda got, m=model: deal_values(_Adv(sit, got), m)[0])
-        except A.AdviceError as e:
+        except S.AdviceError as e:
             raise InputError(str(e)) from None
         except (SimError, ValueError) as e:
             said = str(e)
@@ -248,9 +249,10 @@ def _advisor_compiled() -> bool:
 
 def _compile_here(A, sit, name, infer, seed, infer_policy):
     """One deal in this process first, so the worker processes read the compiled kernels, not compile each their own."""
+    from euchresim.studies.advisor import situation as S
     try:
-        A.play_batch(sit, A.decision_of(sit), name, infer, 1, seed, 0, infer_policy)
-    except A.AdviceError:
+        A.play_batch(sit, S.decision_of(sit), name, infer, 1, seed, 0, infer_policy)
+    except S.AdviceError:
         pass                     # a deal hard to find: the run proper says so
 
 
@@ -288,6 +290,7 @@ def _finite(v):
 
 def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text, dummy_text, score_text,
                record_file, line, after_plays, after_calls, rules):
+    from euchresim.studies.advisor import situation as S
     if record_file is not None:
         if hand or upcard or seat or calls_text or discard_text or dummy_text or alone_text:
             raise InputError("--record takes the hand, upcard, seat and calls from the record: "
@@ -297,12 +300,12 @@ def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, a
             raise InputError("--record: the record states its own rules; leave out the rule options "
                              "(--players, --deck, ...)")
         rec = _read_record(record_file, line)
-        sit = A.from_record(rec, calls=after_calls, plays=after_plays, decision=decision)
+        sit = S.from_record(rec, calls=after_calls, plays=after_plays, decision=decision)
         if score_text is not None:
             from euchresim.analysis.advisor_table import score_phrase
             sc = _score(score_text, rec.rules.players, rec.rules.game_to)
             was = score_phrase(sit) if rec.score is not None else None
-            sit = A.Situation(**{**sit.__dict__, "score": A.score_tuple(sc, rec.rules.players, sit.seat)})
+            sit = S.Situation(**{**sit.__dict__, "score": S.score_tuple(sc, rec.rules.players, sit.seat)})
             said = (f"the score is {score_phrase(sit)}, from --score"
                     + (f", in place of the record's {was}" if was is not None else " (the record has none)"))
             return sit, said
@@ -323,7 +326,7 @@ def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, a
     if up[0] in cards:
         raise InputError(f"--upcard: {upcard.strip().upper()} is also in --hand")
     pos = _position(seat, rules.players)
-    calls = _calls(calls_text) if calls_text is not None else A.default_calls(int(rnd), pos, rules.players)
+    calls = _calls(calls_text) if calls_text is not None else S.default_calls(int(rnd), pos, rules.players)
     if calls_text is not None and int(rnd) == 2 and len(calls) < rules.players:
         raise InputError(f"--round 2: the calls must include round one's {rules.players} passes")
     discard = -1
@@ -343,8 +346,8 @@ def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, a
     sc = _score(score_text, rules.players, rules.game_to)
     alone = 0
     for name in (alone_text or "").replace(",", " ").split():
-        alone |= 1 << A.seat_of(_position(name, rules.players), 0, rules.players)
-    return A.from_hand(rules, sum(1 << c for c in cards), up[0], pos, tuple(calls), sc, decision, discard=discard,
+        alone |= 1 << S.seat_of(_position(name, rules.players), 0, rules.players)
+    return S.from_hand(rules, sum(1 << c for c in cards), up[0], pos, tuple(calls), sc, decision, discard=discard,
                        dummy=dummy, alone=alone), None
 
 

@@ -64,7 +64,7 @@ def _records_command(src, dst, force, quiet, file_fn, workers=1, resume=False):
         raise InputError(str(e).replace("one would be lost", "reading and writing it at once would lose it"))
     check_outputs([("-o", dst, JSONL, "hand records", True)], force)
     from euchresim.records.format import RecordError
-    from euchresim.studies.replay_file import SHOWN
+    from euchresim.studies.record_files import SHOWN
     source = getattr(sys.stdin, "buffer", sys.stdin) if src == "-" else src   # bytes, so binary is told apart
     name = "<stdin>" if src == "-" else src
     bar = progress_bar(None if src == "-" else count_lines(src), "record", quiet)

@@ -80,7 +80,7 @@ def _advise(rec, policy, samples, as_json, read):
     from euchresim.analysis.advisor_table import format_review, review_hand
     from euchresim.cli.options import read_seats
     from euchresim.run.errors import SimError
-    from euchresim.studies.advisor.evaluate import AdviceError
+    from euchresim.studies.advisor.situation import AdviceError
     try:
         players = rec.rules.players
         if players not in read:

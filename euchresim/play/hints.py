@@ -1,7 +1,7 @@
 """A hint before the player acts: the advisor on the decision in front of them, asked by a button.
 
 The question is the one ``euchresim advise --record`` asks of a hand cut at
-that decision (studies/advisor/evaluate.py ``from_record`` and ``advise``, the table
+that decision (studies/advisor/situation.py ``from_record``, studies/advisor/evaluate.py ``advise``, the table
 of ``analysis.advisor_table.advice_table``): every option with its net points a
 hand and interval, the best marked.  It is asked of the hand so far
 finished by the bots (``Session.finished_by_bots``): the seat's view at the
@@ -46,11 +46,12 @@ def hint(record: dict, step: int, policy: str, samples: int, seed: int = 0) -> d
     from euchresim.analysis.advisor_table import advice_table, interval_z
     from euchresim.records.format import parse_record
     from euchresim.studies.advisor import evaluate as A
+    from euchresim.studies.advisor import situation as S
     from euchresim.studies.record_text import decisions
     rec = parse_record(record)
     d = decisions(rec)[step]
-    sit = A.from_record(rec, calls=d["calls"], plays=d["plays"], decision=d["kind"])
-    dec = A.decision_of(sit)
+    sit = S.from_record(rec, calls=d["calls"], plays=d["plays"], decision=d["kind"])
+    dec = S.decision_of(sit)
     if len(dec.options) < 2:
         label = str(dec.labels[0])
         return {"best": label, "options": [{"action": label, "said": say_option(d["kind"], label), "best": True}],
@@ -58,7 +59,7 @@ def hint(record: dict, step: int, policy: str, samples: int, seed: int = 0) -> d
     inferred = True
     try:
         adv = A.advise(sit, policy, samples=samples, seed=seed)
-    except A.AdviceError:
+    except S.AdviceError:
         adv, inferred = A.advise(sit, policy, samples=samples, seed=seed, infer=False), False
     table = advice_table(adv)
     options = []

@@ -12,8 +12,9 @@ A policy is named on the command line as
 * ``NAME:KEY=VALUE[:KEY=VALUE...]`` -- a built-in with some parameters set;
 * ``NAME:FILE.json`` -- a built-in with the parameters in a JSON object;
 * ``MODULE:FUNCTION[:KEY=VALUE...][:check|:python]`` -- a user's policy (MODULE importable, or a
-  ``.py`` path), with the parameters it declares (``user_policy(params=...)``); with ``check``
-  built with bounds checks, with ``python`` played uncompiled, as plain Python (policies/user.py).
+  ``.py`` path): a ``@user_policy`` function, jitted, or a ``@bot`` function of a ``Decision``, played
+  as plain Python; with the parameters it declares (``params=...``); with ``check`` a ``@user_policy``
+  function built with bounds checks, with ``python`` played uncompiled, as plain Python (policies/user.py).
 """
 from __future__ import annotations
 
@@ -25,12 +26,12 @@ import numpy as np
 from euchresim.policies.builtin import BASELINE_PARAMS
 from euchresim.policies.decision import Action, Decision, bot
 from euchresim.policies.dispatch import (BASELINE, HEURISTIC, NFNS, NSLOTS, POLICY_SIG, RANDOM, SEARCH_SIG, SLOTTED, USER, PolicySlots, SearchSlots, no_policy, no_search)
-from euchresim.policies.heuristic import HEURISTIC_PARAMS
+from euchresim.policies.heuristic_params import HEURISTIC_PARAMS
 from euchresim.policies.params import (NPARAMS, Param, PolicyError, apply_settings, check_declared, defaults_row,
                                        param)
 from euchresim.policies.search_layout import DD_PARAMS, PIMC_PARAMS
-from euchresim.policies.user import (CHECK, PYTHON, PythonPolicy, declared_params, load_function, load_python_function,
-                                     python_policy, split_spec, user_policy)
+from euchresim.policies.user import (CHECK, PYTHON, PythonPolicy, declared_params, load_function,
+                                     load_python_function, split_spec, user_policy)
 
 
 @dataclass(frozen=True)
@@ -358,8 +359,10 @@ class Seats:
         for s, p in enumerate(self.policies):
             if p.python:
                 if not python_ok:
-                    raise PolicyError(f"--policy {p.name}: a policy played as plain Python (':{PYTHON}') plays whole "
-                                      f"hands and games (simulate, duel, ladder), not this; drop ':{PYTHON}'")
+                    fix = (f"drop ':{PYTHON}'" if p.name.endswith(":" + PYTHON) else
+                           "a @user_policy function plays everywhere")
+                    raise PolicyError(f"--policy {p.name}: a policy played as plain Python (a @bot, or ':{PYTHON}') "
+                                      f"plays whole hands and games (simulate, duel, ladder), not this; {fix}")
                 continue              # asked from Python by loops/slow.py; the jitted slot is never called
             if p.fn is not None:
                 fns[s] = p.fn
@@ -462,4 +465,12 @@ def python_functions(names, players):
 
 
 __all__ = ["bot", "Decision", "Action", "Policy", "Seats", "parse", "seats", "canonical", "rebuilt", "random_seats", "split_name", "cheats", "cost", "Cost", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
-           "user_policy", "python_policy", "python_functions", "param", "load_function"]
+           "user_policy", "python_functions", "param", "load_function"]
+
+
+def __getattr__(name):
+    """A name of no form of policy: the one-line error says which forms there are."""
+    if name == "python_policy":
+        raise ImportError("euchresim.policies has no python_policy: a policy in plain Python is a function of a "
+                          "Decision, decorated with @euchresim.policies.bot (docs/policies.md, 'A first bot')")
+    raise AttributeError(f"module 'euchresim.policies' has no attribute {name!r}")

@@ -24,7 +24,7 @@ from euchresim.engine.layout import (BEST_POWER, BEST_SEAT, BIDSUIT, BID2_PASS, 
 RANDOM = 0
 BASELINE = 1
 
-from euchresim.policies.params import NPARAMS, declare, defaults_row, param, slot_of  # noqa: E402,F401  (NPARAMS: a row's width)
+from euchresim.policies.params import declare, defaults_row, param, slot_of  # noqa: E402
 from euchresim.policies.view import cheapest, strongest, teammate  # noqa: E402
 
 # baseline's parameters, declared once: the command line's names and ranges, the defaults row and the slots

@@ -24,9 +24,7 @@ from numba import njit
 
 from euchresim.engine.bits import U, lowbit, popcount
 from euchresim.engine.layout import (BID2_PASS, BIDSUIT, CFG_PLAYERS, DEALER, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, ROUND, TRUMP, UPCARD, T_ORDER)
-from euchresim.policies.heuristic_params import (HEURISTIC_DEFAULTS, HEURISTIC_PARAMS, H_ALONE, H_ALONE_TOP,  # noqa: F401
-                                                  H_DEFEND, H_DEFEND_CUTTHROAT, H_DUMMY, H_NAME, H_NEXT, H_ORDER,
-                                                  H_TWO_HAND, H_UP_OPPONENT, H_UP_PARTNER)
+from euchresim.policies.heuristic_params import H_ALONE, H_ALONE_TOP, H_DEFEND, H_DEFEND_CUTTHROAT, H_DUMMY, H_NAME, H_NEXT, H_ORDER, H_TWO_HAND, H_UP_OPPONENT, H_UP_PARTNER
 from euchresim.policies.heuristic_play import JOKER, ONE, best_discard, card_points, play_card, points
 
 

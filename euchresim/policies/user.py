@@ -26,6 +26,8 @@ from euchresim.policies.params import PolicyError, declare
 CHECK = "check"     # the setting (``mymod:fn:check``, or --check-policy) that builds the function with bounds checks
 PYTHON = "python"   # the setting (``mymod:fn:python``) that plays the function as plain Python (loops/slow.py)
 BOT_MARK = "_euchresim_bot"   # set by ``policies.decision.bot``: a function of a Decision, always played as Python
+FORMS = ("decorate it with @euchresim.policies.user_policy (a jitted function of the policy signature) or "
+         "@euchresim.policies.bot (a function of a Decision, played as plain Python); docs/policies.md, 'Your own policy'")
 
 
 @dataclass(frozen=True)
@@ -52,28 +54,20 @@ def user_policy(fn=None, *, params=()):
         from euchresim.engine import KERNEL_MARK
         setattr(f, KERNEL_MARK, True)      # cached with the kernels it may call (engine/__init__.py)
         try:
-            disp = njit(POLICY_SIG, cache=True)(f)
-        except RuntimeError:     # numba has no file to cache it by (code run from a string, some notebooks)
-            disp = njit(POLICY_SIG)(f)
+            try:
+                disp = njit(POLICY_SIG, cache=True)(f)
+            except RuntimeError:     # numba has no file to cache it by (code run from a string, some notebooks)
+                disp = njit(POLICY_SIG)(f)
+        except Exception as e:       # numba's typing error, pages long: its first line names the problem
+            first = next((ln for ln in str(e).splitlines() if ln.strip()), type(e).__name__)
+            raise PolicyError(f"{owner} does not compile for the policy signature: {first.strip()}") from None
         disp.policy_params = declared
         return disp
     return build if fn is None else build(fn)
 
 
-def python_policy(fn=None, *, params=()):
-    """Decorator: declare a plain-Python policy's parameters, as ``user_policy`` does; nothing is compiled.
-
-    Played only as ``mymod:fn:python`` (a loop of plain Python: print,
-    breakpoints and any library work in it, thousands of hands a second).
-    """
-    def build(f):
-        f.policy_params = declare(params, f"{f.__module__}:{f.__name__}")
-        return f
-    return build if fn is None else build(fn)
-
-
 def declared_params(fn) -> tuple:
-    """The parameters a user's function declared (none for a plain ``@njit`` function)."""
+    """The parameters a user's function declared (``user_policy(params=...)`` or ``bot(params=...)``)."""
     if isinstance(fn, PythonPolicy):
         return fn.params
     return getattr(fn, "policy_params", ())
@@ -87,10 +81,20 @@ def load_python_function(spec: str, where: str) -> PythonPolicy:
     fn = getattr(load_module(mod_name, where), fn_name, None)
     if fn is None:
         raise PolicyError(f"{where}: module {mod_name!r} has no {fn_name!r}")
-    py = getattr(fn, "py_func", fn)
-    if not callable(py):
-        raise PolicyError(f"{where}: {spec} is not a function")
-    return PythonPolicy(py, getattr(fn, "policy_params", ()))
+    _check_form(fn, spec, where)
+    return PythonPolicy(getattr(fn, "py_func", fn), fn.policy_params)
+
+
+def _check_form(fn, spec: str, where: str) -> None:
+    """Refuse anything but the two forms of a user's policy, ``@user_policy`` and ``@bot``, in one line naming them.
+
+    Both declare the function's parameters (``policy_params``), which is
+    how a function made by either is told from a bare ``@njit`` or an
+    undecorated one.
+    """
+    if not callable(fn) or not hasattr(fn, "policy_params"):
+        what = "a plain @njit function" if hasattr(fn, "py_func") else "not a policy"
+        raise PolicyError(f"{where}: {spec} is {what}: {FORMS}")
 
 
 def _import(name: str, folder: str):
@@ -152,18 +156,7 @@ def load_function(spec: str, where: str, checked: bool = False):
         raise PolicyError(f"{where}: module {mod_name!r} has no {fn_name!r}")
     if getattr(fn, BOT_MARK, False):
         return PythonPolicy(fn, fn.policy_params)
-    if not hasattr(fn, "compile") or not hasattr(fn, "py_func"):
-        raise PolicyError(f"{where}: {spec} is not a numba @njit function; name it {spec}:{PYTHON} to play it as "
-                          "plain Python (slow), or see docs/policies.md, 'Your own policy'")
-    try:
-        if POLICY_SIG.args not in fn.overloads:      # @user_policy compiled it already
-            fn.compile(POLICY_SIG.args)
-    except Exception as e:
-        first = next((ln for ln in str(e).splitlines() if ln.strip()), type(e).__name__)
-        raise PolicyError(f"{where}: {spec} does not compile for the policy signature: {first.strip()}") from None
-    ret = fn.overloads[POLICY_SIG.args].signature.return_type
-    if str(ret) != "int64":
-        raise PolicyError(f"{where}: {spec} must return an int64 action, not {ret}")
+    _check_form(fn, spec, where)
     return _checked(fn) if checked else fn
 
 

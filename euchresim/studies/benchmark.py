@@ -142,7 +142,8 @@ def pimc_positions(n: int, seed: int = 1):
     from euchresim.engine.bits import seed_state
     from euchresim.engine.layout import CFG_NPACK, NPLAYS, PH_PLAY, PRIV_SIZE, ST_SIZE, T_PACK
     from euchresim.engine.state import Hand
-    from euchresim.policies.heuristic import HEURISTIC_DEFAULTS, heuristic_decide
+    from euchresim.policies.heuristic import heuristic_decide
+    from euchresim.policies.heuristic_params import HEURISTIC_DEFAULTS
     from euchresim.rules import FOUR_HAND
     from euchresim.engine.tables import build_tables
     tab = build_tables(FOUR_HAND)
@@ -277,7 +278,8 @@ def measure_advise(samples: int, repeat: int = 3) -> list:
     not in these figures.
     """
     from euchresim.cards import parse_board, parse_card
-    from euchresim.studies.advisor.evaluate import advise, from_hand
+    from euchresim.studies.advisor.evaluate import advise
+    from euchresim.studies.advisor.situation import from_hand
     rules = Rules()
     cases = {
         "advise_bid1_heuristic": (from_hand(rules, parse_board("JH JD AH KS 9C".split()), parse_card("TH"), 1),

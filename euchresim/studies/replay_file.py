@@ -9,10 +9,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from euchresim.loops.record_steps import (check_records, differences, replay, replay_many,  # noqa: F401
-                                     replay_record, replay_states, with_error)
-from euchresim.records.jsonl import iter_jsonl, write_jsonl  # noqa: F401
-from euchresim.studies.record_files import BATCH, SHOWN, why_not_a_record, check_items, check_path  # noqa: F401
+from euchresim.loops.record_steps import check_records
+from euchresim.records.jsonl import iter_jsonl
+from euchresim.studies.record_files import BATCH, check_items, check_path
 
 
 
@@ -56,4 +55,4 @@ def check_file(src, dst, name, check_many, summary, error_kind: str, on_batch=No
 
 
 
-__all__ = ["replay", "replay_many", "replay_record", "replay_file", "differences", "ReplaySummary"]
+__all__ = ["replay_file", "ReplaySummary"]

@@ -33,9 +33,7 @@ from euchresim.run.runner import chunk_states
 from euchresim.stats import sequential_z
 from euchresim.engine.tables import cached_tables
 # what a situation is, and how one is built (studies/advisor/situation.py): the advisor's vocabulary, named here too
-from euchresim.studies.advisor.situation import (AdviceError, Options, Situation, policy_arrays, score_tuple,  # noqa: F401
-                                         decision_of, default_calls, from_hand, from_record, probe, seat_name,
-                                         seat_of)
+from euchresim.studies.advisor.situation import AdviceError, Options, Situation, policy_arrays, decision_of, seat_name
 
 MAX_TRIES_PER_SAMPLE = 2000     # tries at a consistent deal, per sample asked for, before the advisor gives up
 MIN_ALPHA = 1e-12               # below it 1 - alpha / (options x looks) rounds to 1 and no z exists
