@@ -134,11 +134,6 @@ def read_side(name: str, players: int, label: str = ""):
     return table.names[0], table
 
 
-def declared_cheats(names) -> set:
-    """Which of ``names`` (canonical, as a saved result lists them) cheat, as each built-in declares."""
-    from euchresim.policies import cheats
-    return {n for n in names if cheats(n)}
-
 
 def terminate(signum, frame):
     """SIGTERM stops a run as Ctrl-C does: finished chunks kept, nothing half-written counted."""
