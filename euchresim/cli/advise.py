@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 
 import click
 
@@ -120,6 +119,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
     from euchresim.analysis.advisor_table import advice_table, deal_values, win_model
     from euchresim.cli.options import COMPILING, say_if_compiling
     from euchresim.run.errors import SimError
+    from euchresim.run.progress import batch_bar
     from euchresim.studies.advisor import evaluate as A
 
     stray = _check_numbers(A, samples, alpha, stray, fixed, model_hands)
@@ -143,7 +143,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
     answers = []
     inferring = None                    # --infer-policy as read (once, here, where it was first read before)
     for name in names + ([compare] if compare else []):
-        bar = None if quiet or as_json or not sys.stderr.isatty() else _bar(name)
+        bar = batch_bar(name, quiet or as_json)
         try:
             played = read_seats(name, sit.rules.players)      # read once, here
             A.policy_arrays(played, sit.rules.players)           # a bad or plain-Python one refused before any work
@@ -263,17 +263,6 @@ class _Adv:
 
 def _say(text):
     click.echo(text, err=True)
-
-
-def _bar(name):
-    from tqdm import tqdm
-    state = {}
-
-    def update(done, total):
-        if "bar" not in state:
-            state["bar"] = tqdm(total=total, unit="batch", desc=name, file=sys.stderr, leave=False)
-        state["bar"].update(done - state["bar"].n)
-    return update
 
 
 def _finite(v):

@@ -26,23 +26,6 @@ def _cheats(sides) -> set:
     return {name for name, model in sides if model is not None and model.cheats}
 
 
-class _Bar:
-    """A games bar on a terminal; nothing elsewhere."""
-
-    def __init__(self, total, quiet):
-        from euchresim.cli.options import progress_bar as _bar
-        self.bar = _bar(total, "game", quiet)
-
-    def __call__(self, done, total):
-        if self.bar is not None:
-            self.bar.update(done - self.bar.n)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
-
-
 def _read(policies, players, labels):
     """Each policy read once (``options.read_side``): (canonical name, ``policies.Seats`` or None for one of
     OpenSpiel's bots); a bad one is one line that says which argument (A, B, policy 3...)."""
@@ -63,10 +46,11 @@ def _play(fn, total, quiet, as_json):
 
     from euchresim.cli.options import say_if_compiling as _say_if_compiling, terminate
     from euchresim.policies import PolicyError
+    from euchresim.run.progress import CountBar
     from euchresim.run.runner import SimError
     quiet = quiet or as_json
     _say_if_compiling(quiet)
-    bar = _Bar(total, quiet)
+    bar = CountBar(total, "game", quiet)
     started = time.monotonic()
     previous = signal.signal(signal.SIGTERM, terminate)      # SIGTERM stops a match as Ctrl-C does
     try:

@@ -5,7 +5,6 @@ import dataclasses
 import importlib
 import os
 import shlex
-import sys
 import time
 
 import click
@@ -20,30 +19,6 @@ KINDS = {
     "win-probability": "win_probability",
 }
 TARGETED = ("order-up", "loner")          # the kinds whose headline cells --classes plays on targeted deals
-
-
-class _Bars:
-    """One tqdm bar per piece of work on a terminal; silent anywhere else (or with --quiet)."""
-
-    def __init__(self, quiet):
-        self.on = not quiet and sys.stderr.isatty()
-        self.bars = {}
-
-    def __call__(self, label, done, total):
-        if not self.on:
-            return
-        from tqdm import tqdm
-        bar = self.bars.get(label)
-        if bar is None:
-            bar = self.bars[label] = tqdm(total=total, desc=label, unit="chunk", file=sys.stderr,
-                                          dynamic_ncols=True, leave=False)
-        bar.update(done - bar.n)
-        if done >= total:
-            bar.close()
-
-    def close(self):
-        for bar in self.bars.values():
-            bar.close()
 
 
 def _check_out(out, resume, force):
@@ -113,6 +88,7 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
         euchresim report euchre-rates --hands 20000 --seed 1 --out rates
     """
     from euchresim.run import runner
+    from euchresim.run.progress import LabelledBars
     from euchresim.cli.options import read_seats
     from euchresim.policies import PolicyError
     from euchresim.report import ReportContext, ReportError, claim, write_atomic, write_section
@@ -123,7 +99,7 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
         raise InputError(f"--defend-hands: only loner plays the defender's choice, not {kind}")
     _check_out(out, resume, force)
     kinds = list(KINDS) if kind == "all" else [kind]
-    bars = _Bars(quiet)
+    bars = LabelledBars(quiet)
     argv = (click.get_current_context().obj or {}).get("argv")     # as typed (cli.main keeps it)
     command = ("euchresim " + " ".join(shlex.quote(a) for a in argv) if argv
                else f"euchresim report {kind} --hands {hands} --seed {seed} --out {out}")
