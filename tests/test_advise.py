@@ -555,3 +555,37 @@ def test_a_stop_said_to_stand_apart_shows_a_gap_interval_clear_of_zero():
         if adv.stopped == "separated":
             rest = table.loc[~table["best"] & ~table["equal"]]
             assert (rest["gap_low"] > 0).all(), table[["action", "gap", "gap_low", "gap_high"]]
+
+
+@pytest.mark.parametrize("words", [
+    dict(hand="JH JD AH KS", upcard="TH", seat="left"),
+    dict(hand="JH JD AH KS 9C", upcard="JH", seat="left"),
+    dict(hand="JH JD AH KS 9C", upcard="TH", seat="seat 2"),
+    dict(hand="JH JD AH KS 9C", upcard="TH", seat="left", calls="pass,pass,pass,pass", rnd="2", dummy="9H"),
+    dict(hand="JH JD AH KS 9C", upcard="TH", seat="dealer", score="10-2"),
+    dict(hand=None, upcard="TH", seat="left", rnd="2"),
+])
+def test_a_script_reads_a_players_words_as_advise_does(words):
+    """``situation_words.situation_from_words`` refuses what ``advise`` refuses, with the line it prints."""
+    from euchresim.studies.advisor.situation import AdviceError
+    from euchresim.studies.advisor.situation_words import situation_from_words
+    flags = {"hand": "--hand", "upcard": "--upcard", "seat": "--seat", "calls": "--calls", "rnd": "--round",
+             "dummy": "--dummy", "score": "--score"}
+    args = [x for k, v in words.items() if v is not None for x in (flags[k], v)]
+    line = one_error_line(run(["advise", *args, "--policy", "baseline"]))
+    with pytest.raises(AdviceError) as e:
+        situation_from_words(Rules(), **{k: words.get(k) for k in ("hand", "upcard", "seat")},
+                             **{k: v for k, v in words.items() if k not in ("hand", "upcard", "seat")})
+    assert line == f"euchresim: error: {e.value}"
+
+
+def test_a_script_gets_the_situation_line_advise_prints():
+    """The first line of ``advise``'s answer is ``advice_text.describe`` of the situation the words make."""
+    from euchresim.analysis.advice_text import describe
+    from euchresim.studies.advisor.situation_words import situation_from_words
+    r = run(["advise", "--hand", "AD KD QC TC 9S", "--upcard", "JD", "--seat", "dealer", "--score", "6-8",
+             "--calls", "pass,pass,pass", "--policy", "baseline", "--samples", "100", "--fixed", "--quiet"])
+    assert r.exit_code == 0, r.output
+    sit = situation_from_words(Rules(), "AD KD QC TC 9S", "JD", "dealer", calls="pass,pass,pass", score="6-8")
+    assert r.stdout.splitlines()[0] == describe(sit)
+    assert "score" in describe(sit) and "calls so far: pass, pass, pass" in describe(sit)

@@ -509,16 +509,15 @@ def test_progress_bars_show_on_a_terminal_only(tmp_path, monkeypatch):
     """The bar is tqdm's, on standard error, and only when it is a terminal (never under --json)."""
     import io
     import sys
-    import euchresim.cli.options as options
     import euchresim.cli.records as records_cmd
-    import euchresim.cli.simulate as simulate_cmd
+    import euchresim.run.progress as progress
 
     class Tty(io.StringIO):
         def isatty(self):
             return True
     seen = []
-    real = options.progress_bar
-    for mod in (simulate_cmd, records_cmd):
+    real = progress.progress_bar
+    for mod in (progress, records_cmd):         # simulate's bar is run.progress.ChunkBar's
         monkeypatch.setattr(mod, "progress_bar", lambda total, unit, quiet: seen.append((total, unit, quiet))
                             or real(total, unit, quiet))
     err = Tty()

@@ -245,8 +245,29 @@ def test_duel_checkpoint_options_are_checked_before_playing(tmp_path):
     assert code != 0 and "exists and is not a folder" in err
 
 
+def test_a_script_gets_the_text_the_duel_and_ladder_commands_print():
+    """``duel_text`` and ``ladder_text`` of a match a script plays are the commands' standard output, word for
+    word, ``best`` written out as the command writes it (the sides named as given)."""
+    from euchresim.studies.ladder import ladder
+    from euchresim.studies.match_text import duel_text, ladder_text
+    rules = Rules(players=2, game_to=5)
+    code, out, _ = run_cli(["duel", "best", "random", "--players", "2", "--game-to", "5", "--deals", "3",
+                            "--seed", "4", "--workers", "1", "--quiet"])
+    assert code == 0, out
+    from euchresim.policies import seats
+    spec = d.DuelSpec(rules, seats(["best"], 2), seats(["random"], 2), seed=4, deals=3)
+    assert out == duel_text(d.duel(spec, 1), rules, ("best", "random")) + "\n"
+    assert "A: best (" in out
+    code, out, _ = run_cli(["ladder", "random", "baseline", "--players", "2", "--game-to", "5", "--deals", "2",
+                            "--seed", "3", "--workers", "1", "--quiet"])
+    assert code == 0, out
+    played = ladder(rules, ["random", "baseline"], 3, 2, 1, 1)
+    assert out == ladder_text(played, rules, 3) + "\n"
+    assert out.startswith("ladder  players 2  deck 24  game to 5  (game_to=5)  seed 3  games 4")
+
+
 def test_dd_is_marked_as_cheating_wherever_a_match_prints_it():
-    from euchresim.cli.match import format_ladder
+    from euchresim.studies.match_text import format_ladder
     o = {"policies": ["heuristic", "dd"],
          "ratings": [{"rank": 1, "policy": "dd", "elo": 200.0, "elo_ci": [150.0, 250.0], "games": 10},
                      {"rank": 2, "policy": "heuristic", "elo": -200.0, "elo_ci": [-250.0, -150.0], "games": 10}],

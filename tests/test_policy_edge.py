@@ -22,11 +22,11 @@ PKG = os.path.join(ROOT, "euchresim")
 READERS = {"parse", "seats", "split_name", "canonical", "rebuilt", "with_checks", "resolve", "cheats", "cost",
            "searches", "functions", "python_functions", "read_policy"}
 ENTRY_POINTS = {
-    "euchresim/cli/options.py": "the command line: read_seats, read_side, declared_cheats",
+    "euchresim/cli/options.py": "the command line: read_seats, read_side",
     "euchresim/play/table.py": "the web table: Session.check",
     "euchresim/interop/openspiel.py": "the OpenSpiel bot: EuchresimBot",
     "euchresim/run/runner.py": "a script's run: RunSpec(policies=NAMES)",
-    "euchresim/studies/duel.py": "a script's duel: DuelSpec(rules, A, B)",
+    "euchresim/studies/duel.py": "a script's duel: DuelSpec(rules, A, B); a saved result's cheats",
     "euchresim/studies/advisor/evaluate.py": "a script's advice: advise(sit, NAME)",
     "euchresim/report/__init__.py": "a script's report: ReportContext(policies=NAMES)",
 }

@@ -30,6 +30,45 @@ def test_bad_report_input_is_one_line(tmp_path, args, needle):
     assert (tmp_path / "full" / "mine.txt").read_text() == "keep me"
 
 
+@pytest.mark.parametrize("args,request_", [
+    (["order-up", "--out", "r", "--classes", "2T R"], ("order-up", "2T R", None, None, "r", False, False)),
+    (["decks", "--out", "r", "--classes", "2T R", "--class-deals", "5"], ("decks", "2T R", 5, None, "r", False,
+                                                                          False)),
+    (["order-up", "--out", "r", "--classes", "9T X", "--class-deals", "5"], ("order-up", "9T X", 5, None, "r",
+                                                                            False, False)),
+    (["order-up", "--out", "r", "--defend-hands", "5000"], ("order-up", None, None, 5000, "r", False, False)),
+    (["euchre-rates", "--out", "full"], ("euchre-rates", None, None, None, "full", False, False)),
+])
+def test_a_script_meets_the_report_commands_checks_word_for_word(tmp_path, monkeypatch, args, request_):
+    """``report.kinds.check_request`` refuses what the command refuses, with the line the command prints."""
+    from euchresim.report import ReportError
+    from euchresim.report.kinds import check_request
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "mine.txt").write_text("keep me")
+    line = _one_error_line(run(["report", *args, "--workers", "1", "--quiet"], cwd=tmp_path))
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ReportError) as e:
+        check_request(*request_)
+    assert line == f"euchresim: error: {e.value}"
+
+
+def test_the_default_models_and_their_hands_are_the_libraries():
+    """Without --policy order-up compares heuristic with pimc and dd, each further model playing the share of
+    the hands its declaration says; euchre-rates plays heuristic alone; a count per further model or none."""
+    from euchresim.report import ReportContext, ReportError
+    from euchresim.report.kinds import context_models, default_policies
+    from euchresim.rules import Rules
+    assert default_policies("order-up", "heuristic") == ("heuristic", "pimc", "dd")
+    assert default_policies("euchre-rates", "heuristic") == ("heuristic",)
+    ctx = ReportContext(kind="order-up", out="r", hands=200_000, seed=0, rules=Rules(),
+                        policies=("heuristic", "pimc", "dd"))
+    mh = context_models(ctx)
+    assert mh == tuple(max(1000, 200_000 // m.cost.share) for m in ctx.models[1:]) and mh[0] < mh[1] < 200_000
+    assert context_models(ctx, (5000, 6000)) == (5000, 6000)
+    with pytest.raises(ReportError, match="give one count for each --policy after the first"):
+        context_models(ctx, (5000,))
+
+
 RATES = ["report", "euchre-rates", "--hands", "2000", "--seed", "4", "--out", "r", "--workers", "1", "--quiet"]
 
 

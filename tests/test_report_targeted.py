@@ -144,7 +144,7 @@ def test_bad_classes_are_one_line(tmp_path, extra, needle):
 
 def test_make_reports_order_up_entry_targets_the_headline_classes():
     import importlib.util
-    from euchresim.cli.report import _check_classes
+    from euchresim.report.kinds import check_classes
     spec = importlib.util.spec_from_file_location("make_reports", os.path.join(
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "make_reports.py"))
     mr = importlib.util.module_from_spec(spec)
@@ -152,7 +152,7 @@ def test_make_reports_order_up_entry_targets_the_headline_classes():
     args = dict(mr.REPORTS)["order-up"]
     assert args[args.index("--policy") + 1] == "best"
     classes = args[args.index("--classes") + 1]
-    assert _check_classes("order-up", classes, int(args[args.index("--class-deals") + 1])) == tuple(OU_CLASSES)
+    assert check_classes("order-up", classes, int(args[args.index("--class-deals") + 1])) == tuple(OU_CLASSES)
 
 
 def test_the_opening_chart_takes_the_targeted_classes_cells_from_their_targeted_deals(order_up):

@@ -1,53 +1,16 @@
 """``euchresim advise``: one seat's decision, every option played out on the deals it cannot rule out.
 
-click only: the situation is built and sampled in studies/advisor/evaluate.py, the
-table made in analysis/advisor_table.py (docs/advise.md says what the numbers
-mean).
+click only: the player's words are read in studies/advisor/situation_words.py,
+the situation sampled in studies/advisor/evaluate.py, the table made in
+analysis/advisor_table.py and the answer written in analysis/advice_text.py
+(docs/advise.md says what the numbers mean).
 """
 from __future__ import annotations
-
-import json
-import math
-import sys
 
 import click
 
 from euchresim.cli.options import InputError, read_seats, rules_options
-
-# the table the answer assumes by default: the model closest to people (docs/policies.md, heuristic:human), and
-# the strong bot whose answer is shown beside it when the two differ (it calls far more than people do)
-PEOPLE = "heuristic:human"
-BOTS = "heuristic"
-TABLES = {PEOPLE: "the other seats call as people do at online tables",
-          BOTS: "the other seats are bots that call far more than people"}
-
-from euchresim.studies.advisor.situation_words import (CALL_WORDS, POSITIONS, SYNONYMS, parse_calls,  # noqa: F401
-                                               parse_cards, parse_position, parse_score, seat_words)
-
-
-def _said(fn, *args):
-    """A library reading of the player's words, its refusal as the command line's one line."""
-    from euchresim.studies.advisor.situation import AdviceError
-    try:
-        return fn(*args)
-    except AdviceError as e:
-        raise InputError(str(e)) from None
-
-
-def _position(text: str, players: int) -> int:
-    return _said(parse_position, text, players)
-
-
-def _cards(text: str, option: str, deck: int) -> list[int]:
-    return _said(parse_cards, text, option, deck)
-
-
-def _calls(text: str | None) -> list[int]:
-    return _said(parse_calls, text)
-
-
-def _score(text: str | None, players: int, target: int):
-    return _said(parse_score, text, players, target)
+from euchresim.studies.advisor.situation_words import BOTS, PEOPLE
 
 
 @click.command()
@@ -117,9 +80,11 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         euchresim advise --hand "AD KD QC TC 9S" --upcard JD --seat dealer --score 9-9
         euchresim advise --record game.jsonl --line 12 --after 7
     """
+    from euchresim.analysis.advice_text import answers_json, answers_text
     from euchresim.analysis.advisor_table import advice_table, deal_values, win_model
     from euchresim.cli.options import COMPILING, say_if_compiling
     from euchresim.run.errors import SimError
+    from euchresim.run.progress import batch_bar
     from euchresim.studies.advisor import evaluate as A
     from euchresim.studies.advisor import situation as S
 
@@ -135,7 +100,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
     if cold and not (quiet or as_json):
         click.echo(COMPILING, err=True)            # reading the hand already runs the advisor's kernels
     try:
-        sit, score_said = _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text,
+        sit, score_said = _situation(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text,
                                      dummy_text, score_text, record_file, line, after_plays, after_calls, rules)
         S.decision_of(sit)
     except S.AdviceError as e:
@@ -144,7 +109,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
     answers = []
     inferring = None                    # --infer-policy as read (once, here, where it was first read before)
     for name in names + ([compare] if compare else []):
-        bar = None if quiet or as_json or not sys.stderr.isatty() else _bar(name)
+        bar = batch_bar(name, quiet or as_json)
         try:
             played = read_seats(name, sit.rules.players)      # read once, here
             S.policy_arrays(played, sit.rules.players)           # a bad or plain-Python one refused before any work
@@ -167,9 +132,9 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         answers.append((name, adv, table))
     against = answers.pop() if compare else None
     if as_json:
-        _print_json(answers, against)
+        click.echo(answers_json(answers, against))
     else:
-        _print_answers(sit, score_said, answers, against)
+        click.echo(answers_text(sit, answers, against, score_said))
 
 
 def _check_numbers(A, samples, alpha, stray, fixed, model_hands) -> float:
@@ -186,54 +151,6 @@ def _check_numbers(A, samples, alpha, stray, fixed, model_hands) -> float:
     if model_hands is not None and model_hands < 100:
         raise InputError(f"--model-hands {model_hands}: at least 100")
     return stray
-
-
-def _print_json(answers, against) -> None:
-    from euchresim.analysis.advisor_table import advice_json
-    out = [advice_json(adv, table) for _, adv, table in answers]
-    one = out[0] if len(out) == 1 else {"models": out}
-    if against is not None:
-        one["table"] = TABLES[PEOPLE]
-        one["against_bots"] = advice_json(against[1], against[2])
-    click.echo(json.dumps(_finite(one), indent=2))
-
-
-def _print_answers(sit, score_said, answers, against) -> None:
-    """The situation, which table, each model's table and verdict, and the answer at a table of bots."""
-    from euchresim.analysis.advisor_table import format_advice
-    click.echo(_describe(sit))
-    if score_said:
-        click.echo(score_said)
-    if len(answers) == 1:
-        click.echo(_table_line(answers[0][0]))
-    for name, adv, table in answers:
-        if len(answers) > 1:
-            click.echo(f"\n== {name}{' (sees every card: a cheating bound)' if adv.cheats else ''}")
-        click.echo(format_advice(adv, table))
-    if len(answers) > 1:
-        picks = {name: table.loc[table["best"], "action"].iloc[0] for name, _, table in answers}
-        if len(set(picks.values())) > 1:
-            click.echo("\nthe models disagree: " + "; ".join(f"{n} says {a}" for n, a in picks.items()))
-        else:
-            click.echo(f"\nthe models agree: {next(iter(picks.values()))}")
-    if against is not None:
-        click.echo(_against_bots(answers[0][2], against))
-
-
-def _table_line(name: str) -> str:
-    """Which table the answer assumes, in one line."""
-    return f"table: {name}: {TABLES.get(name, 'every other seat plays as this policy')}"
-
-
-def _against_bots(table, against) -> str:
-    """The default answer's rival at a table of strong bots: one line when both agree, its verdict when not."""
-    from euchresim.analysis.advisor_table import format_advice
-    name, adv, other = against
-    mine = table.loc[table["best"], "action"].iloc[0]
-    theirs = other.loc[other["best"], "action"].iloc[0]
-    if mine == theirs:
-        return f"\nagainst {name} ({TABLES[name]}): {theirs} too"
-    return (f"\nagainst {name} ({TABLES[name]}) the answer differs:\n" + format_advice(adv, other))
 
 
 def _advisor_compiled() -> bool:
@@ -267,30 +184,12 @@ def _say(text):
     click.echo(text, err=True)
 
 
-def _bar(name):
-    from tqdm import tqdm
-    state = {}
-
-    def update(done, total):
-        if "bar" not in state:
-            state["bar"] = tqdm(total=total, unit="batch", desc=name, file=sys.stderr, leave=False)
-        state["bar"].update(done - state["bar"].n)
-    return update
-
-
-def _finite(v):
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    if isinstance(v, dict):
-        return {k: _finite(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_finite(x) for x in v]
-    return v
-
-
-def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text, dummy_text, score_text,
+def _situation(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text, dummy_text, score_text,
                record_file, line, after_plays, after_calls, rules):
-    from euchresim.studies.advisor import situation as S
+    """The situation the options describe, and the line that says --score replaced a record's: the reading is
+    the library's (``situation_words``), the options that go together or not are the command's."""
+    from euchresim.studies.advisor.situation import from_record
+    from euchresim.studies.advisor.situation_words import read_record_line, situation_from_words
     if record_file is not None:
         if hand or upcard or seat or calls_text or discard_text or dummy_text or alone_text:
             raise InputError("--record takes the hand, upcard, seat and calls from the record: "
@@ -299,93 +198,10 @@ def _situation(A, hand, upcard, seat, rnd, calls_text, decision, discard_text, a
         if rules != Rules():
             raise InputError("--record: the record states its own rules; leave out the rule options "
                              "(--players, --deck, ...)")
-        rec = _read_record(record_file, line)
-        sit = S.from_record(rec, calls=after_calls, plays=after_plays, decision=decision)
-        if score_text is not None:
-            from euchresim.analysis.advisor_table import score_phrase
-            sc = _score(score_text, rec.rules.players, rec.rules.game_to)
-            was = score_phrase(sit) if rec.score is not None else None
-            sit = S.Situation(**{**sit.__dict__, "score": S.score_tuple(sc, rec.rules.players, sit.seat)})
-            said = (f"the score is {score_phrase(sit)}, from --score"
-                    + (f", in place of the record's {was}" if was is not None else " (the record has none)"))
-            return sit, said
-        return sit, None
+        rec = read_record_line(record_file, line)
+        from euchresim.analysis.advice_text import with_score
+        return with_score(from_record(rec, calls=after_calls, plays=after_plays, decision=decision), rec, score_text)
     if after_plays is not None or after_calls is not None:
         raise InputError("--after and --after-calls go with --record")
-    if not hand or not upcard or seat is None:
-        what = [n for n, v in (("--hand", hand), ("--upcard", upcard), ("--seat", seat)) if not v]
-        up = (" (in round two the upcard is the card turned down)" if "--upcard" in what and rnd == "2" else "")
-        raise InputError(f"give {', '.join(what)}{up} (or --record FILE)")
-    deck = rules.deck
-    cards = _cards(hand, "--hand", deck)
-    if len(cards) != 5:
-        raise InputError(f"--hand: {len(cards)} cards given; a hand is 5 (R4)")
-    up = _cards(upcard, "--upcard", deck)
-    if len(up) != 1:
-        raise InputError("--upcard: give one card")
-    if up[0] in cards:
-        raise InputError(f"--upcard: {upcard.strip().upper()} is also in --hand")
-    pos = _position(seat, rules.players)
-    calls = _calls(calls_text) if calls_text is not None else S.default_calls(int(rnd), pos, rules.players)
-    if calls_text is not None and int(rnd) == 2 and len(calls) < rules.players:
-        raise InputError(f"--round 2: the calls must include round one's {rules.players} passes")
-    discard = -1
-    if discard_text:
-        d = _cards(discard_text, "--discard", deck)
-        if len(d) != 1 or (d[0] not in cards and d[0] != up[0]):
-            raise InputError("--discard: one card of the dealer's hand or the upcard")
-        discard = d[0]
-    dummy = 0
-    if dummy_text:
-        if rules.players != 3:
-            raise InputError("--dummy: only Cutthroat (--players 3) has a dummy (R9)")
-        dc = _cards(dummy_text, "--dummy", deck)
-        if len(dc) != 5 or set(dc) & (set(cards) | {up[0]}):
-            raise InputError("--dummy: five cards, none of them in --hand or the upcard (R9)")
-        dummy = sum(1 << c for c in dc)
-    sc = _score(score_text, rules.players, rules.game_to)
-    alone = 0
-    for name in (alone_text or "").replace(",", " ").split():
-        alone |= 1 << S.seat_of(_position(name, rules.players), 0, rules.players)
-    return S.from_hand(rules, sum(1 << c for c in cards), up[0], pos, tuple(calls), sc, decision, discard=discard,
-                       dummy=dummy, alone=alone), None
-
-
-def _read_record(path, line):
-    from euchresim.records.format import RecordError, parse_record
-    from euchresim.records.jsonl import iter_jsonl
-    if line < 1:
-        raise InputError(f"--line {line}: lines are numbered from 1")
-    n = 0
-    try:
-        for n, obj in iter_jsonl(path):
-            if n == line:
-                try:
-                    return parse_record(obj)
-                except RecordError as e:
-                    raise InputError(f"{path}:{line}: {e}") from None
-    except OSError as e:
-        raise InputError(f"--record {path}: {e.strerror or e}") from None
-    except ValueError as e:
-        raise InputError(f"--record {path}: {e}") from None
-    raise InputError(f"--record {path}: there is no line {line} (the file has {n} lines)")
-
-
-def _describe(sit) -> str:
-    from euchresim.cards import card_str
-    from euchresim.records.format import cards_desc
-    players = sit.rules.players
-    who = list(POSITIONS[players])[sit.position]
-    hand = " ".join(cards_desc(sit.fixed[sit.seat]))
-    turned = "turned down" if len(sit.calls) >= players and not any(sit.calls[:players]) else "upcard"
-    parts = [f"{who}, holding {hand}; {turned} {card_str(sit.upcard)}"]
-    if sit.calls:
-        from euchresim.actions import call_word
-        parts.append("calls so far: " + ", ".join(call_word(c) for c in sit.calls))
-    if sit.plays:
-        parts.append("cards played: " + " ".join(card_str(c) for c in sit.plays))
-    if any(sit.score):
-        from euchresim.analysis.advisor_table import score_phrase
-        parts.append("score " + score_phrase(sit))
-    return "; ".join(parts)
-
+    return situation_from_words(rules, hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_text,
+                                dummy_text, score_text), None

@@ -1,4 +1,5 @@
-"""``euchresim duel`` and ``euchresim ladder``: click only, the work is in studies/duel.py and studies/ladder.py.
+"""``euchresim duel`` and ``euchresim ladder``: click only, the work is in studies/duel.py and studies/ladder.py,
+the text they print in studies/match_text.py.
 
 The group (cli/app.py) adds them; this module imports only cli/options.py,
 so nothing here can form a cycle.
@@ -6,7 +7,6 @@ so nothing here can form a cycle.
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 import time
@@ -21,124 +21,9 @@ MAX_GAMES = 10 ** 12
 DEFAULT_GAMES = 2000
 
 
-def _pct(x):
-    return "-" if x is None or math.isnan(x) else f"{100 * x:.1f}%"
-
-
-def _signed(x, digits=3):
-    return "-" if x is None or math.isnan(x) else f"{x:+.{digits}f}"
-
-
-def _rules_line(rules) -> str:
-    changed = rules.changed()
-    extra = ", ".join(f"{k}={v}" if k != "scoring" else "scoring=custom" for k, v in changed.items())
-    return f"players {rules.players}  deck {rules.deck}  game to {rules.game_to}" + (f"  ({extra})" if extra else "")
-
-
-def _named(name: str, given: str | None = None, cheat: bool = False) -> str:
-    """A player as shown: ``best`` with what it stands for, a cheat marked as one."""
-    shown = f"best ({name})" if given is not None and given.strip().lower().split(":", 1)[0] == "best" else name
-    return f"{shown} (cheats: sees every hand)" if cheat else shown
-
-
-def _cheating(names, marked) -> set:
-    """Which of ``names`` (canonical) cheat: ``marked``, as the models read at the edge say, or, for a result
-    printed without them (None: a saved ``--json``), as each name declares (``policies.cheats``)."""
-    if marked is not None:
-        return set(marked)
-    from euchresim.cli.options import declared_cheats
-    return declared_cheats(names)
-
-
 def _cheats(sides) -> set:
     """The canonical names of the sides read at the edge (``studies.duel.read``) whose models cheat."""
     return {name for name, model in sides if model is not None and model.cheats}
-
-
-def _game_line(rules, o=None) -> str:
-    """What the match plays: euchresim's rules, or OpenSpiel's euchre (one hand a game) with its two options."""
-    if o is not None and o.get("game") == "openspiel euchre":
-        return (f"OpenSpiel euchre, one hand a game  (stick_the_dealer={str(rules.stick_the_dealer).lower()}, "
-                f"allow_lone_defender={str(rules.defend_alone).lower()})")
-    return _rules_line(rules)
-
-
-def format_duel(o: dict, given=(None, None), cheats=None) -> str:
-    """The duel as a reader wants it: who, how many, A's win rate and points per hand with intervals.
-
-    ``given``: A and B as the user named them (``best`` is shown with what it stands for); ``cheats``: the
-    canonical names whose models cheat (the sides as read; None: as each name declares).
-    """
-    cheat = _cheating((o["a"], o["b"]), cheats)
-    lo, hi = o["a_win_rate_ci"]
-    plo, phi = o["points_per_hand_ci"]
-    outside = o.get("game") == "openspiel euchre"
-    count = (f"deals {o['deals']:,}  hands {o['hands']:,} (each deal once a seating)" if outside else
-             f"deals {o['deals']:,}  games {o['games']:,}  hands {o['hands']:,}")
-    lines = [
-        f"A: {_named(o['a'], given[0], o['a'] in cheat)}",
-        f"B: {_named(o['b'], given[1], o['b'] in cheat)}",
-        f"seatings {' '.join(o['arrangements'])}  seed {o['seed']}"
-        + (f"  every game from {'-'.join(map(str, o['start_score']))}" if o.get("start_score") else ""),
-        count,
-        f"A {'hand' if outside else 'game'} win rate    {_pct(o['a_win_rate']):>7}   95% CI {_pct(lo)} .. {_pct(hi)}",
-        f"A points per hand  {_signed(o['points_per_hand']):>7}   95% CI {_signed(plo)} .. {_signed(phi)}"
-        "   (A's points less B's)",
-    ]
-    if outside:
-        ms = o["ms_per_decision"]
-        lines.append(f"ms a decision      A {_ms(ms['a'])}  B {_ms(ms['b'])}")
-        if not o["deterministic"]:
-            lines.append("note: OpenSpiel's IS-MCTS is not deterministic under a fixed seed: a rerun repeats "
-                         "these numbers as statistics, not to the digit")
-    if o["a_win_rate_se"] == 0:
-        lines.append("note: every deal sequence gave the same win difference, so the normal interval has no "
-                     "width (docs/duel.md)")
-    return "\n".join(lines)
-
-
-def _ms(x) -> str:
-    return "-" if x is None or math.isnan(x) else f"{x:.2f}"
-
-
-def format_ladder(o: dict, given=None, cheats=None) -> str:
-    """The rating table, best first, then who beat whom (``given``: the policies as named, for ``best``;
-    ``cheats``: as ``format_duel``'s)."""
-    given = list(given) if given is not None else [None] * len(o["policies"])
-    cheat = _cheating(o["policies"], cheats)
-    shown = {n: _named(n, g, n in cheat) for n, g in zip(o["policies"], given)}
-    names = [shown[n] for n in o["policies"]]
-    w = max([6] + [len(n) for n in names])
-    lines = [f"{'rank':<4}  {'policy':<{w}}  {'elo':>6}  {'95% CI':>15}  {'games':>7}"]
-    for r in o["ratings"]:
-        lo, hi = r["elo_ci"]
-        lines.append(f"{r['rank']:<4}  {shown[r['policy']]:<{w}}  {r['elo']:>+6.0f}  {lo:>+7.0f} .. {hi:<+6.0f}  "
-                     f"{r['games']:>7,}")
-    outside = bool(o.get("duels")) and o["duels"][0].get("game") == "openspiel euchre"
-    lines += ["", f"{'hand' if outside else 'game'} win rate of the row against the column"]
-    order = [o["policies"].index(r["policy"]) for r in o["ratings"]]      # best first, as the table above
-    lines.append(" " * (w + 6) + "".join(f"{'#' + str(k + 1):>8}" for k in range(len(order))))
-    for k, i in enumerate(order):
-        cells = "".join(f"{'':>8}" if i == j else f"{_pct(o['win_rate'][i][j]):>8}" for j in order)
-        lines.append(f"{'#' + str(k + 1):<4}  {names[i]:<{w}}{cells}".rstrip())
-    return "\n".join(lines)
-
-
-class _Bar:
-    """A games bar on a terminal; nothing elsewhere."""
-
-    def __init__(self, total, quiet):
-        from euchresim.cli.options import progress_bar as _bar
-        self.bar = _bar(total, "game", quiet)
-
-    def __call__(self, done, total):
-        if self.bar is not None:
-            self.bar.update(done - self.bar.n)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
 
 
 def _read(policies, players, labels):
@@ -161,10 +46,11 @@ def _play(fn, total, quiet, as_json):
 
     from euchresim.cli.options import say_if_compiling as _say_if_compiling, terminate
     from euchresim.policies import PolicyError
+    from euchresim.run.progress import CountBar
     from euchresim.run.runner import SimError
     quiet = quiet or as_json
     _say_if_compiling(quiet)
-    bar = _Bar(total, quiet)
+    bar = CountBar(total, "game", quiet)
     started = time.monotonic()
     previous = signal.signal(signal.SIGTERM, terminate)      # SIGTERM stops a match as Ctrl-C does
     try:
@@ -257,6 +143,7 @@ def duel(rules, a, b, games, deals, seed, chunk_size, workers, as_json, quiet, c
         euchresim duel heuristic openspiel:random --deals 20
     """
     from euchresim.studies import duel as d
+    from euchresim.studies.match_text import duel_text
     from euchresim.analysis import json_ready
     from euchresim.run.runner import default_workers
     sides = _read([a, b], rules.players, ["A", "B"])
@@ -277,14 +164,12 @@ def duel(rules, a, b, games, deals, seed, chunk_size, workers, as_json, quiet, c
         _say_stopped(stop, "deal sequences")
         if part is not None:
             click.echo(json.dumps(json_ready(dict(part, partial=True)), allow_nan=False) if as_json else
-                       f"duel  {_game_line(rules, part)}  (partial: {part['deals']:,} of {spec.deals:,} deal "
-                       f"sequences)\n" + format_duel(part, (a, b), cheats))
+                       duel_text(part, rules, (a, b), cheats, planned=spec.deals))
         sys.exit(130)
     if as_json:
         click.echo(json.dumps(json_ready(out), allow_nan=False))
     else:
-        click.echo(f"duel  {_game_line(rules, out)}")
-        click.echo(format_duel(out, (a, b), cheats))
+        click.echo(duel_text(out, rules, (a, b), cheats))
     if not (quiet or as_json):
         click.echo(f"done: {out['games']:,} {'hands' if spec.openspiel else 'games'} in {took:.1f} s", err=True)
 
@@ -310,6 +195,7 @@ def ladder(rules, policies, games, deals, seed, chunk_size, workers, as_json, qu
     from euchresim.studies import duel as d
     from euchresim.analysis import json_ready
     from euchresim.studies.ladder import ladder as run_ladder, pairs
+    from euchresim.studies.match_text import ladder_text
     from euchresim.interop.openspiel_match import is_openspiel
     from euchresim.run.runner import default_workers
     if len(policies) < 2:
@@ -337,11 +223,8 @@ def ladder(rules, policies, games, deals, seed, chunk_size, workers, as_json, qu
     if as_json:
         click.echo(json.dumps(json_ready(out), allow_nan=False))
     else:
-        unit = "hands" if outside else "games"
-        click.echo(f"ladder  {_game_line(rules, out['duels'][0])}  seed {seed}  {unit} {out['games']:,} "
-                   f"({out['duels'][0]['games']:,} a pair)")
-        click.echo(format_ladder(out, policies, _cheats(sides)))
+        click.echo(ladder_text(out, rules, seed, policies, _cheats(sides)))
     if not (quiet or as_json):
         click.echo(f"done: {out['games']:,} {'hands' if outside else 'games'} in {took:.1f} s", err=True)
 
-__all__ = ["duel", "ladder", "format_duel", "format_ladder"]
+__all__ = ["duel", "ladder"]

@@ -6,7 +6,6 @@ nothing imports a command: no cycles (docs/layout.md).
 from __future__ import annotations
 
 import functools
-import sys
 
 import click
 
@@ -134,11 +133,6 @@ def read_side(name: str, players: int, label: str = ""):
     return table.names[0], table
 
 
-def declared_cheats(names) -> set:
-    """Which of ``names`` (canonical, as a saved result lists them) cheat, as each built-in declares."""
-    from euchresim.policies import cheats
-    return {n for n in names if cheats(n)}
-
 
 def terminate(signum, frame):
     """SIGTERM stops a run as Ctrl-C does: finished chunks kept, nothing half-written counted."""
@@ -181,19 +175,3 @@ def say_if_compiling(quiet):
     if not kernels_cached():
         click.echo(COMPILING, err=True)
 
-
-def progress_bar(total, unit, quiet):
-    """A tqdm bar on a terminal (rate, time left when the total is known), else None."""
-    if quiet or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True, leave=False)
-
-
-def count_lines(path):
-    """Lines of a file, for a bar's total: a fast pass over the bytes, None if unreadable."""
-    try:
-        with open(path, "rb") as fh:
-            return sum(block.count(b"\n") for block in iter(lambda: fh.read(1 << 20), b""))
-    except OSError:
-        return None

@@ -5,7 +5,8 @@ import sys
 
 import click
 
-from euchresim.cli.options import InputError, check_outputs, count_lines, progress_bar
+from euchresim.cli.options import InputError, check_outputs
+from euchresim.run.progress import count_lines, progress_bar
 from euchresim.run.files import JSONL
 
 

@@ -1,75 +1,15 @@
-"""``euchresim report``: the click command that makes the strategy reports (euchresim/report/)."""
+"""``euchresim report``: the click command that makes the strategy reports (euchresim/report/; each kind's
+rules on what it is asked are report/kinds.py's)."""
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import os
 import shlex
-import sys
-import time
 
 import click
 
 from euchresim.cli.options import DEFAULT_POLICY, InputError, backend_options, check_backend, rules_options
-
-KINDS = {
-    "order-up": "order_up",
-    "loner": "loner",
-    "euchre-rates": "euchre_rates",
-    "decks": "decks",
-    "win-probability": "win_probability",
-}
-TARGETED = ("order-up", "loner")          # the kinds whose headline cells --classes plays on targeted deals
-
-
-class _Bars:
-    """One tqdm bar per piece of work on a terminal; silent anywhere else (or with --quiet)."""
-
-    def __init__(self, quiet):
-        self.on = not quiet and sys.stderr.isatty()
-        self.bars = {}
-
-    def __call__(self, label, done, total):
-        if not self.on:
-            return
-        from tqdm import tqdm
-        bar = self.bars.get(label)
-        if bar is None:
-            bar = self.bars[label] = tqdm(total=total, desc=label, unit="chunk", file=sys.stderr,
-                                          dynamic_ncols=True, leave=False)
-        bar.update(done - bar.n)
-        if done >= total:
-            bar.close()
-
-    def close(self):
-        for bar in self.bars.values():
-            bar.close()
-
-
-def _check_out(out, resume, force):
-    parent = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(parent):
-        raise InputError(f"--out {out}: the folder {parent} does not exist")
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise InputError(f"--out {out}: exists and is not a folder")
-    if os.path.isdir(out) and os.listdir(out) and not (resume or force):
-        raise InputError(f"--out {out}: exists and is not empty; --resume goes on with its kept work, "
-                         f"--force makes the report afresh")
-
-
-def _check_classes(kind, classes, class_deals) -> tuple:
-    """--classes as the engine's class names (in their order), or () when not given; one line when wrong."""
-    if classes is None and class_deals is None:
-        return ()
-    if kind not in TARGETED:
-        raise InputError(f"--classes, --class-deals: only order-up and loner play targeted deals, not {kind}")
-    if classes is None or class_deals is None:
-        raise InputError("--classes and --class-deals go together: the classes and the deals kept per seat")
-    from euchresim.studies.counterfactual import class_mask, class_names
-    try:
-        return class_names(class_mask(classes))
-    except ValueError as e:
-        raise InputError(f"--classes {classes!r}: {e}") from None
+from euchresim.report.kinds import KINDS, TARGETED
 
 
 @click.command()
@@ -113,24 +53,25 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
         euchresim report euchre-rates --hands 20000 --seed 1 --out rates
     """
     from euchresim.run import runner
+    from euchresim.run.progress import LabelledBars
     from euchresim.cli.options import read_seats
     from euchresim.policies import PolicyError
-    from euchresim.report import ReportContext, ReportError, claim, write_atomic, write_section
+    from euchresim.report import ReportContext, ReportError
+    from euchresim.report.kinds import check_request, context_models, default_policies, make, write_index
     kind = kind.lower()
     backend = check_backend(backend, address)
-    classes = _check_classes(kind, classes, class_deals)
-    if defend_hands is not None and kind != "loner":
-        raise InputError(f"--defend-hands: only loner plays the defender's choice, not {kind}")
-    _check_out(out, resume, force)
+    try:
+        classes = check_request(kind, classes, class_deals, defend_hands, out, resume, force)
+    except ReportError as e:
+        raise InputError(str(e)) from None
     kinds = list(KINDS) if kind == "all" else [kind]
-    bars = _Bars(quiet)
+    bars = LabelledBars(quiet)
     argv = (click.get_current_context().obj or {}).get("argv")     # as typed (cli.main keeps it)
     command = ("euchresim " + " ".join(shlex.quote(a) for a in argv) if argv
                else f"euchresim report {kind} --hands {hands} --seed {seed} --out {out}")
     try:
         for k in kinds:
-            pols = tuple(policies) or ((DEFAULT_POLICY, "pimc", "dd") if k in ("order-up", "loner")
-                                      else (DEFAULT_POLICY,))
+            pols = tuple(policies) or default_policies(k, DEFAULT_POLICY)
             ctx = ReportContext(kind=k, out=os.path.join(out, k) if kind == "all" else out, hands=hands,
                                 seed=seed, rules=rules, policies=pols,       # each model read here, once:
                                 models=tuple(read_seats([p], rules.players) for p in pols),
@@ -139,22 +80,11 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
                                 address=address, classes=classes if k in TARGETED else (),
                                 class_deals=class_deals or 0 if k in TARGETED else 0,
                                 defend_hands=defend_hands or 0)
-            # a further model plays a share of the hands, as its declaration says (a hand of pimc costs most)
-            mh = tuple(model_hands) or tuple(max(1000, hands // m.cost.share) for m in ctx.models[1:])
-            if len(mh) != len(pols) - 1:
-                raise InputError(f"--model-hands: give one count for each --policy after the first "
-                                 f"({len(pols) - 1}), not {len(mh)}")
-            ctx = dataclasses.replace(ctx, model_hands=mh)
-            os.makedirs(ctx.out, exist_ok=True)
-            claim(ctx)
-            started = time.time()
-            module = importlib.import_module(f"euchresim.report.{KINDS[k]}")
-            section = module.build(ctx)
-            write_section(ctx, section, started)
+            ctx = dataclasses.replace(ctx, model_hands=context_models(ctx, model_hands))
+            make(ctx)
             click.echo(f"{k}: {ctx.out}/README.md")
         if kind == "all":
-            write_atomic(os.path.join(out, "README.md"),
-                         ("# Strategy reports\n\n" + "".join(f"- [{k}]({k}/README.md)\n" for k in kinds)).encode())
+            write_index(out, kinds)
     except (ReportError, PolicyError, runner.SimError) as e:
         raise InputError(str(e)) from None
     except OSError as e:          # a read-only or full --out: the file and the reason, one line

@@ -11,9 +11,10 @@ import time
 import click
 from click.core import ParameterSource
 
-from euchresim.cli.options import (MAX_COUNT, InputError, backend_options, check_backend, check_outputs, os_error, policy_names, progress_bar, read_seats, start_score_option,
+from euchresim.cli.options import (MAX_COUNT, InputError, backend_options, check_backend, check_outputs, os_error, policy_names, read_seats, start_score_option,
                                    rules_options, say_if_compiling, terminate)
 from euchresim.run.files import JSONL, PARQUET
+from euchresim.run.progress import ChunkBar
 
 
 @click.command()
@@ -94,7 +95,7 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
         raise InputError(str(e)) from None
     echo = functools.partial(click.echo, err=records == "-")
     quiet = quiet or as_json
-    progress = _Progress(spec, quiet)
+    progress = ChunkBar(spec.count, spec.chunk_size, spec.mode[:-1], quiet)
     previous = signal.signal(signal.SIGTERM, terminate)
     started = time.monotonic()
     try:
@@ -131,22 +132,6 @@ def _warn_unused(mode):
                 flag = "--" + name.replace("_", "-")
                 click.echo(f"warning: {flag} has no effect with --hands (independent hands are not played "
                            "to a target); use --games or --rubbers", err=True)
-
-
-class _Progress:
-    """A bar on a terminal (hands, games or rubbers a second, time left); silent anywhere else."""
-
-    def __init__(self, spec, quiet):
-        self.spec, self.bar = spec, progress_bar(spec.count, spec.mode[:-1], quiet)
-
-    def __call__(self, done, total):
-        if self.bar is not None:       # chunks are the same size but the last: near enough until the end
-            self.bar.update(min(done * self.spec.chunk_size, self.spec.count) - self.bar.n)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
 
 
 def _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs, echo, partial=False):

@@ -12,8 +12,8 @@ plays every hand of its game on the same deals in every arrangement, up to
 the hand where the shorter game ends; with several games per chunk only the
 first is dealt alike.  The chunk is the pairing unit of the statistics.
 
-Only numpy here: the click commands are in cli_match.py, the ratings of
-several policies in ladder.py.  Every number depends only on the seed, the
+Only numpy here: the click commands are in cli/match.py, the ratings of
+several policies in ladder.py, the text they print in match_text.py.  Every number depends only on the seed, the
 rules, the two policies and the games per chunk, never on the workers: each
 unit's results come back tagged with its number and are summed in order.
 """
@@ -157,6 +157,13 @@ def read(policy, players: int):
             raise PolicyError(f"--policy (seat 0): {e}") from None
     table = seats([policy], players)
     return table.names[0], table
+
+
+def declared_cheats(names) -> set:
+    """Which of ``names`` (canonical, as a saved result lists them) cheat, as each built-in declares: a
+    result printed without the models it was played with still marks its cheats."""
+    from euchresim.policies import cheats
+    return {n for n in names if cheats(n)}
 
 
 def canonical(policy: str, players: int) -> str:

@@ -2,5 +2,6 @@
 cannot rule out (``evaluate``), and the words it answers in (``situation_words``).
 
 Its jitted kernels sit with the other kernels (``loops.advisor_kernels``), its table of intervals with the
-other statistics (``analysis.advisor_table``), its command in ``cli/advise.py``; docs/advise.md maps them.
+other statistics (``analysis.advisor_table``), the answer in words beside it (``analysis.advice_text``), its
+command in ``cli/advise.py``; docs/advise.md maps them.
 """

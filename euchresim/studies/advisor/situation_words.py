@@ -1,9 +1,11 @@
 """What a player types about a hand, read once: the seat by where it sits, cards, calls, a game score.
 
 The advisor's command line and any library caller read a player's words the
-same way (docs/advise.md, "Seats and cards", lists every spelling); each
-refusal is an AdviceError of one line naming the option, which the command
-line prints as it is.
+same way (docs/advise.md, "Seats and cards", lists every spelling):
+``situation_from_words`` turns the words of ``euchresim advise``'s options
+into a ``Situation``, ``read_record_line`` reads its ``--record FILE
+--line N``; each refusal is an AdviceError of one line naming the option,
+which the command line prints as it is.
 """
 from __future__ import annotations
 
@@ -15,6 +17,14 @@ def _refuse(message: str) -> ValueError:
     the words must not load the engine (``euchresim --help`` imports this module)."""
     from euchresim.studies.advisor.situation import AdviceError
     return AdviceError(message)
+
+
+# the table the answer assumes by default: the model closest to people (docs/policies.md, heuristic:human), and
+# the strong bot whose answer is shown beside it when the two differ (it calls far more than people do)
+PEOPLE = "heuristic:human"
+BOTS = "heuristic"
+TABLES = {PEOPLE: "the other seats call as people do at online tables",
+          BOTS: "the other seats are bots that call far more than people"}
 
 POSITIONS = {
     4: {"dealer": 0, "left": 1, "partner": 2, "right": 3},
@@ -105,3 +115,90 @@ def parse_score(text: str | None, players: int, target: int):
     if any(v >= target for v in vals):
         raise _refuse(f"--score {text!r}: a score of {max(vals)} has already won a game to {target} (R12)")
     return vals
+
+
+
+_NONE = object()          # no line read yet (a line may hold JSON's null)
+
+
+def read_record_line(path, line: int):
+    """The hand record on ``line`` (from 1) of the file ``path``, parsed (records/format.py); each failure one
+    AdviceError naming --line or --record, as ``euchresim advise --record`` says it."""
+    from euchresim.records.format import RecordError, parse_record
+    from euchresim.records.jsonl import iter_jsonl
+    if line < 1:
+        raise _refuse(f"--line {line}: lines are numbered from 1")
+    n, found = 0, _NONE
+    try:
+        for n, obj in iter_jsonl(path):
+            if n == line:
+                found = obj
+                break
+    except OSError as e:
+        raise _refuse(f"--record {path}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise _refuse(f"--record {path}: {e}") from None
+    if found is _NONE:
+        raise _refuse(f"--record {path}: there is no line {line} (the file has {n} lines)")
+    try:
+        return parse_record(found)
+    except RecordError as e:
+        raise _refuse(f"{path}:{line}: {e}") from None
+
+
+def _hand_and_upcard(rules, hand, upcard) -> tuple:
+    """The seat's five cards and the upcard, each checked (R4)."""
+    cards = parse_cards(hand, "--hand", rules.deck)
+    if len(cards) != 5:
+        raise _refuse(f"--hand: {len(cards)} cards given; a hand is 5 (R4)")
+    up = parse_cards(upcard, "--upcard", rules.deck)
+    if len(up) != 1:
+        raise _refuse("--upcard: give one card")
+    if up[0] in cards:
+        raise _refuse(f"--upcard: {upcard.strip().upper()} is also in --hand")
+    return cards, up[0]
+
+
+def _discard_and_dummy(rules, cards, up, discard, dummy) -> tuple:
+    """The dealer's discard (-1: none) and Cutthroat's dummy (a mask, 0: none), each checked (R9)."""
+    out_discard = -1
+    if discard:
+        d = parse_cards(discard, "--discard", rules.deck)
+        if len(d) != 1 or (d[0] not in cards and d[0] != up):
+            raise _refuse("--discard: one card of the dealer's hand or the upcard")
+        out_discard = d[0]
+    out_dummy = 0
+    if dummy:
+        if rules.players != 3:
+            raise _refuse("--dummy: only Cutthroat (--players 3) has a dummy (R9)")
+        dc = parse_cards(dummy, "--dummy", rules.deck)
+        if len(dc) != 5 or set(dc) & (set(cards) | {up}):
+            raise _refuse("--dummy: five cards, none of them in --hand or the upcard (R9)")
+        out_dummy = sum(1 << c for c in dc)
+    return out_discard, out_dummy
+
+
+def situation_from_words(rules, hand, upcard, seat, rnd="1", calls=None, decision=None, discard=None, alone=None,
+                         dummy=None, score=None):
+    """The situation a player describes as ``euchresim advise`` reads it (``--hand``, ``--upcard``, ``--seat``,
+    ``--round``, ``--calls``, ``--decision``, ``--discard``, ``--alone``, ``--dummy``, ``--score``: the same
+    words, e.g. ``situation_from_words(Rules(), "JH JD AH KS 9C", "TH", "left")``); each refusal the one-line
+    AdviceError the command prints."""
+    from euchresim.studies.advisor.situation import default_calls, from_hand, seat_of
+    if not hand or not upcard or seat is None:
+        what = [n for n, v in (("--hand", hand), ("--upcard", upcard), ("--seat", seat)) if not v]
+        up = (" (in round two the upcard is the card turned down)" if "--upcard" in what and str(rnd) == "2"
+              else "")
+        raise _refuse(f"give {', '.join(what)}{up} (or --record FILE)")
+    cards, up = _hand_and_upcard(rules, hand, upcard)
+    pos = parse_position(seat, rules.players)
+    said = parse_calls(calls) if calls is not None else default_calls(int(rnd), pos, rules.players)
+    if calls is not None and int(rnd) == 2 and len(said) < rules.players:
+        raise _refuse(f"--round 2: the calls must include round one's {rules.players} passes")
+    out_discard, out_dummy = _discard_and_dummy(rules, cards, up, discard, dummy)
+    sc = parse_score(score, rules.players, rules.game_to)
+    out_alone = 0
+    for name in (alone or "").replace(",", " ").split():
+        out_alone |= 1 << seat_of(parse_position(name, rules.players), 0, rules.players)
+    return from_hand(rules, sum(1 << c for c in cards), up, pos, tuple(said), sc, decision, discard=out_discard,
+                     dummy=out_dummy, alone=out_alone)
