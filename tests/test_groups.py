@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from euchresim.run import groups
-from euchresim.run import runner
+from euchresim.run import jobs, runner
 from euchresim.analysis.aggregates import cell_array, feature_frame, group_frame
 from euchresim.analysis import position_names
 from euchresim.cards import JOKER, RANKS, SUITS
@@ -231,7 +231,7 @@ def test_merge_is_exact_and_shares_nothing():
     before = json.dumps(parts)
     total = {}
     for p in parts:
-        runner.merge(total, p)
+        jobs.merge(total, p)
     assert json.dumps(parts) == before          # no part was changed by the merge
     for name in total["groups"]:
         for m in MEASURES:
@@ -240,8 +240,8 @@ def test_merge_is_exact_and_shares_nothing():
     assert total["hands"] == 7000 == sum(total["groups"][",".join(GROUPINGS[-1])]["hands"])
     assert total == runner.run(s, workers=1)
     with pytest.raises(runner.SimError, match="cells"):
-        runner.merge({"groups": {"x": {"hands": [1, 2]}}}, {"groups": {"x": {"hands": [1]}}})
-    assert runner.merge({"a": 1}, {"a": 2, "b": 3}) == {"a": 3, "b": 3}     # numbers as before
+        jobs.merge({"groups": {"x": {"hands": [1, 2]}}}, {"groups": {"x": {"hands": [1]}}})
+    assert jobs.merge({"a": 1}, {"a": 2, "b": 3}) == {"a": 3, "b": 3}     # numbers as before
 
 
 def test_a_run_that_writes_files_counts_the_same_cells(tmp_path):

@@ -22,7 +22,7 @@ ray = pytest.importorskip("ray")
 import pyarrow.dataset as ds  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
-from euchresim.run import runner   # noqa: E402
+from euchresim.run import jobs, runner   # noqa: E402
 from euchresim.run.backends import MAX_TRIES, ChunkFailed   # noqa: E402
 from euchresim.run.backends.ray import MAX_BATCH, TASK_SECONDS, _batch_size, map_chunks   # noqa: E402
 from euchresim.cli.app import main   # noqa: E402
@@ -264,7 +264,7 @@ def test_a_stopped_run_keeps_its_chunks_and_resumes_to_the_same_files(cluster, t
         if done >= 2:
             raise KeyboardInterrupt
 
-    with pytest.raises(runner.RunStopped) as e:
+    with pytest.raises(jobs.RunStopped) as e:
         runner.run(SPECS["hands"], workers=2, outputs=outputs, backend="ray", on_chunk=stop_after_two)
     assert e.value.done == 2 < e.value.total == SPECS["hands"].n_chunks
     assert e.value.partial["hands"] == 2 * SPECS["hands"].chunk_size

@@ -19,6 +19,7 @@ from hypothesis import strategies as hs
 from euchresim.run import runner
 from euchresim.loops.hands import new_workspace
 from euchresim.engine import solver as S
+from euchresim.engine.layout import POS_SIZE, RES_SIZE, R_CARD, R_CVAL
 from euchresim.engine.bits import seed_state
 from euchresim.engine.deal import deal
 from euchresim.engine.hand import apply_legal, legal_actions, start_hand
@@ -144,8 +145,8 @@ def test_dd_plays_a_card_the_solver_rates_best(players):
     rules = Rules(players=players, deck=24 if players == 4 else 32)
     tab, states = _states(rules, 120, seed=players)
     ws = new_workspace()
-    pos = np.zeros(S.POS_SIZE, np.int64)
-    res = np.zeros(S.RES_SIZE, np.int64)
+    pos = np.zeros(POS_SIZE, np.int64)
+    res = np.zeros(RES_SIZE, np.int64)
     _, params, _ = resolve(["dd"], players)
     checked = 0
     for st, priv in states:
@@ -156,7 +157,7 @@ def test_dd_plays_a_card_the_solver_rates_best(players):
         a = dd_decide(st, priv, np.int64(seat), legal, params[0], seed_state(np.random.SeedSequence(0)), tab, ws)
         load_position(st, priv, tab, pos)
         S.solve_position(S.new_workspace(), tab, pos, res, S.MODE_EXACT | S.MODE_CARDS)
-        value = {int(res[S.R_CARD + k]): int(res[S.R_CVAL + k]) for k in range(5) if res[S.R_CVAL + k] >= 0}
+        value = {int(res[R_CARD + k]): int(res[R_CVAL + k]) for k in range(5) if res[R_CVAL + k] >= 0}
         best = max(_side_points(tab, st, seat, ws, v) for v in value.values())
         assert _side_points(tab, st, seat, ws, value[int(a)]) == best
         checked += 1

@@ -19,6 +19,7 @@ import pytest
 
 from euchresim.cards import DECKS, card_str, cards_of, pack_mask, parse_board, parse_card
 from euchresim.engine import solver as S
+from euchresim.engine.layout import (POS_SIZE, P_HAND, P_MAKERS, P_MTRICKS, P_NTABLE, P_OUT, P_SEAT, P_TCARD, P_TRUMP, P_TSEAT, RES_SIZE, R_CARD, R_CVAL, R_NODES, R_VALUE)
 from euchresim.rules import Rules
 from euchresim.engine.tables import build_tables
 from tests import reference as ref
@@ -178,18 +179,18 @@ def after(p, c, nact):
 
 
 def pos_row(p):
-    row = np.zeros(S.POS_SIZE, np.int64)
-    row[S.P_TRUMP] = p["trump"]
+    row = np.zeros(POS_SIZE, np.int64)
+    row[P_TRUMP] = p["trump"]
     for s in range(4):
-        row[S.P_HAND + s] = sum(1 << c for c in p["hands"][s])
-    row[S.P_SEAT] = p["seat"]
-    row[S.P_NTABLE] = len(p["table"])
+        row[P_HAND + s] = sum(1 << c for c in p["hands"][s])
+    row[P_SEAT] = p["seat"]
+    row[P_NTABLE] = len(p["table"])
     for k, (s, c) in enumerate(p["table"]):
-        row[S.P_TCARD + k] = c
-        row[S.P_TSEAT + k] = s
-    row[S.P_MAKERS] = p["makers"]
-    row[S.P_OUT] = p["out"]
-    row[S.P_MTRICKS] = p["mtricks"]
+        row[P_TCARD + k] = c
+        row[P_TSEAT + k] = s
+    row[P_MAKERS] = p["makers"]
+    row[P_OUT] = p["out"]
+    row[P_MTRICKS] = p["mtricks"]
     return row
 
 
@@ -203,7 +204,7 @@ def tab_for(players, deck):
 
 
 def solve(p, mode, ws=None):
-    res = np.zeros(S.RES_SIZE, np.int64)
+    res = np.zeros(RES_SIZE, np.int64)
     ws = S.new_workspace() if ws is None else ws
     S.solve_position(ws, tab_for(p["players"], p["deck"]), pos_row(p), res, np.int64(mode))
     return res
@@ -215,11 +216,11 @@ def check(p, ws, modes=ALL_MODES):
     for mode in modes:
         cls = mode & S.MODE_CLASS
         res = solve(p, mode, ws)
-        assert res[S.R_VALUE] == (outcome_class(want) if cls else want), (p, mode, res)
-        assert list(res[S.R_CARD:S.R_CARD + 5]) == (sorted(p["hands"][p["seat"]]) + [-1] * 5)[:5]
+        assert res[R_VALUE] == (outcome_class(want) if cls else want), (p, mode, res)
+        assert list(res[R_CARD:R_CARD + 5]) == (sorted(p["hands"][p["seat"]]) + [-1] * 5)[:5]
         for k in range(5):
-            c = int(res[S.R_CARD + k])
-            v = int(res[S.R_CVAL + k])
+            c = int(res[R_CARD + k])
+            v = int(res[R_CVAL + k])
             if not mode & S.MODE_CARDS or c not in per:
                 assert v == -1, (p, mode, c, v)
             else:
@@ -267,8 +268,8 @@ def test_top_five_trumps_march_and_none_are_euchred():
             for mode in ALL_MODES:
                 res = solve(p, mode, ws)
                 w = outcome_class(want) if mode & S.MODE_CLASS else want
-                assert res[S.R_VALUE] == w
-                assert list(res[S.R_CVAL:S.R_CVAL + 5]) == [w if mode & S.MODE_CARDS else -1] * 5
+                assert res[R_VALUE] == w
+                assert list(res[R_CVAL:R_CVAL + 5]) == [w if mode & S.MODE_CARDS else -1] * 5
 
 
 # ------------------------------------------------------------------ against the twin
@@ -325,9 +326,9 @@ def test_batch_equals_one_at_a_time_and_order_does_not_matter():
         for mode in ALL_MODES:
             want = np.array([solve(p, mode) for p in ps])
             for order in (np.arange(len(ps)), np.arange(len(ps))[::-1]):
-                res = np.zeros((len(ps), S.RES_SIZE), np.int64)
+                res = np.zeros((len(ps), RES_SIZE), np.int64)
                 S.solve_batch(ws, tab, pos[order], res, np.int64(mode))
-                skip = [c for c in range(S.RES_SIZE) if c != S.R_NODES]
+                skip = [c for c in range(RES_SIZE) if c != R_NODES]
                 assert (res[:, skip] == want[order][:, skip]).all()
 
 
@@ -345,12 +346,12 @@ def test_card_values_are_the_values_after_the_card_along_the_hand():
             expected = None
             for _ in range(5 * nact):
                 res = solve(p, EXACT_CARDS, ws)
-                vals = {int(c): int(v) for c, v in zip(res[S.R_CARD:S.R_CARD + 5], res[S.R_CVAL:S.R_CVAL + 5])
+                vals = {int(c): int(v) for c, v in zip(res[R_CARD:R_CARD + 5], res[R_CVAL:R_CVAL + 5])
                         if c >= 0 and v >= 0}
                 best = (max if (p["makers"] >> p["seat"]) & 1 else min)(vals.values())
-                assert res[S.R_VALUE] == best and expected in (None, best)
-                assert solve(p, S.MODE_EXACT, ws)[S.R_VALUE] == best
-                assert solve(p, S.MODE_CLASS, ws)[S.R_VALUE] == outcome_class(best)
+                assert res[R_VALUE] == best and expected in (None, best)
+                assert solve(p, S.MODE_EXACT, ws)[R_VALUE] == best
+                assert solve(p, S.MODE_CLASS, ws)[R_VALUE] == outcome_class(best)
                 choice = sorted(c for c, v in vals.items() if v == best or rng.random() < 0.5)
                 c = choice[int(rng.integers(len(choice)))]
                 expected = vals[c]
@@ -397,15 +398,15 @@ from euchresim.engine import solver as S
 
 rng = np.random.default_rng(0)
 pack = [c for c in range(32) if c % 8 >= 2]
-pos = np.zeros((40, S.POS_SIZE), np.int64)
+pos = np.zeros((40, POS_SIZE), np.int64)
 for i in range(40):
     deal = rng.permutation(pack)
-    pos[i, S.P_HAND:S.P_HAND + 4] = [sum(1 << int(c) for c in deal[5 * s:5 * s + 5]) for s in range(4)]
-    pos[i, S.P_TRUMP] = pos[i, S.P_SEAT] = i % 4
-    pos[i, S.P_MAKERS] = 5
-res = np.zeros((40, S.RES_SIZE), np.int64)
+    pos[i, P_HAND:P_HAND + 4] = [sum(1 << int(c) for c in deal[5 * s:5 * s + 5]) for s in range(4)]
+    pos[i, P_TRUMP] = pos[i, P_SEAT] = i % 4
+    pos[i, P_MAKERS] = 5
+res = np.zeros((40, RES_SIZE), np.int64)
 S.solve_batch(S.new_workspace(), build_tables(FOUR_HAND), pos, res, np.int64(S.MODE_EXACT | S.MODE_CARDS))
-print(res[:, [S.R_VALUE] + list(range(S.R_CVAL, S.R_CVAL + 5))].tolist())
+print(res[:, [R_VALUE] + list(range(R_CVAL, R_CVAL + 5))].tolist())
 """
 
 
@@ -422,13 +423,14 @@ def test_cold_then_cached_start_give_the_same_numbers(tmp_path):
 
 
 def test_pext_twin():
+    from euchresim.engine.pext import pext_soft
     """The software ``pext`` (CPUs without BMI2) and the one in use agree with the definition."""
     rng = np.random.default_rng(3)
     for _ in range(2000):
         x, m = (int(v) for v in rng.integers(0, 2 ** 62, 2))
         m &= int(rng.integers(0, 2 ** 62))
         want = sum(1 << j for j, i in enumerate(i for i in range(64) if m >> i & 1) if x >> i & 1)
-        assert S.pext_soft(np.int64(x), np.int64(m)) == want
+        assert pext_soft(np.int64(x), np.int64(m)) == want
         assert _pext_in_use(np.int64(x), np.int64(m)) == want
 
 

@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from euchresim.records.jsonl import write_jsonl
-from euchresim.run import runner
+from euchresim.run import jobs, runner
 from euchresim.run.files import OutputPathError, check_distinct
 from euchresim.rules import FOUR_HAND
 
@@ -295,7 +295,7 @@ def test_the_largest_allowed_run_starts_at_once_in_flat_memory():
         "            return next(int(l.split()[1]) for l in fh if l.startswith('VmHWM:'))\n"
         "    except OSError:\n"
         "        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-        "from euchresim.run import runner\n"
+        "from euchresim.run import jobs, runner\n"
         "from euchresim.rules import FOUR_HAND\n"
         "spec = runner.RunSpec(rules=FOUR_HAND, policies=('random',), count=10**15)\n"
         "def on(done, total):\n"
@@ -303,7 +303,7 @@ def test_the_largest_allowed_run_starts_at_once_in_flat_memory():
         "        raise KeyboardInterrupt\n"
         "try:\n"
         "    runner.run(spec, workers=2, on_chunk=on)\n"
-        "except runner.RunStopped as e:\n"
+        "except jobs.RunStopped as e:\n"
         "    print(e.done, e.total, peak_kb())\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env=dict(os.environ, PYTHONPATH=ROOT)).stdout.split()
@@ -323,7 +323,7 @@ def test_an_interrupted_parquet_dataset_does_not_read_as_a_complete_table(tmp_pa
     def stop(done, total):
         if done == 2:
             raise KeyboardInterrupt
-    with pytest.raises(runner.RunStopped):
+    with pytest.raises(jobs.RunStopped):
         runner.run(spec, workers=1, outputs=runner.Outputs(parquet=out), on_chunk=stop)
     try:
         got = len(pd.read_parquet(out))

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from euchresim.run import runner
+from euchresim.run import jobs, runner
 from tests.helpers import VARIANTS, rows_of
 
 
@@ -93,7 +93,7 @@ def test_tallies_merge_exactly():
     _, a = rows_of(4, 24, "random", seed=1, n=1000)
     _, b = rows_of(4, 24, "random", seed=2, n=1000)
     both = runner.ChunkResult(0, np.concatenate([a.hands, b.hands]), np.concatenate([a.plays, b.plays]))
-    assert runner.merge(runner.tally(a, 4), runner.tally(b, 4)) == runner.tally(both, 4)
+    assert jobs.merge(runner.tally(a, 4), runner.tally(b, 4)) == runner.tally(both, 4)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -74,7 +74,7 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
                     ("--records", records, JSONL, "hand records", True, False),
                     ("--checkpoint", checkpoint, (), "a checkpoint", False, True)], force,
                   own=_resumed_records(out, records) if resume else ())
-    from euchresim.run import runner
+    from euchresim.run import jobs, runner
     outputs = runner.Outputs(parquet=out, records=records, checkpoint=checkpoint)   # one run folder holds all
     try:
         outputs.check(resume)       # the library's own checks: a caller of runner.run gets the same
@@ -108,7 +108,7 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
         kept = f"; the finished chunks are kept in {outputs.parts_dir}: rerun with --resume" \
             if outputs.parts_dir and os.path.isdir(outputs.parts_dir) else ""
         raise InputError(os_error(e) + kept) from None
-    except runner.RunStopped as e:
+    except jobs.RunStopped as e:
         progress.close()
         _stopped(spec, outputs, e, as_json, echo)
         sys.exit(130)

@@ -90,11 +90,10 @@ from numba import njit
 
 from euchresim.engine.bits import U, highbit, lowbit, popcount
 from euchresim.engine.layout import CFG_PLAYERS, T_NEXT, T_ORDER, T_SUIT_OF
-from euchresim.engine.layout import (  # noqa: F401  (the solver's rows, declared with the other layouts)
-    POS_SIZE, RES_SIZE, TT_BITS, TT_SIZE, WS_SIZE, P_HAND, P_MAKERS, P_MTRICKS, P_NTABLE, P_OUT, P_SEAT, P_TCARD,
-    P_TRUMP, P_TSEAT, R_CARD, R_CVAL, R_NODES, R_VALUE, W_CVAL, W_HAND, W_MAKERS, W_NACT, W_NEXT, W_NODES, W_STAMP,
-    W_TT)
-from euchresim.engine.pext import pext, pext_soft  # noqa: F401  (pext_soft: its tested twin)
+from euchresim.engine.layout import (P_HAND, P_MAKERS, P_MTRICKS, P_NTABLE, P_OUT, P_SEAT, P_TCARD, P_TRUMP, P_TSEAT,
+                                     R_CARD, R_CVAL, R_NODES, R_VALUE, TT_BITS, W_CVAL, W_MAKERS, W_NACT, W_NEXT,
+                                     W_NODES, W_STAMP, W_TT, WS_SIZE)
+from euchresim.engine.pext import pext
 
 
 # ---- the normalised board ----------------------------------------------------

@@ -8,7 +8,7 @@ play on the same scratch copy of a hand (``copy_to_scratch``).
 import numpy as np
 from numba import njit
 
-from euchresim.engine import solver as S
+from euchresim.engine.layout import P_HAND, P_MAKERS, P_MTRICKS, P_NTABLE, P_OUT, P_SEAT, P_TCARD, P_TRUMP, P_TSEAT
 from euchresim.engine.bits import U
 from euchresim.engine.layout import (CFG_PLAYERS, HAND, NINTRICK, NPLAYS, OUT, PLAY_SEAT, PLAYS, PRIV_SIZE, ST_SIZE, TO_ACT,
                                      TRICKS, TRUMP)
@@ -20,24 +20,24 @@ from euchresim.policies.values import makers_mask
 def load_position(st, hands, tab, pos):
     """The solver's position (``S.P_*``) of a hand in its play phase, with the seats' cards ``hands``."""
     players = tab[CFG_PLAYERS]
-    pos[S.P_TRUMP] = st[TRUMP]
+    pos[P_TRUMP] = st[TRUMP]
     for s in range(4):
-        pos[U(S.P_HAND + s)] = hands[U(HAND + s)]
-    pos[S.P_SEAT] = st[TO_ACT]
+        pos[U(P_HAND + s)] = hands[U(HAND + s)]
+    pos[P_SEAT] = st[TO_ACT]
     nin = st[NINTRICK]
     n = st[NPLAYS]
-    pos[S.P_NTABLE] = nin
+    pos[P_NTABLE] = nin
     for k in range(nin):
-        pos[U(S.P_TCARD + k)] = st[U(PLAYS + n - nin + k)]
-        pos[U(S.P_TSEAT + k)] = st[U(PLAY_SEAT + n - nin + k)]
+        pos[U(P_TCARD + k)] = st[U(PLAYS + n - nin + k)]
+        pos[U(P_TSEAT + k)] = st[U(PLAY_SEAT + n - nin + k)]
     makers = makers_mask(st, players)
-    pos[S.P_MAKERS] = makers
-    pos[S.P_OUT] = st[OUT]
+    pos[P_MAKERS] = makers
+    pos[P_OUT] = st[OUT]
     mt = np.int64(0)
     for s in range(players):
         if (makers >> s) & 1:
             mt += st[U(TRICKS + s)]
-    pos[S.P_MTRICKS] = mt
+    pos[P_MTRICKS] = mt
 
 
 @njit(cache=True, _nrt=False)

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine import solver as S
+from euchresim.engine.layout import R_CARD, R_CVAL
 from euchresim.engine.bits import U, lowbit
 from euchresim.engine.hand import apply_action, legal_actions
 from euchresim.engine.layout import (AWAY, CFG_PLAYERS, HAND, MAKER_TRICKS, OUT, PH_DISCARD, PH_DONE, PH_DUMMY, PH_PLAY, PHASE,
@@ -54,11 +55,11 @@ def solver_card(st, priv, tab, ws):
     best = np.int64(-1)
     bv = np.int64(0)
     for k in range(5):
-        v = res[U(S.R_CVAL + k)]
+        v = res[U(R_CVAL + k)]
         if v < 0:
             continue
         if best < 0 or (makers == 1 and v > bv) or (makers == 0 and v < bv):
-            best = res[U(S.R_CARD + k)]
+            best = res[U(R_CARD + k)]
             bv = v
     return best
 
@@ -107,7 +108,7 @@ def postponed_world(st, priv, tab, ws, seat, k, key):
     if at < 0 and n == G_MAX:           # no room: the world alone, its best card its own
         best = np.int64(-1)
         for p in range(5):
-            v = res[U(S.R_CVAL + p)]
+            v = res[U(R_CVAL + p)]
             if v >= 0 and (best < 0 or val[U(V_PTS + v)] > best):
                 best = val[U(V_PTS + v)]
         g[U(base + G_DIRECT)] += best
@@ -119,11 +120,11 @@ def postponed_world(st, priv, tab, ws, seat, k, key):
         legal = np.int64(0)
         for p in range(5):
             g[U(at + G_SUMS + p)] = 0
-            if res[U(S.R_CVAL + p)] >= 0:
+            if res[U(R_CVAL + p)] >= 0:
                 legal |= np.int64(1) << p
         g[U(at + G_LEGAL)] = legal
     for p in range(5):
-        v = res[U(S.R_CVAL + p)]
+        v = res[U(R_CVAL + p)]
         if v >= 0:
             g[U(at + G_SUMS + p)] += val[U(V_PTS + v)]
     return 0

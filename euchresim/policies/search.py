@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine import solver as S
+from euchresim.engine.layout import R_CVAL
 from euchresim.engine.bits import U, lowbit, popcount
 from euchresim.engine.hand import apply_action, legal_actions
 from euchresim.engine.layout import (AWAY, HAND, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE,
@@ -122,7 +123,7 @@ def card_values(st, hands, tab, ws, seat, add_k):
     S.solve_position(ws[WR_SOLVER], tab, pos, res, S.MODE_EXACT | S.MODE_CARDS)
     val = ws[WR_VAL]
     for k in range(5):
-        v = res[U(S.R_CVAL + k)]
+        v = res[U(R_CVAL + k)]
         if v >= 0:
             val[U(V_SUM + k)] += val[U(V_PTS + v)]
             val[U(V_SQ + k)] += val[U(V_PTS + v)] * val[U(V_PTS + v)]

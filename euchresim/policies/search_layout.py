@@ -6,7 +6,7 @@ their scratch lives in the chunk's workspace ``ws``
 (``dispatch.new_workspace``), one int64 row per use, so nothing is
 allocated during a search.
 """
-from euchresim.engine import solver as S
+from euchresim.engine.layout import WS_SIZE
 from euchresim.engine.layout import Layout
 from euchresim.policies.heuristic_params import HEURISTIC_PARAMS
 from euchresim.policies.params import declare, defaults_row, param, slot_of
@@ -59,7 +59,7 @@ DD_PARAMS = SEARCH_PARAMS[2:3] + SEARCH_PARAMS[5:6] + tuple(p for p in HEURISTIC
 PIMC_DEFAULTS = defaults_row(PIMC_PARAMS)
 
 # the chunk's workspace: one int64 row per use (WR_*), each row as wide as the solver's workspace
-WS_COLS = S.WS_SIZE
+WS_COLS = WS_SIZE
 ROWS = Layout("workspace rows", 10, (
     ("solver", 1),          # the solver's own workspace
     ("st", 1),              # a rollout's copy of the public state

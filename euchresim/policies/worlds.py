@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine import solver as S
+from euchresim.engine.layout import POS_SIZE, RES_SIZE, R_CARD, R_CVAL, R_VALUE, WS_SIZE
 from euchresim.engine.layout import PRIV_SIZE
 from euchresim.policies.sampler import sample_world
 from euchresim.policies.position import load_position
@@ -31,13 +32,13 @@ def dd_tricks(st, world, tab, out):
     """The makers' tricks at the end of the hand, every seat then playing perfectly with every card seen,
     after each card the seat to play may play in ``world``: ``out[c]`` for each such card ``c`` (a
     33-slot array), -1 for every other. In the play only; returns the best value for the seat's side."""
-    pos = np.zeros(S.POS_SIZE, np.int64)
-    res = np.zeros(S.RES_SIZE, np.int64)
+    pos = np.zeros(POS_SIZE, np.int64)
+    res = np.zeros(RES_SIZE, np.int64)
     load_position(st, world, tab, pos)
-    S.solve_position(np.zeros(S.WS_SIZE, np.int64), tab, pos, res, np.int64(S.MODE_EXACT | S.MODE_CARDS))
+    S.solve_position(np.zeros(WS_SIZE, np.int64), tab, pos, res, np.int64(S.MODE_EXACT | S.MODE_CARDS))
     out[:] = -1
     for k in range(5):
-        c = res[S.R_CARD + k]
-        if c >= 0 and res[S.R_CVAL + k] >= 0:
-            out[c] = res[S.R_CVAL + k]
-    return res[S.R_VALUE]
+        c = res[R_CARD + k]
+        if c >= 0 and res[R_CVAL + k] >= 0:
+            out[c] = res[R_CVAL + k]
+    return res[R_VALUE]

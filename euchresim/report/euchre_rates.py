@@ -18,7 +18,7 @@ import functools
 import numpy as np
 import pandas as pd
 
-from euchresim.run import runner
+from euchresim.run import jobs, runner
 from euchresim.analysis import position_names, side_names, summary_frame
 from euchresim.analysis.aggregates import group_frame
 from euchresim.report import Section, chunked, md_table, spec_key
@@ -79,7 +79,7 @@ def tally_chunks(ctx, name: str, spec: "runner.RunSpec", keep_deals: bool = Fals
                     functools.partial(_tally_job, spec, keep), label=label or name)
     total: dict = {}
     for p in parts:
-        runner.merge(total, _unflat({k[2:]: v for k, v in p.items() if k.startswith("t|")}))
+        jobs.merge(total, _unflat({k[2:]: v for k, v in p.items() if k.startswith("t|")}))
     rows = None
     if keep:
         rows = pd.DataFrame({f: np.concatenate([p[f"rows|{f}"] for p in parts]) for f in ("upcard", "hand0")})

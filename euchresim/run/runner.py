@@ -21,7 +21,7 @@ import numpy as np
 
 from euchresim import ENGINE_VERSION, __version__
 from euchresim.run.errors import SimError
-from euchresim.run.jobs import Job, Played, RunStopped, merge, merged as _merged, run_job  # noqa: F401
+from euchresim.run.jobs import Job, Played, run_job
 from euchresim.engine.bits import seed_state
 from euchresim.engine.layout import (GAME_DTYPE, HAND_DTYPE, RUBBER_DTYPE, TALLY_FIXED, TALLY_FIXED_SLOTS, TALLY_POS,
                                      TALLY_POS_SLOTS, TALLY_SEAT, TALLY_SEAT_SLOTS, TALLY_SIZE)
@@ -477,7 +477,7 @@ def run(spec: RunSpec, workers: int | None = None, outputs: Outputs | None = Non
     ``on_chunk(done, total)`` is called as chunks finish.  On Ctrl-C the
     workers are stopped at once (a chunk in play is dropped, never half
     kept), the finished chunks stay in the run folder (if any), and
-    :class:`RunStopped` carries their merged ``partial`` tally and how many
+    :class:`euchresim.run.jobs.RunStopped` carries their merged ``partial`` tally and how many
     are ``done``.  ``force`` starts over where the folder of another run is
     in the way.  Records for standard output (``outputs.records == "-"``)
     go to ``stdout`` in chunk order.

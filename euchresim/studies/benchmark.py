@@ -113,12 +113,13 @@ def measure_dd(deals: int, repeat: int = 3, seed: int = 1) -> float:
     import numpy as np
 
     from euchresim.engine import solver as S
+    from euchresim.engine.layout import RES_SIZE
     from euchresim.rules import FOUR_HAND
     from euchresim.studies.solve import opening_positions
     from euchresim.engine.tables import build_tables
     tab = build_tables(FOUR_HAND)
     pos = opening_positions(FOUR_HAND, deals, seed)
-    res = np.zeros((deals, S.RES_SIZE), np.int64)
+    res = np.zeros((deals, RES_SIZE), np.int64)
     ws = S.new_workspace()
     S.solve_batch(ws, tab, pos[:10], res[:10], np.int64(S.MODE_EXACT))      # loaded, not timed
     best = float("inf")

@@ -27,6 +27,7 @@ import numpy as np
 
 from euchresim.cards import JOKER, SUITS, card_str
 from euchresim.engine import solver as S
+from euchresim.engine.layout import POS_SIZE, RES_SIZE, R_CARD, R_CVAL, R_VALUE
 from euchresim.engine.layout import (ALONE, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_JOKER_UNUSED, ERR_SCRIPT_SHORT, HAND, JOKER_SUIT, MAKER, MAKER_TRICKS, NCALLS, OUT, PH_DONE, PH_PLAY, PRIV_SIZE, ROUND, TRUMP)
 from euchresim.records.format import (OUTCOME_FIELDS, SOLVED_FIELDS, Record, RecordError, parse_record)
 from euchresim.engine.tables import cached_tables
@@ -120,13 +121,13 @@ def _solve_group(recs: list[Record]) -> list[tuple]:
             outcome = outcome_of(outcomes[i], rules.players)
             results[i] = ("solved", outcome, {"dd_tricks": st[MAKER_TRICKS], "dd_card_values": {}})
     if rows:
-        pos = np.array(rows, dtype=np.int64).reshape(len(rows), S.POS_SIZE)
-        res = np.zeros((len(rows), S.RES_SIZE), np.int64)
+        pos = np.array(rows, dtype=np.int64).reshape(len(rows), POS_SIZE)
+        res = np.zeros((len(rows), RES_SIZE), np.int64)
         S.solve_batch(_WS, tab, pos, res, np.int64(S.MODE_EXACT | S.MODE_CARDS))
         for i, r in zip(at, res.tolist()):
-            cards = [(c, v) for c, v in zip(r[S.R_CARD:S.R_CARD + 5], r[S.R_CVAL:S.R_CVAL + 5]) if c >= 0 and v >= 0]
+            cards = [(c, v) for c, v in zip(r[R_CARD:R_CARD + 5], r[R_CVAL:R_CVAL + 5]) if c >= 0 and v >= 0]
             values = {card_str(c): v for c, v in sorted(cards, reverse=True)}   # highest first, as hands are written
-            results[i] = ("solved", results[i][1], {"dd_tricks": r[S.R_VALUE], "dd_card_values": values})
+            results[i] = ("solved", results[i][1], {"dd_tricks": r[R_VALUE], "dd_card_values": values})
     return results
 
 
@@ -169,7 +170,7 @@ def _position(st, held, tab) -> np.ndarray:
     from euchresim.policies.position import load_position
     priv = np.zeros(PRIV_SIZE, np.int64)
     priv[HAND:HAND + 4] = held
-    pos = np.zeros(S.POS_SIZE, np.int64)
+    pos = np.zeros(POS_SIZE, np.int64)
     load_position(np.asarray(st, np.int64), priv, tab, pos)
     return pos
 
