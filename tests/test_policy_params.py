@@ -312,3 +312,19 @@ def test_dd_refuses_what_would_reach_nothing(name):
     assert POLICIES["dd"].param(name) is None and POLICIES["pimc"].param(name) is not None
     with pytest.raises(PolicyError, match=f"dd has no parameter '{name}'"):
         parse(f"dd:{name}=1")
+
+
+def test_a_key_set_twice_is_one_setting_its_last_value_where_it_first_stood():
+    """One bot, one canonical name: ``best:max_worlds=300`` is best's definition with max_worlds changed, not
+    the definition with a second max_worlds after it (two names for one bot split a run's resume and a
+    report's quotes); the row is the one the name written once gives."""
+    import numpy as np
+    from euchresim.policies import BEST, canonical, parse
+    assert BEST.count("max_worlds=") == 1
+    twice = parse("best:max_worlds=300:worlds=20")
+    once = parse(BEST.replace(BEST.split("max_worlds=")[1].split(":")[0], "300", 1) + ":worlds=20")
+    assert twice.name == once.name and twice.name.count("max_worlds=") == 1 and "max_worlds=300" in twice.name
+    assert np.array_equal(twice.row, once.row)
+    assert canonical("heuristic:order_1=5:order_2=6:order_1=7") == "heuristic:order_1=7:order_2=6"
+    human = canonical("heuristic:human:order_1=5")
+    assert human.startswith("heuristic:order_1=5:") and human.count("order_1=") == 1

@@ -124,7 +124,10 @@ def apply_settings(name: str, params, row: np.ndarray, parts, where: str) -> lis
 
     A preset (policies/presets.py, e.g. ``heuristic:human``) stands for its
     settings, written out in the canonical name so that a run's record of
-    its policies does not depend on the preset table staying the same.
+    its policies does not depend on the preset table staying the same.  A
+    key set twice is one setting, its last value, where it first stood
+    (``best:max_worlds=300`` is ``pimc:bid_worlds=100:max_worlds=300``), so
+    one bot has one canonical name.
     """
     from euchresim.policies.presets import PRESETS
     canon = []
@@ -152,4 +155,7 @@ def apply_settings(name: str, params, row: np.ndarray, parts, where: str) -> lis
             named = ", ".join(PRESETS.get(name, {})) or "none"
             raise PolicyError(f"{where}: {part!r} is neither KEY=VALUE, a .json file of parameters nor a preset "
                               f"of {name} (its presets: {named})")
-    return canon
+    last = {}
+    for setting in canon:
+        last[setting.partition("=")[0]] = setting          # a dict keeps the key where it first stood
+    return list(last.values())
