@@ -301,3 +301,17 @@ def test_a_search_bot_plays_every_variant(tmp_path):
     assert all(m["report_work"]["chunk_size"] == 250 and len(m["chunks"]) == 2 for m in searched)
     assert all(m["report_work"]["chunk_size"] == 1000 for m in kept if m not in searched)
     assert "refused" not in (out / "README.md").read_text()
+
+
+@pytest.mark.slow
+def test_every_decks_caption_names_what_played_written_out(tmp_path):
+    """A preset or best is named in full beside its name on every chart (issue 36: captions said `best`
+    where `pimc:bid_worlds=100` played)."""
+    from euchresim.policies import canonical
+    out = report("decks", tmp_path / "h", 1000, "--policy", "heuristic", "--policy", "heuristic:human",
+                 "--model-hands", "1000")
+    readme = (out / "README.md").read_text()
+    captions = [line for line in readme.splitlines() if line.startswith("*") and "policy " in line]
+    models = [c for c in captions if "heuristic:human" in c]
+    assert models and all(f"policy heuristic:human = {canonical('heuristic:human')}, 1,000 hands" in c
+                          for c in models)

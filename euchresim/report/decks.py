@@ -135,7 +135,7 @@ def build(ctx) -> Section:
     tables = {"decks_summary": summary, "decks_order_up_by_trumps": by_trumps, "decks_order_up_threshold": thresh}
 
     def cap(extra=""):
-        return (f"policy {pol} · {ctx.hands:,} hands per variant ({games:,} games for hands per game) · "
+        return (f"policy {ctx.played(pol)} · {ctx.hands:,} hands per variant ({games:,} games for hands per game) · "
                 f"seed {ctx.seed} · 95% intervals" + (f" · {extra}" if extra else ""))
 
     charts, titles = _charts(ctx, summary, by_trumps, cap)
@@ -148,7 +148,7 @@ def build(ctx) -> Section:
         hands = [ctx.hands_for(k) for k in range(len(ctx.policies))]
 
         def mcap(extra=""):
-            return (" · ".join(f"policy {p}, {n:,} hands per variant" for p, n in zip(ctx.policies, hands))
+            return (" · ".join(f"policy {ctx.played(p)}, {n:,} hands per variant" for p, n in zip(ctx.policies, hands))
                     + f" · seed {ctx.seed} · 95% intervals" + (f" · {extra}" if extra else ""))
 
         mcharts, mtitles = M.models_charts(ctx, models, mcap)
