@@ -576,3 +576,23 @@ def test_group_tables_in_text_and_json():
     r = run(["simulate", "--hands", "5000", "--workers", "1", "--group", "outcome"])
     assert "by outcome (hands 5000)" in r.output and "\neuchred " in r.output
     assert "unknown feature 'nope'" in _one_error_line(run(["simulate", "--hands", "10", "--group", "nope"]))
+
+
+def test_a_script_gets_what_simulate_prints(tmp_path):
+    """The command only echoes analysis.run_text: a script that runs the same RunSpec prints the same report,
+    text and --json, grouped tables and rule changes included."""
+    from euchresim.analysis.run_text import summary_text
+    from euchresim.policies import seats
+    from euchresim.rules import Rules
+    from euchresim.run import runner
+    args = ["simulate", "--hands", "2000", "--seed", "5", "--players", "4", "--stick-the-dealer",
+            "--group", "maker_pos", "--workers", "1", "--quiet"]
+    rules = Rules(stick_the_dealer=True)
+    spec = runner.RunSpec(rules=rules, policies=seats(["heuristic"], 4), seed=5, count=2000,
+                          groups=(("maker_pos",),))
+    counts = runner.run(spec, workers=1)
+    r = run(args)
+    assert r.exit_code == 0 and r.stdout == summary_text(spec, counts) + "\n"
+    assert "rules: stick_the_dealer=True" in r.stdout and "by maker_pos" in r.stdout
+    r = run(args + ["--json"])
+    assert r.exit_code == 0 and r.stdout == summary_text(spec, counts, as_json=True) + "\n"

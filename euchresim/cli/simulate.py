@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import os
 import signal
 import sys
@@ -85,7 +84,7 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
         if path and force and os.path.isfile(path):
             os.remove(path)          # --force: a file where the folder goes is replaced
 
-    from euchresim.analysis import format_summary, summary_frame
+    from euchresim.analysis.run_text import stopped_line, summary_text
     from euchresim.policies import PolicyError
     try:
         table = read_seats(policy_names(policy), rules.players, check=check_policy)      # read once, here
@@ -110,12 +109,14 @@ def simulate(rules, hands, games, rubbers, seed, policy, workers, chunk_size, ou
         raise InputError(os_error(e) + kept) from None
     except jobs.RunStopped as e:
         progress.close()
-        _stopped(spec, outputs, e, as_json, echo)
+        click.echo(stopped_line(e), err=True)
+        if e.partial:
+            echo(summary_text(spec, e.partial, outputs, as_json, partial=True))
         sys.exit(130)
     finally:
         progress.close()
         signal.signal(signal.SIGTERM, previous)
-    _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs, echo)
+    echo(summary_text(spec, counts, outputs, as_json))
     if not quiet:
         wrote = [p for p in (outputs.parquet, outputs.records_file) if p]
         click.echo(f"done: {counts.get(spec.mode, 0):,} {spec.mode} in {time.monotonic() - started:.1f} s"
@@ -132,51 +133,6 @@ def _warn_unused(mode):
                 flag = "--" + name.replace("_", "-")
                 click.echo(f"warning: {flag} has no effect with --hands (independent hands are not played "
                            "to a target); use --games or --rubbers", err=True)
-
-
-def _print_summary(spec, counts, as_json, summary_frame, format_summary, outputs, echo, partial=False):
-    from euchresim.analysis import json_ready
-    m = spec.meta()
-    df = summary_frame(counts, spec.rules.players, m["policies"],
-                       lone_defenders=spec.rules.players == 3 or spec.rules.defend_alone)
-    tables = []
-    if spec.groups:
-        from euchresim.analysis.aggregates import format_group_frame, group_frame
-        tables = [(g, group_frame(counts, g, spec.rules.players)) for g in spec.groups]
-    if as_json:
-        out = {"meta": m, "partial": partial, "counts": {k: v for k, v in counts.items() if k != "groups"},
-               "summary": df.to_dict(orient="records")}
-        if tables:
-            out["groups"] = [{"grouping": list(g), "cells": t.astype({f: str for f in g}).to_dict(orient="records")}
-                             for g, t in tables]
-        echo(json.dumps(json_ready(out), allow_nan=False))
-        return
-    played = counts.get(spec.mode, 0)
-    echo(f"euchresim {m['euchresim']} (engine {m['engine_version']})  players {spec.rules.players}  "
-         f"deck {spec.rules.deck}  {spec.mode} {played}  seed {spec.seed}  "
-         f"policies {','.join(m['policies'])}"
-         + (f"  PARTIAL: {played:,} of {spec.count:,} {spec.mode}, the run was stopped" if partial else ""))
-    changed = spec.rules.changed()
-    if changed:
-        echo("rules: " + ", ".join(f"{k}={v}" if k != "scoring" else "scoring=custom" for k, v in changed.items()))
-    echo(format_summary(df))
-    for g, t in tables:
-        echo(f"\nby {', '.join(g)} ({spec.mode} {played})")
-        echo(format_group_frame(t, g))
-    if outputs.parquet and not partial:
-        echo(f"wrote {outputs.parquet}")
-    if outputs.records_file and not partial:
-        echo(f"wrote {outputs.records_file}")
-
-
-def _stopped(spec, outputs, stop, as_json, echo):
-    from euchresim.analysis import format_summary, summary_frame
-    where = ""
-    if stop.parts_dir:
-        where = f", kept in {stop.parts_dir}; rerun the same command with --resume to finish"
-    click.echo(f"stopped: {stop.done} of {stop.total} chunks finished{where}", err=True)
-    if stop.partial:
-        _print_summary(spec, stop.partial, as_json, summary_frame, format_summary, outputs, echo, partial=True)
 
 
 def _resumed_records(out, records) -> tuple:
