@@ -238,3 +238,13 @@ PRESETS = {"four-hand": FOUR_HAND, "two-hand": TWO_HAND, "cutthroat": CUTTHROAT}
 
 __all__ = ["Rules", "RulesError", "ScoringTable", "FOUR_HAND", "TWO_HAND", "CUTTHROAT", "PRESETS",
            "SCORE_CASES", "replace"]
+
+
+def read_scores(text: str) -> tuple[int, ...] | None:
+    """Scores as a player writes them, side by side ("9-8", "9:8", "9,8,7"): the numbers, or None when a part
+    is not a whole number.  The one reading of a score given as text (``simulate --start-score``, ``advise
+    --score``); how many there must be, and how high, each caller checks against its own rules."""
+    parts = text.replace(":", "-").replace(",", "-").split("-")
+    if not all(p.strip().isdigit() for p in parts):
+        return None
+    return tuple(int(p) for p in parts)

@@ -657,3 +657,13 @@ def test_c6_sitting_out_seats_take_no_tricks_but_show_their_sides_points(run):
     r = deal_z(alone=[1], dummy_keep="9S AD KD QD TD", plays=Z_LONE_DEFENDER_MARCH)
     out = run(r)
     assert out["tricks"] == [0, 5, 0] and out["points"] == [0, 4, 4]        # seat 2 sat out
+
+
+def test_a_score_is_read_one_way_wherever_it_is_given():
+    """rules.read_scores: "-", ":" and "," between scores, spaces forgiven; None for anything not a whole
+    number (a sign, a fraction, an empty part), so each caller refuses in its own words."""
+    from euchresim.rules import read_scores
+    assert read_scores("9-8") == read_scores("9:8") == read_scores(" 9 , 8 ") == (9, 8)
+    assert read_scores("9-8-7") == (9, 8, 7) and read_scores("0") == (0,)
+    for bad in ("9-", "-1-2", "9.5-8", "a-b", "", "9--8"):
+        assert read_scores(bad) is None, bad

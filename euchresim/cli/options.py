@@ -80,10 +80,11 @@ def start_score(ctx, param, value):
     """``--start-score 9-8``: each side's score when every game starts (a click callback), as a tuple."""
     if value is None:
         return ()
-    parts = value.replace(",", "-").split("-")
-    if not all(p.strip().isdigit() for p in parts):
+    from euchresim.rules import read_scores
+    scores = read_scores(value)
+    if scores is None:
         raise click.BadParameter(f"{value!r} is not scores like 9-8 (4 players: us-them; 3 players: 9-8-7)")
-    return tuple(int(p) for p in parts)
+    return scores
 
 
 start_score_option = click.option(

@@ -104,14 +104,17 @@ def parse_calls(text: str | None) -> list[int]:
 
 
 def parse_score(text: str | None, players: int, target: int):
+    """``--score``: the score before this hand, side by side from the seat's side (rules.read_scores), as many
+    as there are sides, each short of the game."""
+    from euchresim.rules import read_scores
     if text is None:
         return None
-    parts = text.replace(":", "-").split("-")
+    scores = read_scores(text)
     want = 2 if players == 4 else players
-    if len(parts) != want or not all(p.strip().isdigit() for p in parts):
+    if scores is None or len(scores) != want:
         who = "us-them" if players == 4 else "-".join(["seat"] + ["next"] * (players - 1))
         raise _refuse(f"--score {text!r}: give {want} scores, {who} (e.g. {'-'.join(['6'] * want)})")
-    vals = [int(p) for p in parts]
+    vals = list(scores)
     if any(v >= target for v in vals):
         raise _refuse(f"--score {text!r}: a score of {max(vals)} has already won a game to {target} (R12)")
     return vals
