@@ -27,6 +27,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from euchresim.engine import layout as L
 from euchresim.engine import solver as S
 from euchresim.studies.solve import opening_positions as first_lead_positions
 
@@ -61,11 +62,12 @@ t = time.perf_counter()
 import numpy as np
 from euchresim.rules import FOUR_HAND
 from euchresim.engine.tables import build_tables
+from euchresim.engine import layout as L
 from euchresim.engine import solver as S
-pos = np.zeros((1, S.POS_SIZE), np.int64)
-pos[0, S.P_HAND:S.P_HAND + 4] = [0xFC, 0xFC00, 0xFC0000, 0xFC000000]
-pos[0, S.P_MAKERS] = 5
-res = np.zeros((1, S.RES_SIZE), np.int64)
+pos = np.zeros((1, L.POS_SIZE), np.int64)
+pos[0, L.P_HAND:L.P_HAND + 4] = [0xFC, 0xFC00, 0xFC0000, 0xFC000000]
+pos[0, L.P_MAKERS] = 5
+res = np.zeros((1, L.RES_SIZE), np.int64)
 for mode in (S.MODE_EXACT, S.MODE_CLASS | S.MODE_CARDS):
     S.solve_batch(S.new_workspace(), build_tables(FOUR_HAND), pos, res, np.int64(mode))
 print(time.perf_counter() - t)
@@ -102,7 +104,7 @@ def main():
     mode = np.int64(MODES[a.mode])
     tab = build_tables(rules)
     pos = first_lead_positions(rules, a.deals, a.seed)
-    res = np.zeros((len(pos), S.RES_SIZE), np.int64)
+    res = np.zeros((len(pos), L.RES_SIZE), np.int64)
     ticks = np.zeros(len(pos), np.int64)
     ws = S.new_workspace()
     timed_batch(ws, tab, pos[:10], res[:10], mode, ticks[:10])   # compile, outside the clock
@@ -120,9 +122,9 @@ def main():
            "p99_us": round(float(np.percentile(per_deal, 99)), 1),
            "worst_us": round(float(per_deal.max()), 1),
            "wall_mean_us_per_run": [round(w, 2) for w in walls],
-           "mean_nodes": round(float(res[:, S.R_NODES].mean()), 1),
-           "worst_nodes": int(res[:, S.R_NODES].max()),
-           "values": np.bincount(res[:, S.R_VALUE], minlength=3 if "class" in a.mode else 6).tolist(),
+           "mean_nodes": round(float(res[:, L.R_NODES].mean()), 1),
+           "worst_nodes": int(res[:, L.R_NODES].max()),
+           "values": np.bincount(res[:, L.R_VALUE], minlength=3 if "class" in a.mode else 6).tolist(),
            "load_1min": round(os.getloadavg()[0], 2)}
     if a.compile:
         out["compile_cold_s"], out["compile_cached_s"] = (round(x, 2) for x in compile_times())

@@ -239,8 +239,8 @@ def test_two_models_every_variant_as_a_direct_run_and_resumable(tmp_path):
     t = pd.read_csv(out / "decks_models.csv")
     for pol in ("heuristic", "baseline"):
         mine = t[t["policy"] == pol]
-        assert set(zip(mine["players"], mine["deck"], mine["statistic"])) == {
-            (p, d, s) for p, d in VARIANTS for s in HEADLINE}
+        assert set(zip(mine["players"], mine["deck"], mine["statistic"])) == {     # nobody goes alone with 2 (R8)
+            (p, d, s) for p, d in VARIANTS for s in HEADLINE if not (p == 2 and s == "maker alone")}
     assert (t["hands"] == 1000).all()
     # the main model's rows are the summary's
     s = pd.read_csv(out / "decks_summary.csv").set_index(["players", "deck", "statistic"])

@@ -395,6 +395,7 @@ import numpy as np
 from euchresim.rules import FOUR_HAND
 from euchresim.engine.tables import build_tables
 from euchresim.engine import solver as S
+from euchresim.engine.layout import POS_SIZE, P_HAND, P_MAKERS, P_SEAT, P_TRUMP, RES_SIZE, R_CVAL, R_VALUE
 
 rng = np.random.default_rng(0)
 pack = [c for c in range(32) if c % 8 >= 2]
