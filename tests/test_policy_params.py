@@ -328,3 +328,10 @@ def test_a_key_set_twice_is_one_setting_its_last_value_where_it_first_stood():
     assert canonical("heuristic:order_1=5:order_2=6:order_1=7") == "heuristic:order_1=7:order_2=6"
     human = canonical("heuristic:human:order_1=5")
     assert human.startswith("heuristic:order_1=5:") and human.count("order_1=") == 1
+
+
+def test_a_names_head_is_its_family_read_without_loading_it():
+    """policies.head: the first part, lower-cased and stripped; a user's module is never imported for it."""
+    from euchresim.policies import head
+    assert head("best:worlds=20") == "best" and head(" OpenSpiel:ismcts:sims=10 ") == "openspiel"
+    assert head("heuristic") == "heuristic" and head("no_such_module:bot:check") == "no_such_module"

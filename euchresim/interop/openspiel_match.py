@@ -36,7 +36,8 @@ MAX_SIMS = 10 ** 7
 
 def is_openspiel(name) -> bool:
     """Whether a player's name names one of OpenSpiel's bots (``openspiel:...``)."""
-    return isinstance(name, str) and name.strip().lower().split(":", 1)[0] == PREFIX
+    from euchresim.policies import head
+    return isinstance(name, str) and head(name) == PREFIX
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,13 @@ DD, PIMC = POLICIES["dd"].pid, POLICIES["pimc"].pid
 BEST = "pimc:bid_worlds=100:max_worlds=200"
 
 
+def head(spec) -> str:
+    """A written policy name's first part, lower-cased: ``best`` of ``best:worlds=20``, ``openspiel`` of
+    ``openspiel:ismcts:sims=1000``.  Which family a name belongs to, told without reading the name (nothing
+    is loaded or checked): what a caption or a player's label asks of a name it shows."""
+    return str(spec).strip().split(":", 1)[0].strip().lower()
+
+
 def split_name(spec: str):
     """The one reading of a policy's name: (built-in PolicyInfo or None, name, settings, flags).
 
@@ -464,7 +471,7 @@ def python_functions(names, players):
     return seats(names, players).python_functions()
 
 
-__all__ = ["bot", "Decision", "Action", "Policy", "Seats", "parse", "seats", "canonical", "rebuilt", "random_seats", "split_name", "cheats", "cost", "Cost", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
+__all__ = ["bot", "head", "Decision", "Action", "Policy", "Seats", "parse", "seats", "canonical", "rebuilt", "random_seats", "split_name", "cheats", "cost", "Cost", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
            "user_policy", "python_functions", "param", "load_function"]
 
 

@@ -163,15 +163,7 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
                                     "opposite call (Holm-corrected); " + HAND_CLASS_NOTE
                                     + (f"; {', '.join(ctx.classes)} from targeted deals" if targeted else "")),
                 row_label="seat", col_label="trumps held, bowers")
-    card = [(f"Round {'one' if r == 1 else 'two'}: {'order up' if r == 1 else 'name a suit'} or pass",
-             charts_frame) for r in (1, 2) if len(charts_frame := _sorted_calls(t[f"order_up_calls_round{r}"]))]
-    if card:
-        charts["decision_card"] = plots.decision_card(
-            card, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain", marked="differ",
-            title=f"When to call: every seat, both rounds ({policies[0]})",
-            caption=ctx.caption(policies[0], sum(int(f["n"].sum()) for _, f in card),
-                                "the report's two call charts on one page, drawn by the same rules; " + HAND_CLASS_NOTE),
-            row_label="seat", col_label="trumps held, bowers")
+    charts.update(_decision_card(ctx, t, policies[0]))
     shown = by_class
     if "order_up_headline" in t:          # the main model's targeted cells, as the text and the call chart give
         from euchresim.report.order_up_targeted import with_targeted
@@ -220,6 +212,21 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
             ci_low="given_up_low", ci_high="given_up_high", group="rule", value_label="points a hand given up",
             category_label="play model and round (r1: round one, r2: round two)")
     return charts
+
+
+def _decision_card(ctx, t: dict, main: str) -> dict:
+    """Both rounds' call charts on one page a player keeps (``plots.decision_card``), when a round has cells."""
+    from euchresim import plots
+    card = [(f"Round {'one' if r == 1 else 'two'}: {'order up' if r == 1 else 'name a suit'} or pass", frame)
+            for r in (1, 2) if len(frame := _sorted_calls(t[f"order_up_calls_round{r}"]))]
+    if not card:
+        return {}
+    return {"decision_card": plots.decision_card(
+        card, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain", marked="differ",
+        title=f"When to call: every seat, both rounds ({main})",
+        caption=ctx.caption(main, sum(int(f["n"].sum()) for _, f in card),
+                            "the report's two call charts on one page, drawn by the same rules; " + HAND_CLASS_NOTE),
+        row_label="seat", col_label="trumps held, bowers")}
 
 
 def _sorted_calls(calls: pd.DataFrame) -> pd.DataFrame:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 
-from euchresim.policies import POLICIES
+from euchresim.policies import POLICIES, head
 
 DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs",
                     "policies.md")
@@ -32,7 +32,7 @@ def _key(spec: str):
     bot). Compared as text, without the policy reader: the report hands in its main model written out
     (``ReportContext.canonical``), and a docs line that names ``best`` is never read (``_explicit``)."""
     parts = spec.strip().split(":")
-    k = 1 if parts[0].lower() in BUILT_INS else 2          # a user's bot is named module:function
+    k = 1 if head(spec) in BUILT_INS else 2          # a user's bot is named module:function
     name, rest = ":".join(parts[:k]), parts[k:]
     settings = dict(p.split("=", 1) for p in rest if "=" in p)
     flags = tuple(sorted(p for p in rest if p and "=" not in p))
@@ -71,7 +71,7 @@ def _explicit(cell: str):
     """The policy a cell names by its definition: the last name in backticks (``best`` (``pimc:...``) is
     the parenthesis), and none if that name starts with ``best`` (a name whose meaning moves)."""
     names = _names(cell)
-    if not names or names[-1].split(":")[0].lower() == "best":
+    if not names or head(names[-1]) == "best":
         return None
     return names[-1]
 

@@ -42,7 +42,8 @@ def game_line(rules, o=None) -> str:
 
 def named(name: str, given: str | None = None, cheat: bool = False) -> str:
     """A player as shown: ``best`` with what it stands for, a cheat marked as one."""
-    shown = f"best ({name})" if given is not None and given.strip().lower().split(":", 1)[0] == "best" else name
+    from euchresim.policies import head
+    shown = f"best ({name})" if given is not None and head(given) == "best" else name
     return f"{shown} (cheats: sees every hand)" if cheat else shown
 
 
