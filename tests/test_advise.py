@@ -589,3 +589,18 @@ def test_a_script_gets_the_situation_line_advise_prints():
     sit = situation_from_words(Rules(), "AD KD QC TC 9S", "JD", "dealer", calls="pass,pass,pass", score="6-8")
     assert r.stdout.splitlines()[0] == describe(sit)
     assert "score" in describe(sit) and "calls so far: pass, pass, pass" in describe(sit)
+
+
+def test_a_script_gets_the_whole_answer_advise_prints():
+    """``advice_text.answer`` then ``answers_text`` is ``advise``'s text word for word: the P(win) model, the
+    stop on it and the table are the library's, not the command's (a score set, so the model decides)."""
+    from euchresim.analysis.advice_text import answer, answers_text
+    from euchresim.policies import seats
+    from euchresim.studies.advisor.situation_words import situation_from_words
+    r = run(["advise", "--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left", "--score", "8-9",
+             "--policy", "baseline", "--samples", "300", "--model-hands", "200", "--seed", "3", "--quiet"])
+    assert r.exit_code == 0, r.output
+    sit = situation_from_words(Rules(), "JH JD AH KS 9C", "TH", "left", score="8-9")
+    adv, table = answer(sit, seats("baseline", 4), "baseline", model_hands=200, seed=3, samples=300)
+    assert r.stdout.rstrip("\n") == answers_text(sit, [("baseline", adv, table)])
+    assert "win" in r.stdout          # the table is the P(win) one: the model was used

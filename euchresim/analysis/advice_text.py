@@ -1,9 +1,10 @@
 """The advisor's answer as ``euchresim advise`` prints it: the situation in words, which table, each model's
 table and verdict, and the answer at a table of bots; or the same as JSON.
 
-A script that asks ``studies.advisor.evaluate.advise`` and makes each table
-with ``advisor_table.advice_table`` gets the command's text from
-``answers_text`` (or ``answers_json``), word for word.
+A script gets the command's text word for word: ``answer`` is one model's
+answer as the command makes it (the advice, stopped on the side's chance of
+winning the game when a score is set, and its table), and ``answers_text``
+(or ``answers_json``) prints a list of them.
 """
 from __future__ import annotations
 
@@ -64,6 +65,30 @@ def against_bots(table, against) -> str:
     if mine == theirs:
         return f"\nagainst {name} ({TABLES[name]}): {theirs} too"
     return (f"\nagainst {name} ({TABLES[name]}) the answer differs:\n" + format_advice(adv, other))
+
+
+def answer(sit, played, name: str = "", *, model_hands: int | None = None, seed: int = 0, say=None, **options):
+    """One model's answer to ``sit`` as ``advise`` makes it: (``Advice``, its ``advice_table``).
+
+    ``played`` a ``policies.Seats`` (the caller reads the name); ``options``
+    go to ``studies.advisor.evaluate.advise`` (samples, infer, alpha,
+    workers, on_batch, infer_policy, stray, stop). The P(win) model is made
+    (or read from its cache) first, because the sampling stops on what the
+    table compares: the chance of winning the game where a score is set.
+    """
+    from euchresim.analysis.advisor_table import advice_table, deal_values, win_model
+    from euchresim.studies.advisor import evaluate as A
+    model = win_model(sit.rules, played, model_hands or A.default_model_hands(played), seed, say=say, name=name)
+    adv = A.advise(sit, played, name=name, seed=seed, value=lambda got: deal_values(_SoFar(sit, got), model)[0],
+                   **options)
+    return adv, advice_table(adv, model)
+
+
+class _SoFar:
+    """What ``deal_values`` reads of an answer, for the samples played so far (the stop's measure)."""
+
+    def __init__(self, situation, samples):
+        self.situation, self.samples = situation, samples
 
 
 def answers_text(sit, answers, against=None, score_said=None) -> str:

@@ -49,8 +49,9 @@ def summary_text(spec, counts: dict, outputs=None, as_json: bool = False, partia
     return "\n".join(lines)
 
 
-def stopped_line(stop) -> str:
-    """The line a stopped run ends with (``jobs.RunStopped``): how far it got, and where its chunks are kept."""
+def stopped_line(stop, unit: str = "chunks") -> str:
+    """The line a stopped run ends with (``jobs.RunStopped``): how far it got, in ``unit``, and where its work is
+    kept (simulate, duel, ladder, replay and solve end with it alike)."""
     where = (f", kept in {stop.parts_dir}; rerun the same command with --resume to finish"
              if stop.parts_dir else "")
-    return f"stopped: {stop.done} of {stop.total} chunks finished{where}"
+    return f"stopped: {stop.done} of {stop.total} {unit} finished{where}"

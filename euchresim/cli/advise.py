@@ -80,8 +80,7 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         euchresim advise --hand "AD KD QC TC 9S" --upcard JD --seat dealer --score 9-9
         euchresim advise --record game.jsonl --line 12 --after 7
     """
-    from euchresim.analysis.advice_text import answers_json, answers_text
-    from euchresim.analysis.advisor_table import advice_table, deal_values, win_model
+    from euchresim.analysis.advice_text import answer, answers_json, answers_text
     from euchresim.cli.options import COMPILING, say_if_compiling
     from euchresim.run.errors import SimError
     from euchresim.run.progress import batch_bar
@@ -113,22 +112,20 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
         try:
             played = read_seats(name, sit.rules.players)      # read once, here
             S.policy_arrays(played, sit.rules.players)           # a bad or plain-Python one refused before any work
-            model = win_model(sit.rules, played, model_hands or A.default_model_hands(played), seed,
-                              say=None if quiet or as_json else _say, name=name)
             n_workers = workers or A.default_workers(played)
             if infer_policy is not None and inferring is None:
                 inferring = read_seats(infer_policy, sit.rules.players)
             if cold and n_workers > 1:
                 _compile_here(A, sit, played, not no_inference, seed, inferring)
-            adv = A.advise(sit, played, name=name, samples=samples, seed=seed, infer=not no_inference, alpha=alpha,
-                           workers=n_workers, on_batch=bar, infer_policy=inferring, stray=stray,
-                           stop=not fixed, value=lambda got, m=model: deal_values(_Adv(sit, got), m)[0])
+            adv, table = answer(sit, played, name, model_hands=model_hands, seed=seed,
+                                say=None if quiet or as_json else _say, samples=samples, infer=not no_inference,
+                                alpha=alpha, workers=n_workers, on_batch=bar, infer_policy=inferring, stray=stray,
+                                stop=not fixed)
         except S.AdviceError as e:
             raise InputError(str(e)) from None
         except (SimError, ValueError) as e:
             said = str(e)
             raise InputError(said if said.startswith("--") else f"--policy {name}: {said}") from None
-        table = advice_table(adv, model)
         answers.append((name, adv, table))
     against = answers.pop() if compare else None
     if as_json:
@@ -171,13 +168,6 @@ def _compile_here(A, sit, name, infer, seed, infer_policy):
         A.play_batch(sit, S.decision_of(sit), name, infer, 1, seed, 0, infer_policy)
     except S.AdviceError:
         pass                     # a deal hard to find: the run proper says so
-
-
-class _Adv:
-    """What ``deal_values`` reads of an answer, for the samples so far."""
-
-    def __init__(self, situation, samples):
-        self.situation, self.samples = situation, samples
 
 
 def _say(text):

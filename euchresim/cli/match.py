@@ -75,11 +75,6 @@ def _run_options(checkpoint, resume, force, backend, address) -> dict:
     return {"folder": checkpoint, "resume": resume, "force": force, "backend": backend, "address": address}
 
 
-def _say_stopped(stop, what) -> None:
-    where = f", kept in {stop.parts_dir}; rerun the same command with --resume to finish" if stop.parts_dir else ""
-    click.echo(f"stopped: {stop.done} of {stop.total} {what} finished{where}", err=True)
-
-
 def _common(f):
     """The options duel and ladder share, after the rules'."""
     f = backend_options(f)
@@ -161,7 +156,8 @@ def duel(rules, a, b, games, deals, seed, chunk_size, workers, as_json, quiet, c
         out, took = _play(lambda bar: d.duel(spec, n, on_progress=bar, **run), spec.games, quiet, as_json)
     except RunStopped as stop:
         part = d.partial(spec, stop)
-        _say_stopped(stop, "deal sequences")
+        from euchresim.analysis.run_text import stopped_line
+        click.echo(stopped_line(stop, "deal sequences"), err=True)
         if part is not None:
             click.echo(json.dumps(json_ready(dict(part, partial=True)), allow_nan=False) if as_json else
                        duel_text(part, rules, (a, b), cheats, planned=spec.deals))
@@ -218,7 +214,8 @@ def ladder(rules, policies, games, deals, seed, chunk_size, workers, as_json, qu
         out, took = _play(lambda bar: run_ladder(rules, [model if model is not None else name for name, model in sides], seed, deals, chunk_size, n, on_progress=bar,
                                                  openspiel=outside, **run), total, quiet, as_json)
     except RunStopped as stop:
-        _say_stopped(stop, "chunks of the pair in play")
+        from euchresim.analysis.run_text import stopped_line
+        click.echo(stopped_line(stop, "chunks of the pair in play"), err=True)
         sys.exit(130)
     if as_json:
         click.echo(json.dumps(json_ready(out), allow_nan=False))

@@ -81,9 +81,8 @@ def _records_command(src, dst, force, quiet, file_fn, workers=1, resume=False):
     except (RecordError, SimError) as e:
         raise InputError(str(e)) from None
     except RunStopped as stop:
-        where = f", kept in {stop.parts_dir}; rerun the same command with --resume to finish" \
-            if stop.parts_dir else ""
-        click.echo(f"stopped: {stop.done} of {stop.total} blocks of records finished{where}", err=True)
+        from euchresim.analysis.run_text import stopped_line
+        click.echo(stopped_line(stop, "blocks of records"), err=True)
         sys.exit(130)
     finally:
         if bar:
