@@ -227,3 +227,31 @@ def test_the_decision_table_gives_the_answer_against_seats_that_call_as_people_d
     assert "order up: `3T R` +1.00 ±0.10, `2T R` +0.50 ±0.10" in line
     assert "Against seats that call as people do (heuristic:human): `2T R` pass (-0.50 ±0.10)" in line
     assert "`3T R` order" not in line.split("people do")[1]          # the same answer is not repeated
+
+
+# ---------------------------------------------------------------- the point count: values a player will doubt
+
+def test_a_lower_trump_worth_more_than_a_higher_one_gets_a_sentence_of_why():
+    """The committed count gave the left bower 1 and a low trump 3: the README says why such weights arise."""
+    from euchresim.report.order_up_count import _doubted_values_text
+    pts = pd.DataFrame({"round": [1] * 5 + [2] * 2,
+                        "card_class": ["right", "left", "trump_ace", "trump_kq", "trump_low", "right", "left"],
+                        "points": [4, 1, 3, 2, 3, 4, 3], "fitted_gain": [0.0] * 7})
+    text = _doubted_values_text(pts)
+    assert text.startswith("Round 1 gives some lower trumps more points than higher ones (")
+    assert "`trump_low` 3 above `left` 1" in text and "`trump_ace` 3 above `left` 1" in text
+    assert "fitted jointly" in text and "Round 2" not in text          # round two's weights are in order
+    assert _doubted_values_text(pts[pts["round"] == 2]) == ""
+
+
+def test_a_threshold_its_refits_never_gave_is_named_in_the_readme():
+    """The table's partner 7 where all five refits gave 8 or 9: the sentence names the seat and the range."""
+    from euchresim.report.order_up_count import _outside_refits_text, _with_refit_range
+    thr = pd.DataFrame({"round": [1, 1], "position": ["partner", "dealer"], "pos": [2, 0],
+                        "fitted_threshold": [7, 5], "published_threshold": [7, 7]})
+    sp = pd.DataFrame({"round": [1, 1], "what": ["threshold", "threshold"], "name": ["partner", "dealer"],
+                       "refits": [5, 5], "mean": [8.4, 5.4], "sd": [0.5, 0.5], "min": [8.0, 5.0], "max": [9.0, 6.0]})
+    text = _outside_refits_text(_with_refit_range(thr, sp))
+    assert "round 1, partner: 7 (refits 8-9)" in text and "dealer" not in text
+    assert _outside_refits_text(_with_refit_range(thr.assign(fitted_threshold=[8, 5]), sp)).startswith(
+        "Every threshold in the table lies within")
