@@ -81,12 +81,12 @@ def bars_figure(df: pd.DataFrame, category, value, title: str = "", caption: str
                     continue
                 if vi >= 0:
                     top = hi_ if math.isfinite(hi_) else vi
-                    ax.annotate(fmt.format(vi), (xi, top), xytext=(0, 2),
+                    ax.annotate(B.fmt_value(fmt, vi), (xi, top), xytext=(0, 2),
                                 textcoords="offset points", ha="center", va="bottom",
                                 fontsize=pt, gid="bar-value")
                 else:
                     bot = li if math.isfinite(li) else vi
-                    ax.annotate(fmt.format(vi), (xi, bot), xytext=(0, -2),
+                    ax.annotate(B.fmt_value(fmt, vi), (xi, bot), xytext=(0, -2),
                                 textcoords="offset points", ha="center", va="top",
                                 fontsize=pt, gid="bar-value")
     labels = [B.label_of(c) for c in cats]

@@ -101,7 +101,11 @@ def heatmap_figure(df: pd.DataFrame, row, col, value, title: str = "", caption: 
             labels[i, j] = B.fmt_value(fmt, x)
             if with_ci and math.isfinite(m[ci_low][i, j]) and math.isfinite(m[ci_high][i, j]):
                 cis[i, j] = interval_text(fmt, x, m[ci_low][i, j], m[ci_high][i, j])
-    chars = max([len(t) for t in list(labels.values()) + list(cis.values())] or [5])
+    # a cell of too few hands prints "n<30" in place of its number: its width counts too, or it spills out of
+    # a cell sized for "5%" (issue 36)
+    low_label = f"n<{min_count}" if count is not None else ""
+    chars = max([len(t) for t in list(labels.values()) + list(cis.values()) + ([low_label] if low_label else [])]
+                or [5])
     fig, ax = B.new_figure(_fit_size(figsize, len(rows), len(cols), chars, 2 if with_ci else 1))
     B.titles(ax, title, col if col_label is None else col_label, row if row_label is None else row_label)
     if not rows or not cols:
@@ -133,7 +137,7 @@ def heatmap_figure(df: pd.DataFrame, row, col, value, title: str = "", caption: 
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#d9d9d9",
                                        edgecolor="#8c8c8c", hatch="///", linewidth=0.0,
                                        gid="low-count"))
-                ax.text(j, i, f"n<{min_count}", ha="center", va="center", fontsize=pt,
+                ax.text(j, i, low_label, ha="center", va="center", fontsize=pt,
                         color="#404040", gid="low-count")
                 continue
             if not math.isfinite(x):

@@ -33,6 +33,10 @@ from euchresim.run.errors import SimError
 from euchresim.run.jobs import Job, Played
 
 
+NOTED_INTERVALS = "95% intervals"
+UNDRAWN_INTERVALS = "no intervals drawn: each cell's 95% interval is in the report's CSV"
+
+
 class ReportError(ValueError):
     """A report that cannot be made as asked: one line for the user."""
 
@@ -88,9 +92,12 @@ class ReportContext:
             return self.hands
         return self.model_hands[k - 1]
 
-    def caption(self, policy: str, hands: int, extra: str = "") -> str:
+    def caption(self, policy: str, hands: int, extra: str = "", intervals: bool = True) -> str:
+        """A chart's caption: what played, on how many hands, seed and table; "95% intervals" only for a chart
+        that draws them (``intervals``), else where they are (a call chart's words, a P(win) grid: issue 36,
+        captions promised intervals no chart drew)."""
         s = f"policy {self.played(policy)} · {hands:,} hands · seed {self.seed} · {self.rules.players} players, " \
-            f"{self.rules.deck} cards · 95% intervals"
+            f"{self.rules.deck} cards · " + (NOTED_INTERVALS if intervals else UNDRAWN_INTERVALS)
         return s + (f" · {extra}" if extra else "")
 
     def path(self, *parts) -> str:

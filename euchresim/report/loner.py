@@ -255,7 +255,7 @@ def _decision_card(ctx, decisions: list[tuple], main: str):
         caption=ctx.caption(main, sum(int(c["n"].sum()) for _, c in panels),
                             "the gain of going (defending) alone over not, per seat; alone/defend where it pays, "
                             f"don't where it costs, close within ±{TOSS_UP:.2f} of 0, few: too few hands to say; "
-                            + HAND_CLASS_NOTE),
+                            + HAND_CLASS_NOTE, intervals=False),
         row_label="seat", col_label="trumps held, bowers")
 
 
@@ -332,7 +332,8 @@ def _where_it_pays_text(fit: pd.DataFrame) -> list[str]:
         text.append(f"- {policy}: alone on {share(pays):.1%} of the deals in the {len(pays)} classes where it "
                     f"pays, and on {share(costs):.1%} of those in the {len(costs)} where it costs.")
     shown = fit[["policy", "hand_class", "n", "gain", "ci_low", "ci_high", "verdict", "alone_rate"]].copy()
-    shown["alone_rate"] = [f"{x:.0%}" for x in shown["alone_rate"]]
+    from euchresim.plots._base import fmt_value        # 99.5% is not printed as 100% (issue 36)
+    shown["alone_rate"] = [fmt_value("{:.0%}", x) for x in shown["alone_rate"]]
     text.append("\n" + md_table(shown, "{:+.2f}") + "\n")
     return text
 

@@ -161,7 +161,8 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
                                     "either way; few: too few hands to say (the interval holds 0 and reaches "
                                     "past that, or under 30 hands); outlined: another fair model gives the "
                                     "opposite call (Holm-corrected); " + HAND_CLASS_NOTE
-                                    + (f"; {', '.join(ctx.classes)} from targeted deals" if targeted else "")),
+                                    + (f"; {', '.join(ctx.classes)} from targeted deals" if targeted else ""),
+                                    intervals=False),
                 row_label="seat", col_label="trumps held, bowers")
     charts.update(_decision_card(ctx, t, policies[0]))
     shown = by_class
@@ -225,7 +226,8 @@ def _decision_card(ctx, t: dict, main: str) -> dict:
         card, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain", marked="differ",
         title=f"When to call: every seat, both rounds ({main})",
         caption=ctx.caption(main, sum(int(f["n"].sum()) for _, f in card),
-                            "the report's two call charts on one page, drawn by the same rules; " + HAND_CLASS_NOTE),
+                            "the report's two call charts on one page, drawn by the same rules; " + HAND_CLASS_NOTE,
+                            intervals=False),
         row_label="seat", col_label="trumps held, bowers")}
 
 

@@ -245,7 +245,8 @@ def _p_win(ctx, dist: pd.DataFrame, targets, reps: int) -> tuple[dict, dict, dic
                 v[v["deals"] == who], "ours", "theirs", "p_win",
                 ctx.path(f"p_win_to{t}_{who.replace(' ', '_')}.png"),
                 title=f"P(win) by score, game to {t}, {who} next", target=t,
-                caption=ctx.caption(pol, ctx.hands, "the two others on the same score" if pl == 3 else ""))
+                caption=ctx.caption(pol, ctx.hands, "the two others on the same score" if pl == 3 else "",
+                                    intervals=False))
         for o, th in ((0, 0), (t - 2, t - 1), (t - 1, t - 2), (t - 1, t - 1), (t - 1, 0)):
             for who in ("we deal", "they deal"):
                 r = v[(v["ours"] == o) & (v["theirs"] == th) & (v["deals"] == who)].iloc[0]
@@ -291,7 +292,7 @@ def _decision_charts(ctx, gains: pd.DataFrame, dec: pd.DataFrame, T: int) -> dic
                 title=f"Order minus pass, change in P(win): {label}, game to {T}", fmt="{:+.1%}",
                 row_label="the deciding side's score", col_label="the others' score", value_label="ΔP(win)",
                 caption=ctx.caption(ctx.policies[0], int(gains.loc[j, "deals"]), "deals of the class, paired; "
-                                    "the rest of the game from the outcome distribution"))
+                                    "the rest of the game from the outcome distribution", intervals=False))
     return charts
 
 

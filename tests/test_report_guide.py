@@ -1,0 +1,257 @@
+"""Issue 36, "reports a strategy guide can cite": the defects an outside audit found, each pinned by a test that
+fails without its fix (the hand class of the hand the seat plays, captions that promise only what is drawn, a
+share never printed as certain, "n<30" inside its cell, no label over a title, meta.json and the README naming
+what played and how strong it is, the decision table's answer against seats that call as people do)."""
+import glob
+import json
+import os
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from euchresim import plots as P
+from euchresim.analysis.call_stats import HAND_CLASS_NOTE, class_order, played_hand
+from euchresim.cards import parse_card
+from euchresim.engine.tables import build_tables
+from euchresim.rules import Rules
+
+REPORT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "euchresim", "report")
+
+
+def _board(*cards):
+    return sum(1 << parse_card(c, 24) for c in cards)
+
+
+def _calls(name: str):
+    """Every ``plots.NAME(...)`` call in report/*.py: (file, the call's text to its matching parenthesis)."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(REPORT, "*.py"))):
+        text = open(path, encoding="utf-8").read()
+        start = text.find(f"plots.{name}(")
+        while start >= 0:
+            depth, i = 0, start + len(f"plots.{name}")
+            while True:
+                depth += {"(": 1, ")": -1}.get(text[i], 0)
+                i += 1
+                if depth == 0:
+                    break
+            out.append((os.path.basename(path), text[start:i]))
+            start = text.find(f"plots.{name}(", i)
+    return out
+
+
+# ---------------------------------------------------------------- the hand class: the hand the seat plays
+
+HAND = _board("JH", "JD", "AH", "AC", "KS")          # hearts trump: right, left, ace; three trumps as dealt
+UP = parse_card("9H", 24)                            # a trump turned up
+
+
+def _deal(pos):
+    """One round-one deal at ``pos`` (0 the dealer), the hand above deciding, order worth 2, pass -1."""
+    hands = np.zeros((1, 4), np.int64)
+    hands[0, pos] = HAND
+    return {"seat": np.array([pos]), "hands": hands, "options": np.array([[1, 0]]), "chosen": np.array([1]),
+            "net": np.array([[2.0, -1.0]]), "upcard": np.array([UP]), "pos": np.array([pos]),
+            "chunk": np.array([0]), "trump": np.array([UP >> 3]), "make_round": np.array([1])}
+
+
+def test_the_dealers_hand_class_counts_the_upcard_it_takes_up():
+    """Counted "as dealt", the dealer's three trumps with both bowers were really four once it picks up (and a
+    dealer with the jack turned up held the right bower): one convention, the hand the seat plays."""
+    got = played_hand([HAND, HAND, HAND], [UP, UP, UP], [0, 1, 0], [True, True, False])
+    assert list(got) == [HAND | (1 << UP), HAND, HAND]            # the dealer in round one only
+    from euchresim.report.loner import deal_frame as loner_frame
+    from euchresim.report.order_up import deal_frame as order_up_frame
+    tab = build_tables(Rules())
+    for frame in (lambda d: order_up_frame(d, 1, 4, tab, "heuristic"),
+                  lambda d: loner_frame(d, "maker", 4, tab, "heuristic")):
+        dealer, left = frame(_deal(0)), frame(_deal(1))
+        assert dealer["hand_class"].tolist() == ["4+T RL"] and dealer["trumps"].tolist() == [4]
+        assert left["hand_class"].tolist() == ["3T RL"] and left["trumps"].tolist() == [3]
+        assert dealer["up_signed"].tolist() == [0]                 # the upcard counted once, as its card
+
+
+def test_every_chart_of_hand_classes_states_the_convention():
+    """Each heatmap, call chart and decision card drawn by hand class says how the classes are counted."""
+    checked = 0
+    for name in ("heatmap", "call_grid", "decision_card"):
+        for path, call in _calls(name):
+            if '"hand_class"' in call:
+                assert "HAND_CLASS_NOTE" in call, (path, call[:100])
+                checked += 1
+    assert checked >= 5
+    assert "the dealer's with the upcard it takes up in round one" in HAND_CLASS_NOTE
+
+
+# ---------------------------------------------------------------- captions promise what is drawn
+
+def test_a_caption_promises_intervals_only_on_a_chart_that_draws_them():
+    """A call chart prints words and gains, a P(win) grid shares, a heatmap without ci_low values: their
+    captions said "95% intervals" over cells that draw none (issue 36)."""
+    from euchresim.report import ReportContext
+    ctx = ReportContext(kind="order-up", out="x", hands=10, seed=1, rules=Rules(), policies=("heuristic",))
+    assert "· 95% intervals" in ctx.caption("heuristic", 10)
+    assert "95% intervals" not in ctx.caption("heuristic", 10, intervals=False).replace("95% interval is", "")
+    assert "no intervals drawn" in ctx.caption("heuristic", 10, "x", intervals=False)
+    undrawn = [c for n in ("call_grid", "decision_card", "score_heatmap") for c in _calls(n)]
+    undrawn += [c for c in _calls("heatmap") if "ci_low=" not in c[1]]
+    drawn = [c for c in _calls("heatmap") if "ci_low=" in c[1]]
+    assert len(undrawn) >= 5 and len(drawn) >= 3
+    for path, call in undrawn:
+        assert "intervals=False" in call, (path, call[:100])
+    for path, call in drawn:
+        assert "intervals=False" not in call, (path, call[:100])
+
+
+# ---------------------------------------------------------------- numbers as printed
+
+def test_a_bar_label_never_prints_an_uncertain_share_as_certain():
+    df = pd.DataFrame(dict(x=["a", "b", "c"], v=[0.995, 0.2, 0.9996], lo=[0.99, 0.1, 0.999], hi=[0.999, 0.3, 1.0]))
+    ax = P.bars_figure(df, "x", "v", "t", "c", ci_low="lo", ci_high="hi", percent=True, fmt="{:.0%}").axes[0]
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "bar-value"] == ["99.5%", "20%", "99.96%"]
+    ax = P.bars_figure(df, "x", "v", percent=True).axes[0]                 # the default "{:.1%}"
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "bar-value"][2] == "99.96%"
+
+
+def test_the_loner_tables_going_alone_rate_is_never_rounded_to_certain():
+    from euchresim.report.loner import _where_it_pays_text
+    fit = pd.DataFrame({"policy": ["heuristic"], "hand_class": ["4+T RL"], "n": [900], "gain": [1.2],
+                        "ci_low": [1.1], "ci_high": [1.3], "verdict": ["pays"], "alone_rate": [0.996]})
+    text = "\n".join(_where_it_pays_text(fit))
+    assert "| 99.6% |" in text and "100%" not in text
+
+
+def _inside(fig, gid):
+    """Each text of ``gid`` (drawn at its cell's centre) against its cell, in pixels: (text box, cell box)."""
+    r = fig.canvas.get_renderer()
+    fig.canvas.draw()
+    out = []
+    for ax in fig.axes:
+        for t in ax.texts:
+            if t.get_gid() == gid:
+                x, y = t.get_position()
+                (x0, y0), (x1, y1) = ax.transData.transform([[x - 0.5, y - 0.5], [x + 0.5, y + 0.5]])
+                out.append((t.get_window_extent(r), (min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1))))
+    return out
+
+
+@pytest.mark.parametrize("fmt,ci", [("{:.0%}", False), ("{:+.2f}", True), ("{:.0%}", True)])
+def test_n_under_30_stays_inside_its_cell(fmt, ci):
+    """Cells sized for "5%" held "n<30" spilling over their edges: the low-count label counts when sizing."""
+    rows = [dict(r=r, c=c, v=0.05 * (c % 9 + 1), lo=0.05 * (c % 9), hi=0.05 * (c % 9 + 2), n=10 if c < 2 else 100)
+            for r in range(4) for c in range(16)]
+    fig = P.heatmap_figure(pd.DataFrame(rows), "r", "c", "v", "t", "c", fmt=fmt, count="n",
+                           ci_low="lo" if ci else None, ci_high="hi" if ci else None)
+    found = _inside(fig, "low-count")
+    assert len(found) == 8
+    for box, (x0, x1, y0, y1) in found:
+        assert x0 <= box.x0 and box.x1 <= x1 and y0 <= box.y0 and box.y1 <= y1, (box, (x0, x1, y0, y1))
+
+
+def _overlaps(a, b):
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def _titles_clear(fig):
+    """Every (title, text) pair of the figure whose boxes overlap: a label run into a title."""
+    r = fig.canvas.get_renderer()
+    fig.canvas.draw()
+    texts = list(fig.texts)
+    for ax in fig.axes:
+        texts += list(ax.texts) + ax.get_xticklabels() + ax.get_yticklabels() + [ax.xaxis.label, ax.yaxis.label,
+                                                                               ax.title]
+    titles = [ax.title for ax in fig.axes if ax.title.get_text()] + ([fig._suptitle] if fig._suptitle else [])
+    return [(t.get_text(), o.get_text()) for t in titles for o in texts
+            if o is not t and o.get_text() and o.get_visible()
+            and _overlaps(t.get_window_extent(r), o.get_window_extent(r))]
+
+
+def test_no_label_runs_into_a_title():
+    seats = ["left", "partner", "right", "dealer"]
+    cells = pd.DataFrame([dict(seat=s, hand=c, gain=1.5 - 0.2 * k, lo=1.45 - 0.2 * k, hi=1.55 - 0.2 * k,
+                               n=10 if k < 2 else 1000) for s in seats for k, c in enumerate(class_order())])
+    calls = cells.assign(call=np.where(cells["n"] < 30, "too few hands", np.where(cells["gain"] > 0, "order", "pass")),
+                         differ="")
+    long = "Round 1: order up or pass, by seat and hand (best = pimc:bid_worlds=100:max_worlds=200)"
+    figs = [P.heatmap_figure(cells, "seat", "hand", "gain", long, "c " * 80, ci_low="lo", ci_high="hi", count="n",
+                             row_label="seat", col_label="trumps held, bowers", value_label="gain (points)"),
+            P.call_grid_figure(calls, "seat", "hand", "call", marked="differ", value="gain", title=long,
+                               caption="c " * 80, row_label="seat", col_label="trumps held, bowers"),
+            P.decision_card_figure([("Round one: order up or pass", calls), ("Round two: name a suit or pass", calls)],
+                                   "seat", "hand", "call", title=long, caption="c " * 120, value="gain",
+                                   marked="differ", row_label="seat", col_label="trumps held, bowers")]
+    bars = pd.DataFrame(dict(where=[f"{s} r{r}" for s in seats for r in (1, 2)] * 2,
+                             policy=np.repeat(["best", "heuristic:human"], 8), gain=np.linspace(-0.6, 2.4, 16)))
+    figs.append(P.bars_figure(bars.assign(lo=bars["gain"] - 0.3, hi=bars["gain"] + 0.3), "where", "gain", long,
+                              "c", ci_low="lo", ci_high="hi", group="policy", category_label="seat and round"))
+    for fig in figs:
+        assert _titles_clear(fig) == []
+
+
+# ---------------------------------------------------------------- what played, and how strong it is
+
+def test_meta_json_and_the_readme_name_what_played_and_how_strong_the_main_model_is(tmp_path):
+    """meta.json's ``played`` writes every model out (``best`` is pimc with its settings), and the README's
+    head says how strong the main model is, pointing to the measurements and their commands."""
+    from euchresim.policies import canonical
+    from euchresim.report import ReportContext, Section, write_section
+    ctx = ReportContext(kind="order-up", out=str(tmp_path / "r"), hands=10, seed=1, rules=Rules(),
+                        policies=("best", "heuristic:human"), command="euchresim report order-up")
+    meta = write_section(ctx, Section(title="T", text="body"), 0.0)
+    on_disk = json.loads((tmp_path / "r" / "meta.json").read_text())
+    assert on_disk["played"] == meta["played"] == {"best": canonical("best"),
+                                                   "heuristic:human": canonical("heuristic:human")}
+    assert canonical("best").startswith("pimc:") and canonical("heuristic:human").startswith("heuristic:order_1=")
+    head = (tmp_path / "r" / "README.md").read_text().split("\n\n")[1]
+    assert f"`best` is `{canonical('best')}`." in head
+    assert f"`heuristic:human` is `{canonical('heuristic:human')}`." in head
+    assert re.search(r"How strong best is\b", head) and "docs/policies.md" in head
+
+
+# ---------------------------------------------------------------- the decision table against people-like seats
+
+def test_the_decision_table_gives_the_answer_against_seats_that_call_as_people_do():
+    """Where heuristic:human's cell gives the opposite call, the line says so with its number and interval."""
+    from euchresim.analysis.call_stats import table_calls
+    from euchresim.report.order_up import _decision_text
+    rows = [("heuristic", "dealer", "2T R", 0.5), ("heuristic:human", "dealer", "2T R", -0.5),
+            ("heuristic", "dealer", "3T R", 1.0), ("heuristic:human", "dealer", "3T R", 1.1)]
+    by_class = pd.DataFrame([{"policy": p, "round": 1, "position": pos, "hand_class": c, "n": 400, "gain": g,
+                              "ci_low": g - 0.1, "ci_high": g + 0.1} for p, pos, c, g in rows])
+    policies = ["heuristic", "heuristic:human"]
+    t = {"order_up_by_class": by_class, "order_up_calls_round1": table_calls(by_class, policies, 1)}
+    text = "\n".join(_decision_text(t, policies, ["dealer"]))
+    line = next(ln for ln in text.splitlines() if ln.startswith("- **dealer**: "))
+    assert "order up: `3T R` +1.00 ±0.10, `2T R` +0.50 ±0.10" in line
+    assert "Against seats that call as people do (heuristic:human): `2T R` pass (-0.50 ±0.10)" in line
+    assert "`3T R` order" not in line.split("people do")[1]          # the same answer is not repeated
+
+
+# ---------------------------------------------------------------- the point count: values a player will doubt
+
+def test_a_lower_trump_worth_more_than_a_higher_one_gets_a_sentence_of_why():
+    """The committed count gave the left bower 1 and a low trump 3: the README says why such weights arise."""
+    from euchresim.report.order_up_count import _doubted_values_text
+    pts = pd.DataFrame({"round": [1] * 5 + [2] * 2,
+                        "card_class": ["right", "left", "trump_ace", "trump_kq", "trump_low", "right", "left"],
+                        "points": [4, 1, 3, 2, 3, 4, 3], "fitted_gain": [0.0] * 7})
+    text = _doubted_values_text(pts)
+    assert text.startswith("Round 1 gives some lower trumps more points than higher ones (")
+    assert "`trump_low` 3 above `left` 1" in text and "`trump_ace` 3 above `left` 1" in text
+    assert "fitted jointly" in text and "Round 2" not in text          # round two's weights are in order
+    assert _doubted_values_text(pts[pts["round"] == 2]) == ""
+
+
+def test_a_threshold_its_refits_never_gave_is_named_in_the_readme():
+    """The table's partner 7 where all five refits gave 8 or 9: the sentence names the seat and the range."""
+    from euchresim.report.order_up_count import _outside_refits_text, _with_refit_range
+    thr = pd.DataFrame({"round": [1, 1], "position": ["partner", "dealer"], "pos": [2, 0],
+                        "fitted_threshold": [7, 5], "published_threshold": [7, 7]})
+    sp = pd.DataFrame({"round": [1, 1], "what": ["threshold", "threshold"], "name": ["partner", "dealer"],
+                       "refits": [5, 5], "mean": [8.4, 5.4], "sd": [0.5, 0.5], "min": [8.0, 5.0], "max": [9.0, 6.0]})
+    text = _outside_refits_text(_with_refit_range(thr, sp))
+    assert "round 1, partner: 7 (refits 8-9)" in text and "dealer" not in text
+    assert _outside_refits_text(_with_refit_range(thr.assign(fitted_threshold=[8, 5]), sp)).startswith(
+        "Every threshold in the table lies within")
