@@ -280,7 +280,7 @@ def test_every_number_in_a_heatmap_cell_is_readable_at_the_size_shown():
             for r in range(4) for c in range(16)]
     fig = P.heatmap_figure(pd.DataFrame(rows), "r", "c", "v", ci_low="lo", ci_high="hi")
     sizes = [t.get_fontsize() for t in fig.axes[0].texts if t.get_gid() in ("value", "ci")]
-    assert len(sizes) == 128 and min(sizes) >= P._base.NUMBER_PT
+    assert len(sizes) == 128 and min(sizes) >= P.drawing.NUMBER_PT
     assert fig.get_size_inches()[0] > P.FIGSIZE[0]
     assert interval_text("{:+.2f}", 0.5, 0.4, 0.6) == "±0.10"
     assert interval_text("{:+.1%}", 0.5, 0.41, 0.58) == "[+41.0%, +58.0%]"   # a Wilson interval keeps both ends
@@ -293,7 +293,7 @@ def test_call_grid_words_colours_and_outlines():
     fig = P.call_grid_figure(df, "seat", "hand", "call", marked="differ", title="t", caption=CAPTION)
     ax = fig.axes[0]
     assert _texts(ax, "value") == ["order", "close", "pass", "order"]
-    assert min(t.get_fontsize() for t in ax.texts if t.get_gid() == "value") >= P._base.NUMBER_PT
+    assert min(t.get_fontsize() for t in ax.texts if t.get_gid() == "value") >= P.drawing.NUMBER_PT
     cells = [p for p in ax.patches if p.get_gid() == "call"]
     from matplotlib.colors import to_hex
     assert [to_hex(p.get_facecolor()) for p in cells] == ["#2166ac", "#e0e0e0", "#b2182b", "#2166ac"]
@@ -349,7 +349,7 @@ def test_call_grid_prints_each_cells_gain_and_tells_too_few_hands_from_close():
 
 
 def test_a_share_that_is_not_certain_is_never_printed_as_certain():
-    from euchresim.plots._base import fmt_value
+    from euchresim.plots.drawing import fmt_value
     assert fmt_value("{:.0%}", 0.995) == "99.5%" and fmt_value("{:.0%}", 0.9996) == "99.96%"
     assert fmt_value("{:.0%}", 1.0) == "100%" and fmt_value("{:.0%}", 0.0) == "0%"
     assert fmt_value("{:.0%}", 0.003) == "0.3%" and fmt_value("{:.0%}", 0.5) == "50%"

@@ -23,7 +23,7 @@ canvas, so importing or using this package changes no global matplotlib state
   decision), drawn by the same rules as call_grid: the page a player keeps.
 - lines: a generic line chart with bands.
 """
-from euchresim.plots._base import DPI, FIGSIZE, MIN_COUNT, PALETTE, caption_of, save
+from euchresim.plots.drawing import DPI, FIGSIZE, MIN_COUNT, PALETTE, caption_of, save
 from euchresim.plots.charts import (bars, bars_figure, lines, lines_figure, threshold, threshold_figure, zero_crossing)
 from euchresim.plots.grids import (call_grid, call_grid_figure, decision_card, decision_card_figure, heatmap,
                                    heatmap_figure, score_heatmap, score_heatmap_figure)

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import PercentFormatter
 
-from euchresim.plots import _base as B
+from euchresim.plots import drawing as B
 
 
 def _aligned(df, key, keys, cols):

@@ -11,7 +11,7 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from euchresim.plots import _base as B
+from euchresim.plots import drawing as B
 
 
 def _cmap(name: str):

@@ -332,7 +332,7 @@ def _where_it_pays_text(fit: pd.DataFrame) -> list[str]:
         text.append(f"- {policy}: alone on {share(pays):.1%} of the deals in the {len(pays)} classes where it "
                     f"pays, and on {share(costs):.1%} of those in the {len(costs)} where it costs.")
     shown = fit[["policy", "hand_class", "n", "gain", "ci_low", "ci_high", "verdict", "alone_rate"]].copy()
-    from euchresim.plots._base import fmt_value        # 99.5% is not printed as 100% (issue 36)
+    from euchresim.plots.drawing import fmt_value        # 99.5% is not printed as 100% (issue 36)
     shown["alone_rate"] = [fmt_value("{:.0%}", x) for x in shown["alone_rate"]]
     text.append("\n" + md_table(shown, "{:+.2f}") + "\n")
     return text
