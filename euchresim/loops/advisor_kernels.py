@@ -183,7 +183,9 @@ def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit
     ``calls``, ``alone`` (seat mask), ``discard``, ``keep``, ``plays`` and
     ``joker_suit`` are the hand so far as a record writes it (-1 for a
     discard or keep the seat did not see); ``steps`` actions of it are
-    replayed, after which seat ``turn`` must be to act (-1: any seat).
+    replayed, after which seat ``turn`` must be to act (-1: any seat). Each
+    is read by ``engine.hand.scripted_action``, as the replay of records
+    reads it, but for an unseen discard or keep, which ``_unseen`` makes.
     ``at`` gets the calls and plays replayed (so far, when it fails).  Returns KEPT (``st``,
     ``priv`` hold the state at the decision), REJECTED, SCRIPT_ERROR or
     POLICY_ERROR.
