@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import U, popcount
-from euchresim.engine.layout import (ALONE, ASKED, AWAY, BEST_POWER, BEST_SEAT, BID2_PASS, BIDSUIT, CALL_ORDER, CALL_PASS, CALL_SUIT0, CALLS, CALLS_END, CFG_BOTH_LEAD, CFG_DEFEND, CFG_JOKER_MODE, CFG_PLAYERS, CFG_STICK, DEAL, DEAL_DUMMY, DEALER, DISCARD, DUMMY, DUMMY_KEEP, ERR, ERR_ARG, ERR_ILLEGAL, EXCHANGED, FIRST_LEADER, HAND, JOKER_DEALER_NAMES, JOKER_REDEAL, JOKER_SUIT, KITTY, LED, LEADER, MAKER, MAKER_TRICKS, NACTIVE, NO_CARD, NO_KEEP, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAY_SEAT_END, PLAYS, PLAYS_END, POINTS, PRIV_STATE, REDEAL, ROUND, SC_ALONE, SC_ALONE_VS_DEFENDER, SC_CUTTHROAT, SC_CUTTHROAT_DEFENDER, SC_PARTNERSHIP, SC_TWO_HAND, ST_KEEP, ST_KEEP_END, ST_SIZE, T_EFF, T_NEXT, T_POWER, T_SCORE, T_SUIT_OF, THROWN_IN, TO_ACT, TRICK, TRICK_WINNER, TRICK_WINNER_END, TRICKS, TRUMP, UPCARD)
+from euchresim.engine.layout import (ALONE, ASKED, AWAY, BEST_POWER, BEST_SEAT, BID2_PASS, BIDSUIT, CALL_ORDER, CALL_PASS, CALL_SUIT0, CALLS, CALLS_END, CFG_BOTH_LEAD, CFG_DEFEND, CFG_JOKER_MODE, CFG_PLAYERS, CFG_STICK, DEAL, DEAL_DUMMY, DEALER, DISCARD, DUMMY, DUMMY_KEEP, ERR, ERR_ARG, ERR_ILLEGAL, ERR_NOT_HELD, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, EXCHANGED, FIRST_LEADER, HAND, JOKER_DEALER_NAMES, JOKER_REDEAL, JOKER_SUIT, KITTY, LED, LEADER, MAKER, MAKER_TRICKS, NACTIVE, NO_CARD, NO_KEEP, NCALLS, NINTRICK, NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAY_SEAT_END, PLAYS, PLAYS_END, POINTS, PRIV_STATE, REDEAL, ROUND, SC_ALONE, SC_ALONE_VS_DEFENDER, SC_CUTTHROAT, SC_CUTTHROAT_DEFENDER, SC_PARTNERSHIP, SC_TWO_HAND, ST_KEEP, ST_KEEP_END, ST_SIZE, T_EFF, T_NEXT, T_POWER, T_SCORE, T_SUIT_OF, THROWN_IN, TO_ACT, TRICK, TRICK_WINNER, TRICK_WINNER_END, TRICKS, TRUMP, UPCARD)
 
 from euchresim.cards import JOKER  # noqa: E402  (the one definition)
 
@@ -213,8 +213,8 @@ def score_hand(st, tab):
 @njit(cache=True, _nrt=False, inline='always')
 def call_action(ph, call):
     """A record's call (C9: 0 pass, 1 order, 2 + suit) as the action code of bidding round ``ph``; -1 for a
-    call that is none of that round's. The one translation: the replay, the advisor's sampler, inference
-    and ``engine.state.Hand.steps`` all read a record's calls through it."""
+    call that is none of that round's. The one translation: ``scripted_action`` reads a record's calls
+    through it for every walk of a record."""
     if call == CALL_PASS:
         return np.int64(0) if ph == PH_BID1 else np.int64(BID2_PASS)
     if ph == PH_BID1 and call == CALL_ORDER:
@@ -222,6 +222,49 @@ def call_action(ph, call):
     if ph == PH_BID2 and call >= CALL_SUIT0:
         return np.int64(call - CALL_SUIT0)
     return np.int64(-1)
+
+
+@njit(cache=True, _nrt=False)
+def scripted_action(ph, seat, held, joker_suit, calls, alone, discard, keep, plays, ci, pi):
+    """The action a hand's script says ``seat`` takes now, in phase ``ph``, ``ci`` calls and ``pi`` plays of it used.
+
+    The script is the hand so far as a record writes it (docs/hand-record.md):
+    ``calls`` (C9), the ``alone`` seat mask, the dealer's ``discard``
+    (NO_CARD: none), the Cutthroat dummy ``keep`` (NO_KEEP: none), ``plays``
+    and the named ``joker_suit`` (-1: none). Returns (action, step, ci, pi):
+    the cursors past the entry read (one read counts as used even when it is
+    wrong, so a caller's count says where the fault is); ``step`` the index
+    into ``calls`` or ``plays`` of the entry read or missing, the seat for an
+    alone call, else -1. An action below 0 is the fault, the engine's code
+    negated: -ERR_SCRIPT_SHORT (nothing left for the decision),
+    -ERR_SCRIPT_KIND (a call of the other round), -ERR_NOT_HELD (a card
+    ``held`` lacks; -1 holds every card, for a caller that leaves the check
+    to the engine).
+
+    One function because the replay of records (``loops.replay_kernels``),
+    the advisor's sampler (``loops.advisor_kernels``), inference
+    (``policies.inference``) and ``engine.state.Hand`` all walk a record
+    through the state machine, and a walk that read one field otherwise
+    would check, sample and tell a different hand than the one recorded.
+    Not inlined: one compile for every caller.
+    """
+    if ph == PH_JOKER:
+        return (np.int64(joker_suit) if joker_suit >= 0 else np.int64(-ERR_SCRIPT_SHORT)), np.int64(-1), ci, pi
+    if ph == PH_BID1 or ph == PH_BID2:
+        if ci >= calls.shape[0]:
+            return np.int64(-ERR_SCRIPT_SHORT), np.int64(ci), ci, pi
+        a = call_action(ph, calls[ci])
+        return (a if a >= 0 else np.int64(-ERR_SCRIPT_KIND)), np.int64(ci), ci + 1, pi
+    if ph == PH_ALONE or ph == PH_DEFEND:
+        return np.int64((alone >> seat) & 1), np.int64(seat), ci, pi
+    if ph == PH_DISCARD:
+        return (np.int64(discard) if discard != NO_CARD else np.int64(-ERR_SCRIPT_SHORT)), np.int64(-1), ci, pi
+    if ph == PH_DUMMY:
+        return (np.int64(keep) if keep != NO_KEEP else np.int64(-ERR_SCRIPT_SHORT)), np.int64(-1), ci, pi
+    if pi >= plays.shape[0]:
+        return np.int64(-ERR_SCRIPT_SHORT), np.int64(pi), ci, pi
+    a = np.int64(plays[pi])
+    return (a if (held >> a) & 1 else np.int64(-ERR_NOT_HELD)), np.int64(pi), ci, pi + 1
 
 
 @njit(cache=True, _nrt=False, inline='always')

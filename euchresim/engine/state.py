@@ -29,10 +29,10 @@ from numba import njit
 from euchresim.actions import name as action_word
 from euchresim.cards import NO_CARD, NO_KEEP
 from euchresim.engine.deal import deal
-from euchresim.engine.hand import apply_legal, call_action, legal_actions, start_hand
+from euchresim.engine.hand import apply_legal, legal_actions, scripted_action, start_hand
 from euchresim.engine.layout import (ALONE, AWAY, CALLS, CFG_PLAYERS, DEAL, DEAL_DUMMY, DEALER, DISCARD, DUMMY_KEEP,
-                                     ERR, HAND, JOKER_SUIT, KITTY, MAKER, NCALLS, NPLAYS, PH_ALONE, PH_BID1, PH_BID2,
-                                     PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, PLAYS, POINTS,
+                                     ERR, ERR_SCRIPT_KIND, HAND, JOKER_SUIT, KITTY, MAKER, NCALLS, NPLAYS, PH_BID1,
+                                     PH_BID2, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PHASE, PLAYS, POINTS,
                                      PRIV_SIZE, SCORE, ST_SIZE, TO_ACT, TRICK_WINNER, TRICKS, TRUMP, UPCARD)
 from euchresim.records.format import Record, RecordError
 
@@ -52,11 +52,6 @@ def _legal(st, priv, tab):
 @njit(cache=True, _nrt=False)
 def _apply(st, priv, tab, a, legal):
     return apply_legal(st, priv, tab, a, legal)
-
-
-@njit(cache=True, _nrt=False)
-def _call_action(ph, call):
-    return call_action(ph, call)
 
 
 class Step(NamedTuple):
@@ -202,29 +197,30 @@ class Hand:
     def scripted(self, rec: Record, calls: int, plays: int) -> int:
         """The action record ``rec`` says the seat to act takes now, ``calls`` and ``plays`` of it taken.
 
-        The one place a record's fields become engine actions in Python
-        (the kernels' is ``engine.hand.call_action``, which this calls);
-        a RecordError when the record has no action for this decision.
+        Read by the kernels' one reading of a record (``engine.hand.scripted_action``), so Python tells
+        the hand the replay checks; a RecordError when the record has no action for this decision.
         """
-        ph, seat = self.phase, self.to_act
+        return self._scripted(rec, calls, plays)[0]
+
+    def _scripted(self, rec: Record, calls: int, plays: int) -> tuple[int, int, int]:
+        """``scripted``'s action and the record's calls and plays used once it is taken."""
+        ph = self.phase
+        a, _, ci, pi = scripted_action(
+            np.int64(ph), np.int64(self.to_act), np.int64(-1),      # a card not held: the engine refuses it
+            np.int64(-1 if rec.joker_suit is None else rec.joker_suit), np.asarray(rec.calls, np.int64),
+            np.int64(sum(1 << s for s in rec.alone)), np.int64(NO_CARD if rec.discard is None else rec.discard),
+            np.int64(NO_KEEP if rec.dummy_keep is None else rec.dummy_keep), np.asarray(rec.plays, np.int64),
+            np.int64(calls), np.int64(plays))
+        if a >= 0:
+            return int(a), int(ci), int(pi)
+        if a == -ERR_SCRIPT_KIND:
+            raise RecordError(f"calls[{calls}]: call {rec.calls[calls]} is not one of round {ph} (C9)")
         if ph in (PH_BID1, PH_BID2):
-            if calls >= len(rec.calls):
-                raise RecordError(f"calls: the record ends after {calls} calls, before the bidding does")
-            code = int(_call_action(np.int64(ph), np.int64(rec.calls[calls])))
-            if code < 0:
-                raise RecordError(f"calls[{calls}]: call {rec.calls[calls]} is not one of round {ph} (C9)")
-            return code
-        if ph in (PH_ALONE, PH_DEFEND):
-            return int(seat in rec.alone)
-        what = {PH_JOKER: ("joker_suit", rec.joker_suit), PH_DISCARD: ("discard", rec.discard),
-                PH_DUMMY: ("dummy_keep", rec.dummy_keep)}.get(ph)
+            raise RecordError(f"calls: the record ends after {calls} calls, before the bidding does")
+        what = {PH_JOKER: "joker_suit", PH_DISCARD: "discard", PH_DUMMY: "dummy_keep"}.get(ph)
         if what is not None:
-            if what[1] is None:
-                raise RecordError(f"{what[0]}: the record has none, and the hand asks for it")
-            return int(what[1])
-        if plays >= len(rec.plays):
-            raise RecordError(f"plays: the record ends after {plays} plays, before the hand does")
-        return int(rec.plays[plays])
+            raise RecordError(f"{what}: the record has none, and the hand asks for it")
+        raise RecordError(f"plays: the record ends after {plays} plays, before the hand does")
 
     def steps(self, rec: Record):
         """Walk record ``rec`` from this hand (its deal, ``Hand.of_record``): a ``Step`` for each decision,
@@ -237,13 +233,12 @@ class Hand:
         ci = pi = k = 0
         while not self.done:
             ph, seat = self.phase, self.to_act
-            code = self.scripted(rec, ci, pi)
+            code, ci_next, pi_next = self._scripted(rec, ci, pi)
             yield Step(k, seat, ph, code, ci, pi)
             if self.apply(code):
                 raise RecordError(f"the engine refused {self.action_name(code)!r} from seat {seat} at step {k} "
                                   f"(error {self.error})")
-            ci += ph in (PH_BID1, PH_BID2)
-            pi += ph == PH_PLAY
+            ci, pi = ci_next, pi_next
             k += 1
 
     def replay(self, rec: Record) -> "Hand":

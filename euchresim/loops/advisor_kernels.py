@@ -45,8 +45,8 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import U, popcount, random_bit, random_float
-from euchresim.engine.hand import apply_legal, call_action, legal_actions, start_hand
-from euchresim.engine.layout import (CFG_PACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, HAND, NO_CARD, KITTY, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PH_PLAY, PHASE, POINTS, PRIV_SIZE, SCORE, ST_SIZE, TO_ACT, NO_KEEP)
+from euchresim.engine.hand import apply_legal, legal_actions, scripted_action, start_hand
+from euchresim.engine.layout import (CFG_PACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, ERR_NOT_HELD, HAND, NO_CARD, KITTY, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_PLAY, PHASE, POINTS, PRIV_SIZE, SCORE, ST_SIZE, TO_ACT, NO_KEEP)
 from euchresim.loops.hands import all_seats_random, random_tricks
 from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 from euchresim.policies.sampler import deal_unseen
@@ -153,6 +153,27 @@ def _modelled_discard(choice, possible, legal, stray, rng):
 
 
 @njit(cache=True, _nrt=False)
+def _unseen(ph, s, st, priv, legal, played, upbit, infer, stray, pids, params, fns, drng, prng, tab, ws):
+    """The discard or dummy keep of seat ``s`` that the advising seat did not see and the record cannot say:
+    (action, modelled by the policy); a discard of -1 rejects the deal (module docstring).
+
+    Apart from ``sample_deal`` because the record has no action here for ``engine.hand.scripted_action`` to
+    read: the sampler makes one up, the inference model's (softened) or, without inference, a card drawn.
+    """
+    if ph == PH_DUMMY:
+        return _ask(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns), True
+    if infer != 0:
+        return _modelled_discard(_ask(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns),
+                                 legal & ~played, legal, stray, drng), True
+    own = priv[U(HAND + s)] & ~upbit & ~played
+    if own == 0:
+        own = upbit & ~played
+    if own == 0:
+        return np.int64(-1), False
+    return random_bit(drng, own), False
+
+
+@njit(cache=True, _nrt=False)
 def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, calls, alone, discard, keep,
                 plays, steps, turn, infer, stray, pids, params, fns, drng, prng, st, priv, ws, hands, at):
     # ``pids``, ``params``, ``fns``: the policies the other seats' calls are evidence of (and that make the
@@ -162,7 +183,9 @@ def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit
     ``calls``, ``alone`` (seat mask), ``discard``, ``keep``, ``plays`` and
     ``joker_suit`` are the hand so far as a record writes it (-1 for a
     discard or keep the seat did not see); ``steps`` actions of it are
-    replayed, after which seat ``turn`` must be to act (-1: any seat).
+    replayed, after which seat ``turn`` must be to act (-1: any seat). Each
+    is read by ``engine.hand.scripted_action``, as the replay of records
+    reads it, but for an unseen discard or keep, which ``_unseen`` makes.
     ``at`` gets the calls and plays replayed (so far, when it fails).  Returns KEPT (``st``,
     ``priv`` hold the state at the decision), REJECTED, SCRIPT_ERROR or
     POLICY_ERROR.
@@ -187,58 +210,23 @@ def sample_deal(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit
             return SCRIPT_ERROR
         s = st[TO_ACT]
         legal = legal_actions(st, priv, tab)
-        ask = infer != 0 and s != seat
         modelled = False
-        if ph == PH_JOKER:
-            a = joker_suit
-            ask = False
-        elif ph == PH_BID1 or ph == PH_BID2:
-            if ci >= calls.shape[0]:
-                return SCRIPT_ERROR
-            a = call_action(ph, calls[ci])
-            ci += 1
-            at[0] = ci
-            if a < 0:
-                return SCRIPT_ERROR
-        elif ph == PH_ALONE or ph == PH_DEFEND:
-            a = (alone >> s) & 1
-        elif ph == PH_DISCARD:
-            ask = False
-            if s == seat or discard != NO_CARD:
-                a = discard
-            elif infer != 0:
-                a = _modelled_discard(_ask(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns),
-                                      legal & ~played, legal, stray, drng)
-                if a < 0:
-                    return REJECTED
-                modelled = True
-            else:
-                own = priv[U(HAND + s)] & ~upbit & ~played
-                if own == 0:
-                    own = upbit & ~played
-                if own == 0:
-                    return REJECTED
-                a = random_bit(drng, own)
-        elif ph == PH_DUMMY:
-            if s == seat or keep != NO_KEEP:
-                a = keep
-            else:
-                a = _ask(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
-                modelled = True
-            ask = False
-        else:
-            if pi >= plays.shape[0]:
-                return SCRIPT_ERROR
-            a = plays[pi]
-            pi += 1
-            at[1] = pi
-            ask = False
-            if not (priv[U(HAND + s)] >> a) & 1:
-                return REJECTED if s != seat else SCRIPT_ERROR
-        if ask:
-            b = _ask(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
-            if b != a and not _strays(popcount(legal), stray, drng):
+        if s != seat and ((ph == PH_DISCARD and discard == NO_CARD) or (ph == PH_DUMMY and keep == NO_KEEP)):
+            a, modelled = _unseen(ph, s, st, priv, legal, played, upbit, infer, stray, pids, params, fns, drng,
+                                  prng, tab, ws)
+            if a < 0 and ph == PH_DISCARD:
                 return REJECTED
+        else:
+            a, _, ci, pi = scripted_action(ph, s, priv[U(HAND + s)], joker_suit, calls, alone, discard, keep, plays,
+                                           ci, pi)
+            at[0] = ci
+            at[1] = pi
+            if a < 0:
+                return REJECTED if a == -ERR_NOT_HELD and s != seat else SCRIPT_ERROR
+            if infer != 0 and s != seat and (ph == PH_BID1 or ph == PH_BID2 or ph == PH_ALONE or ph == PH_DEFEND):
+                b = _ask(pids[U(s)], st, priv, s, legal, params[U(s)], prng, tab, ws, fns)
+                if b != a and not _strays(popcount(legal), stray, drng):
+                    return REJECTED
         if _apply(st, priv, tab, a, legal):
             if modelled:
                 return POLICY_ERROR

@@ -7,8 +7,8 @@ past the size the project keeps.
 from numba import njit
 
 from euchresim.engine.bits import lowbit
-from euchresim.engine.hand import apply_action, call_action, start_hand
-from euchresim.engine.layout import (ALONE, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_NOT_HELD, ERR_PLAYS_EXTRA, ERR_SCRIPT_KIND, ERR_SCRIPT_SHORT, HAND, JOKER_SUIT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PHASE, TO_ACT, NO_CARD, NO_KEEP)
+from euchresim.engine.hand import apply_action, scripted_action, start_hand
+from euchresim.engine.layout import (ALONE, ERR_ALONE_UNASKED, ERR_CALLS_EXTRA, ERR_DISCARD_UNUSED, ERR_DUMMY_UNUSED, ERR_ILLEGAL, ERR_JOKER_UNUSED, ERR_PLAYS_EXTRA, HAND, JOKER_SUIT, PH_ALONE, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_JOKER, PHASE, TO_ACT, NO_CARD, NO_KEEP)
 from euchresim.loops.hands import new_state
 
 
@@ -18,7 +18,10 @@ def replay_hand(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, alo
     """Replay a hand record's actions, checking each (docs/hand-record.md).
 
     Returns (error code, phase, step): step is the index into ``calls`` or
-    ``plays`` where that applies, or the seat for an alone error.
+    ``plays`` where that applies, or the seat for an alone error. Each
+    action is the script's by ``engine.hand.scripted_action``, as every other
+    walk of a record reads it; what only a check needs (the fields left
+    unused, the alone calls never asked) is counted here.
     """
     start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
     ci = 0
@@ -31,42 +34,18 @@ def replay_hand(tab, dealer, hands, dummy, upcard, kitty, joker_suit, calls, alo
     while st[PHASE] != PH_DONE:
         ph = st[PHASE]
         seat = st[TO_ACT]
-        step = -1
+        a, step, ci, pi = scripted_action(ph, seat, priv[HAND + seat], joker_suit, calls, alone, discard, keep,
+                                          plays, ci, pi)
+        if a < 0:
+            return -a, ph, step
         if ph == PH_JOKER:
-            if joker_suit < 0:
-                return ERR_SCRIPT_SHORT, ph, -1
-            a = joker_suit
             used_joker = True
-        elif ph == PH_BID1 or ph == PH_BID2:
-            if ci >= calls.shape[0]:
-                return ERR_SCRIPT_SHORT, ph, ci
-            step = ci
-            a = call_action(ph, calls[ci])
-            ci += 1
-            if a < 0:
-                return ERR_SCRIPT_KIND, ph, step
         elif ph == PH_ALONE or ph == PH_DEFEND:
-            a = (alone >> seat) & 1
             asked |= 1 << seat
-            step = seat
         elif ph == PH_DISCARD:
-            if discard == NO_CARD:
-                return ERR_SCRIPT_SHORT, ph, -1
-            a = discard
             used_discard = True
         elif ph == PH_DUMMY:
-            if keep == NO_KEEP:
-                return ERR_SCRIPT_SHORT, ph, -1
-            a = keep
             used_keep = True
-        else:
-            if pi >= plays.shape[0]:
-                return ERR_SCRIPT_SHORT, ph, pi
-            a = plays[pi]
-            step = pi
-            pi += 1
-            if not (priv[HAND + seat] >> a) & 1:
-                return ERR_NOT_HELD, ph, step
         if apply_action(st, priv, tab, a):
             return ERR_ILLEGAL, ph, step
         if not alone_checked and st[PHASE] >= PH_DISCARD:

@@ -17,11 +17,11 @@ import numpy as np
 from numba import njit
 
 from euchresim.engine.bits import U, lowbit, popcount, random_bit
-from euchresim.engine.hand import apply_legal, call_action, legal_actions, start_hand
+from euchresim.engine.hand import apply_legal, legal_actions, scripted_action, start_hand
 from euchresim.engine.layout import (ALONE, AWAY, CALLS, CFG_PACK,
                                      CFG_PLAYERS, DEALER, DUMMY, EXCHANGED, HAND, JOKER_SUIT, MAKER, NCALLS,
-                                     NPLAYS, OUT, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE,
-                                     PH_JOKER, PH_PLAY, PHASE, PLAY_SEAT, PLAYS, TO_ACT, UPCARD)
+                                     NO_CARD, NO_KEEP, NPLAYS, OUT, PH_DISCARD, PH_DONE, PH_JOKER, PHASE,
+                                     PLAY_SEAT, PLAYS, TO_ACT, UPCARD)
 from euchresim.policies.heuristic import heuristic_decide
 from euchresim.policies.search_layout import S_INFER_EPS, WR_PRIV, WR_ST, WR_ST2
 from euchresim.policies.view import dummy_taken
@@ -78,29 +78,14 @@ def deal_of_world(st, world, seat, tab, rng, hands):
     return disc
 
 
-@njit(cache=True, _nrt=False, inline='always')
-def _seen_action(st, st2, ph, s):
-    """The action the hand so far says the seat to act in the replay ``st2`` took (-1: the replay is past it)."""
-    k = st2[NCALLS]
-    if ph == PH_BID1 or ph == PH_BID2:
-        if k >= st[NCALLS]:
-            return np.int64(-1)
-        return call_action(ph, st[U(CALLS + k)])
-    if ph == PH_ALONE or ph == PH_DEFEND:
-        return (st[ALONE] >> s) & 1
-    if ph == PH_PLAY:
-        n = st2[NPLAYS]
-        return st[U(PLAYS + n)] if n < st[NPLAYS] else np.int64(-1)
-    return np.int64(-1)
-
-
 @njit(cache=True, _nrt=False)
 def play_weight(st, world, seat, tab, params, rng, ws):
     """How likely the other seats' calls and plays so far were in ``world``, heuristic softened by ``infer_eps``.
 
     The hand is replayed from the world's deal up to ``st``; each decision
     of a seat other than ``seat`` with more than one legal option is asked
-    of heuristic. Not weighed: the joker's suit, the dealer's discard
+    of heuristic, the action being the one ``engine.hand.scripted_action``
+    reads off ``st`` (as every walk of a record reads it). Not weighed: the joker's suit, the dealer's discard
     (unseen), and a Cutthroat maker who took the dummy (its hand as dealt
     cannot be told from the five it kept: the replay stops at the keep,
     the calls weighed). A world in which a card seen could not have been
@@ -115,6 +100,9 @@ def play_weight(st, world, seat, tab, params, rng, ws):
     disc = deal_of_world(st, world, seat, tab, rng, hands)
     start_hand(st2, priv2, tab, st[DEALER], hands, world[DUMMY], st[UPCARD], np.int64(0))
     skip = st[MAKER] if dummy_taken(st, tab) else np.int64(-1)
+    discard = disc if skip < 0 else np.int64(NO_CARD)     # none once a maker took the dummy: the replay stops
+    calls = st[CALLS:CALLS + st[NCALLS]]
+    plays = st[PLAYS:PLAYS + st[NPLAYS]]
     w = 1.0
     for _ in range(MAX_STEPS):
         ph = st2[PHASE]
@@ -123,16 +111,12 @@ def play_weight(st, world, seat, tab, params, rng, ws):
             break
         s = st2[TO_ACT]
         legal = legal_actions(st2, priv2, tab)
-        if ph == PH_JOKER:
-            a = st[JOKER_SUIT]
-        elif ph == PH_DISCARD:
-            if disc < 0 or skip >= 0:
-                break
-            a = disc
-        else:
-            a = _seen_action(st, st2, ph, s)
-            if a < 0:
-                break
+        # the replay's own counts are the cursors; an action the hand so far does not say ends the replay
+        a, _, _, _ = scripted_action(ph, s, np.int64(-1), st[JOKER_SUIT], calls, st[ALONE], discard,
+                                     np.int64(NO_KEEP), plays, st2[NCALLS], st2[NPLAYS])
+        if a < 0:
+            break
+        if ph != PH_JOKER and ph != PH_DISCARD:
             k = popcount(legal)
             if s != seat and s != skip and k > 1 and (legal >> a) & 1:
                 h = heuristic_decide(st2, priv2[U(HAND + s)], priv2[U(AWAY + s)], s, legal, params, tab)
