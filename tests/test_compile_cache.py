@@ -297,3 +297,57 @@ def test_cold_then_cached_start_give_the_same_numbers(tmp_path):
                            check=True).stdout for _ in range(2)]
     assert outs[0] == outs[1] and outs[0].strip().isdigit()
     assert any(p.suffix == ".nbc" for p in tmp_path.rglob("*"))
+
+
+# two threads stand for two processes (flock locks an open file, whichever process or thread opened it):
+# `a` has read the function's index and waits there until `b` is saving the same function's other signature
+RACE = """
+import json, os, sys, threading, time
+import euchresim.engine as E
+from numba.core.caching import IndexDataCacheFile
+
+ours, other = os.path.join(E.cache_dir(), "loops"), sys.argv[1]
+for folder in (ours, other):
+    os.makedirs(folder, exist_ok=True)
+a, b = (IndexDataCacheFile(ours, "race.f-1.py311", source_stamp=(0.0, 1)) for _ in range(2))
+read, saving = threading.Event(), threading.Event()
+load = a._load_index
+
+
+def slow_load():
+    index = load()
+    read.set()
+    saving.wait(60)
+    time.sleep(0.5)
+    return index
+
+
+a._load_index = slow_load
+ta = threading.Thread(target=a.save, args=("a", "code of a"))
+ta.start()
+read.wait(60)
+tb = threading.Thread(target=lambda: (saving.set(), b.save("b", "code of b")))
+tb.start()
+ta.join(60)
+tb.join(60)
+IndexDataCacheFile(other, "race.f-1.py311", source_stamp=(0.0, 1)).save("c", "code of c")
+check = IndexDataCacheFile(ours, "race.f-1.py311", source_stamp=(0.0, 1))
+print(json.dumps({"loaded": {k: check.load(k) for k in "ab"}, "ours": sorted(os.listdir(ours)),
+                  "other": sorted(os.listdir(other))}))
+"""
+
+
+@pytest.mark.slow
+def test_two_processes_saving_one_kernel_at_once_keep_both_signatures(tmp_path):
+    """numba reads a function's index, picks a free data file name and writes the index back: a second
+    process saving another signature in between picks the same name, and one entry is lost or names the
+    other's code.  In euchresim's folder the save is done under a lock (engine/__init__.py); anywhere
+    else numba saves as it always has (no lock file)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=ROOT)
+    r = subprocess.run([sys.executable, "-c", RACE, str(tmp_path / "other")], env=env, cwd=tmp_path,
+                       capture_output=True, text=True, timeout=HANG)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["loaded"] == {"a": "code of a", "b": "code of b"}
+    assert out["ours"] == [".lock", "race.f-1.py311.1.nbc", "race.f-1.py311.2.nbc", "race.f-1.py311.nbi"]
+    assert out["other"] == ["race.f-1.py311.1.nbc", "race.f-1.py311.nbi"]

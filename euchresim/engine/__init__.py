@@ -23,9 +23,11 @@ before any ``@njit(cache=True)`` function is first compiled or loaded, which
 is why it is registered here, in the package every kernel module imports
 first.
 """
+import contextlib
 import functools
 import gc
 import hashlib
+import itertools
 import os
 
 import numba
@@ -121,6 +123,64 @@ def _register_locator() -> None:
 
 
 _register_locator()
+
+
+@contextlib.contextmanager
+def _folder_lock(folder: str):
+    """Holds an exclusive lock on ``folder/.lock``, shared by every process on the machine (POSIX's flock);
+    where there is no flock (Windows), no lock, as numba has none."""
+    try:
+        import fcntl
+        fd = os.open(os.path.join(folder, ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)          # closing the file releases the lock
+
+
+# numba's own save (a re-import of this module must not wrap the wrapper)
+_numba_save = getattr(_caching.IndexDataCacheFile.save, "_numba_save", _caching.IndexDataCacheFile.save)
+
+
+def _inside(path: str, folder: str) -> bool:
+    try:
+        return os.path.commonpath([os.path.abspath(path), os.path.abspath(folder)]) == os.path.abspath(folder)
+    except ValueError:      # another drive (Windows)
+        return False
+
+
+def _save(self, key, data):
+    """numba's ``IndexDataCacheFile.save``, made safe for processes saving into one of euchresim's folders.
+
+    numba reads a function's index, picks the first data file name the index does not use, writes the
+    index, then the data.  Two processes saving two signatures of one kernel at once (the test suite's
+    workers, a run's workers on a cold cache) both read the index before either writes it, pick the same
+    name, and one's index entry can end up naming the other's machine code, which numba loads without a
+    check, every later run too.  Here the read, the pick and both writes are done under a lock on the
+    folder, and the data is written before the index that names it (a reader never finds an entry
+    whose file is yet to come).  Every other function's cache saves as numba does.
+    """
+    # no folder of euchresim's is known before a locator of its own has asked for cache_dir()
+    if not (cache_dir.cache_info().currsize and _inside(self._cache_path, cache_dir())):
+        return _numba_save(self, key, data)
+    with _folder_lock(self._cache_path):
+        overloads = self._load_index()
+        name = overloads.get(key)
+        if name is None:
+            used = set(overloads.values())
+            name = next(n for n in map(self._data_name, itertools.count(1)) if n not in used)
+        self._save_data(name, data)
+        if overloads.get(key) != name:
+            overloads[key] = name
+            self._save_index(overloads)
+
+
+_save._numba_save = _numba_save
+_caching.IndexDataCacheFile.save = _save
 
 # the folder kernels_cached() looks in, and the index numba writes there for the hot loop
 # (loops/hands.py, _play_hands: run_hands is Python around it): "<module>.<function>-<first line>.py<version>.nbi"
