@@ -140,6 +140,22 @@ def test_resume_of_work_other_code_made_is_refused(tmp_path, monkeypatch, rates)
     assert len(report.code_fingerprint()) == 16 and report.code_fingerprint() == report.code_fingerprint()
 
 
+def test_a_fresh_start_drops_every_piece_kept_before_it(tmp_path, rates):
+    """--force (or a first run) clears OUT/_work: a piece the fresh run had not reached when it stopped would
+    otherwise stay as an older run (maybe an older code) made it, and a later --resume would take it as its own."""
+    shutil.copytree(rates, tmp_path / "r")
+    work = tmp_path / "r" / "_work"
+    kept = sorted(p.name for p in work.iterdir())
+    stale = work / "bid1-0-000000000000"              # a piece only an older run had made
+    stale.mkdir()
+    (stale / "_manifest.json").write_text('{"complete": true}')
+    assert run(RATES + ["--force"], cwd=tmp_path).exit_code == 0
+    assert not stale.exists() and sorted(p.name for p in work.iterdir()) == kept
+    stale.mkdir()                                      # a resume keeps what its own run made
+    assert run(RATES + ["--resume"], cwd=tmp_path).exit_code == 0
+    assert stale.exists()
+
+
 def test_an_unwritable_out_is_one_line(tmp_path, monkeypatch):
     """A read-only --out (root ignores chmod, so the refusal is the operating system's, simulated)."""
     import euchresim.report as report

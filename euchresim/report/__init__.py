@@ -220,9 +220,31 @@ def claim(ctx: ReportContext) -> None:
             raise ReportError(f"{ctx.out}: the kept work was made with other {', '.join(diff)} "
                               f"({', '.join(f'{k} {have.get(k)}' for k in diff)}); --resume needs the same, "
                               "--force makes the report afresh")
+    if not (ctx.resume and not ctx.force):
+        _clear_work(ctx)
     write_atomic(path, json.dumps(want, indent=1).encode())
     kept = _sittings(ctx) if ctx.resume and not ctx.force else []
     _write_sittings(ctx, kept + [{"started": time.time(), "seconds": 0.0}])
+
+
+def _clear_work(ctx: ReportContext) -> None:
+    """A report begun afresh drops every piece of work kept before it, not only those it reaches.
+
+    A piece is started afresh when the run reaches it, so a fresh run
+    stopped early left the pieces it had not reached yet as an older run
+    (maybe an older code) made them, under today's ``report.json``; a later
+    ``--resume`` took them as its own and mixed two codes' chunks.
+    """
+    import shutil
+    work = ctx.path("_work")
+    if not os.path.isdir(work):
+        return
+    for name in os.listdir(work):
+        p = os.path.join(work, name)
+        if os.path.isdir(p) and not os.path.islink(p):
+            shutil.rmtree(p)
+        else:
+            os.remove(p)
 
 
 def _sittings(ctx: ReportContext) -> list:
