@@ -43,7 +43,20 @@ def _made(tmp_path_factory, args, out):
 
 @pytest.fixture(scope="module")
 def order_up(tmp_path_factory):
-    return _made(tmp_path_factory, OU_ARGS, "ou")
+    """The report, made once; every heatmap it draws kept in ``DRAWN`` (file name -> the frame and caption
+    handed to ``plots.heatmap``), so a test reads the numbers a chart prints, not only the CSV's."""
+    import euchresim.plots as plots
+    real = plots.heatmap
+
+    def keeping(df, row, col, value, path, *a, caption="", **k):
+        DRAWN[os.path.basename(path)] = (df.copy(), caption)
+        return real(df, row, col, value, path, *a, caption=caption, **k)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(plots, "heatmap", keeping)
+        return _made(tmp_path_factory, OU_ARGS, "ou")
+
+
+DRAWN = {}
 
 
 def _deals(seed=7):
@@ -175,6 +188,28 @@ def test_the_opening_chart_takes_the_targeted_classes_cells_from_their_targeted_
     assert np.allclose(rest["gain_x"], rest["gain_y"]) and (rest["n_x"] == rest["n_y"]).all()
     readme = (order_up / "ou" / "README.md").read_text()
     assert "the cells of `2T R`, `3T L`, `3T R` from its targeted deals" in readme
+
+
+def test_the_main_models_heatmap_prints_the_targeted_cells_and_its_caption_counts_its_hands(order_up):
+    """The round-one heatmap of the main model prints what the text and the call chart say: the targeted
+    classes' cells from their targeted deals, every other class's from the untargeted run; its caption's count
+    is the hands behind the cells drawn (not the run's hands)."""
+    import re
+    df, caption = DRAWN["heatmap_heuristic.png"]
+    head = pd.read_csv(order_up / "ou" / "order_up_headline.csv")
+    by_class = pd.read_csv(order_up / "ou" / "order_up_by_class.csv")
+    df = df.assign(position=df["position"].astype(str), hand_class=df["hand_class"].astype(str))
+    mine = df.merge(head, on=["position", "hand_class"], suffixes=("", "_head"))
+    assert set(mine["hand_class"]) == set(OU_CLASSES) and len(mine) == len(head[head["reached"] > 0])
+    assert (mine["n"] == mine["reached"]).all() and np.allclose(mine["gain"], mine["gain_head"])
+    rest = df[~df["hand_class"].isin(OU_CLASSES)].merge(
+        by_class[(by_class["policy"] == "heuristic") & (by_class["round"] == 1)], on=["position", "hand_class"])
+    assert len(rest) == (~df["hand_class"].isin(OU_CLASSES)).sum() > 0
+    assert np.allclose(rest["gain_x"], rest["gain_y"]) and (rest["n_x"] == rest["n_y"]).all()
+    hands = int(re.search(r"· ([\d,]+) hands ·", caption).group(1).replace(",", ""))
+    assert hands == int(df["n"].sum()) and hands != 1000
+    other, other_caption = DRAWN["heatmap_heuristic_1.png"]          # the second model: untargeted throughout
+    assert int(re.search(r"· ([\d,]+) hands ·", other_caption).group(1).replace(",", "")) == int(other["n"].sum())
 
 
 def test_every_headline_cell_is_measured_again_and_its_z_printed(order_up):
