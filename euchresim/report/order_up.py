@@ -409,9 +409,9 @@ def _tables_text() -> list[str]:
 
 def _label(policy: str, policies: list) -> str:
     """A policy's short name, made unique when two share one (heuristic, heuristic:human): heuristic_1."""
-    head = policy.split(":")[0]
-    same = [p for p in policies if p.split(":")[0] == head]
-    return head if same[0] == policy else f"{head}_{same.index(policy)}"
+    from euchresim.policies import head as family
+    same = [p for p in policies if family(p) == family(policy)]
+    return family(policy) if same[0] == policy else f"{family(policy)}_{same.index(policy)}"
 
 
 def _heat_name(policy: str, policies: list) -> str:
