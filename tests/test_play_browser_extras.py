@@ -42,7 +42,8 @@ def test_a_hint_shows_the_advisors_options_before_the_player_acts_and_the_record
     page.goto(url)
     page.wait_for_selector("#calls button, #hand button.card")
     ask = page.locator("#hint-ask")
-    assert ask.is_visible() and page.locator("#hint .hint-option").count() == 0
+    ask.wait_for(state="visible")          # extras.js draws from its own fetch of /api/state, after app.js
+    assert page.locator("#hint .hint-option").count() == 0
     step = session.step
     ask.click()
     page.locator("#hint .hint-option").first.wait_for(timeout=ADVISOR)
@@ -58,7 +59,9 @@ def test_a_hint_shows_the_advisors_options_before_the_player_acts_and_the_record
     assert ask.is_disabled()
     _shot(page, "play-hint.png")
     play_hand_by_clicking(page, session)
-    assert page.locator("#hint-ask").is_hidden()                 # the hand is over: no decision to ask about
+    # the hand is over: no decision to ask about (extras.js hides the button on its own fetch, after app.js
+    # has shown "Next hand": wait for it rather than look once)
+    page.locator("#hint-ask").wait_for(state="hidden", timeout=30_000)
     obj = json.loads(open(session.path).read().splitlines()[0])
     assert obj["hints"][0]["step"] == step and obj["hints"][0]["best"] == held["best"]
     # its verdict is marked, and the tally says it leaves it out

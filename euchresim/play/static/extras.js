@@ -158,7 +158,7 @@
     }
     if (review && review.data && review.data.verdicts !== "done" && s.advice &&
         s.advice.hands[String(review.hand)] && s.advice.hands[String(review.hand)].status === "done") {
-      openReview(review.hand, review.at);      // its verdicts came: fetch it again
+      openReview(review.hand, null);           // its verdicts came: fetch it again, staying where the player is
     }
   }
 
@@ -167,6 +167,9 @@
     const box = document.getElementById("review-step");
     if (!r.ok) { box.textContent = (await r.text()).trim(); return; }
     const data = await r.json();
+    // at === null: a refresh of the hand shown; the player may have stepped while it was fetched, so the
+    // decision shown is the one they are at when the answer comes, not when it was asked
+    if (at === null) at = review && review.hand === hand ? review.at : 0;
     review = { hand, data, at: Math.min(at, Math.max(0, data.steps.length - 1)) };
     document.getElementById("review-hand").value = String(hand);
     drawReview();
