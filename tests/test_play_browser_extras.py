@@ -124,3 +124,48 @@ def test_the_session_is_drawn_per_hand_and_per_kind_of_decision(page, table):
     total = float(page.locator("#summary tr[data-kind='follows'] td").nth(2).text_content())
     assert total == pytest.approx(pic["kinds"][2]["gave_up"], abs=0.005)
     _shot(page, "play-picture.png")
+
+
+@pytest.mark.slow
+def test_the_review_stays_where_the_player_stepped_while_its_verdicts_are_fetched_again(page, table):
+    """The review fetches a hand again when its verdicts come; the player may step on meanwhile.
+
+    The first answer is made to say the verdicts are still coming, and the
+    fetch again is held until the player has stepped twice: when it
+    arrives, the review shows the decision the player is at, not the one
+    shown when the fetch was asked (it went back there).
+    """
+    url, session, advisor = table
+    answers, held = [], []
+
+    def review(route):
+        if not answers:                                   # the first: "still judging", as when a hand ends
+            data = route.fetch().json()
+            data["verdicts"] = "waiting"
+            answers.append(data)
+            route.fulfill(json=data)
+        else:
+            held.append(route)
+
+    page.route("**/api/review?*", review)
+    page.goto(url)
+    play_hand_by_clicking(page, session)
+    _verdicts_done(advisor, 1)
+    page.wait_for_function("(document.getElementById('review-pos').textContent || '').startsWith('decision 1 of')")
+    n = len(answers[0]["steps"])
+    assert n >= 3
+    # the page looks at the state again (as on any step it draws) and sees the verdicts done: it fetches again
+    page.evaluate("document.body.setAttribute('data-step', document.body.dataset.step || '')")
+    end = time.time() + 30
+    while not held:
+        assert time.time() < end, "the review did not fetch its hand again"
+        page.wait_for_timeout(50)
+    page.locator("#review-next").click()
+    page.locator("#review-next").click()
+    assert page.locator("#review-pos").text_content() == f"decision 3 of {n}"
+    page.evaluate("document.getElementById('review-step').append(Object.assign("
+                  "document.createElement('span'), {id: 'drawn-before'}))")
+    held[0].continue_()
+    page.wait_for_function("!document.getElementById('drawn-before')")           # the answer was drawn
+    assert page.locator("#review-pos").text_content() == f"decision 3 of {n}"
+    assert page.locator("#review-step").get_attribute("data-step") == str(answers[0]["steps"][2]["step"])
