@@ -19,7 +19,7 @@ import time
 import pytest
 
 from euchresim.play import open_table
-from euchresim.play.table import TableError
+from euchresim.play.table import Session, TableError
 from euchresim.rules import Rules
 from tests.helpers import child_pids, hears_ctrl_c, one_error_line, run
 from tests.test_lifeline import wait_gone
@@ -187,6 +187,33 @@ def test_a_resume_of_no_session_writes_no_folder(tmp_path):
     with pytest.raises(TableError):
         open_table(Rules(), "heuristic", 1, str(kept), resume=True, advise=False)
     assert os.listdir(kept) == ["notes.txt"]
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"bot": "heuristic"}', '{"rules": {"players": 7, "deck": 24}}'])
+def test_a_resume_of_an_unreadable_session_is_one_line_naming_the_file(tmp_path, text):
+    """session.json broken, missing its rules, or with rules no game has: one line naming it, nothing written."""
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "session.json").write_text(text)
+    line = one_error_line(run(["play", "--no-browser", "--port", "0", "--stop-after", "0", "--session",
+                               str(folder), "--resume", "--no-advice"]))
+    assert f"--resume: {folder / 'session.json'}: cannot read the session (" in line, line
+    assert os.listdir(folder) == ["session.json"] and (folder / "session.json").read_text() == text
+    with pytest.raises(TableError, match="cannot read the session"):
+        Session.kept(str(folder))
+
+
+def test_a_resume_takes_the_sessions_own_rules_bot_and_seed(tmp_path):
+    """What session.json kept is what --resume plays with, unless the command line says otherwise."""
+    folder = str(tmp_path / "s")
+    Session(Rules(players=3, deck=32), "heuristic:human", 7, folder).close()
+    rules, bot, seed = Session.kept(folder)
+    assert (rules, seed) == (Rules(players=3, deck=32), 7) and bot == Session.check(
+        Rules(players=3), "heuristic:human", folder, True).names[0]
+    assert Session.kept(str(tmp_path / "none")) is None
+    r = run(["play", "--no-browser", "--port", "0", "--stop-after", "0", "--session", folder, "--resume",
+             "--no-advice"])
+    assert r.exit_code == 0, r.output                     # no rule, bot or seed given: the kept ones, no refusal
 
 
 # ------------------------------------------------------------------ a cold start says it compiles

@@ -166,26 +166,22 @@ RULE_OPTIONS = ("players", "deck", "stick_the_dealer", "defend_alone", "joker_up
 
 
 def _kept(folder, rules, bot, seed):
-    """A resumed session's rules, bot and seed: its own (SESSION/session.json), where the command line gives none."""
-    import json
-
+    """A resumed session's rules, bot and seed: its own (``Session.kept``), where the command line gives none."""
     from click.core import ParameterSource
 
-    from euchresim.rules import Rules, RulesError
+    from euchresim.play.table import Session, TableError
     ctx = click.get_current_context()
 
     def given(name):
         return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
-    path = os.path.join(folder, "session.json")
     try:
-        with open(path, encoding="utf-8") as fh:
-            kept = json.load(fh)
-        d = dict(kept["rules"])
-        kept_rules = Rules.from_record(d.pop("players"), d.pop("deck"), d)
-    except FileNotFoundError:
+        kept = Session.kept(folder)
+    except TableError as e:
+        raise InputError(str(e)) from None
+    if kept is None:
         return rules, bot, seed            # no session there: the table says so
-    except (OSError, ValueError, KeyError, TypeError, RulesError) as e:
-        raise InputError(f"--resume: {path}: cannot read the session ({e})") from None
+    kept_rules, kept_bot, kept_seed = kept
     if not any(given(name) for name in RULE_OPTIONS):
         rules = kept_rules
-    return rules, (bot if given("bot") else kept.get("bot", bot)), (seed if given("seed") else kept.get("seed", seed))
+    return (rules, bot if given("bot") or kept_bot is None else kept_bot,
+            seed if given("seed") or kept_seed is None else kept_seed)

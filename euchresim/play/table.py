@@ -88,6 +88,23 @@ class Session:
             raise TableError(f"--resume: there is no session in {folder} to go on with", 400)
         return read
 
+    @staticmethod
+    def kept(folder: str):
+        """The rules, bot and seed a session in ``folder`` was played with (its session.json), or None where
+        there is none (a --resume there is refused by ``check``); an unreadable one is a TableError."""
+        from euchresim.rules import Rules, RulesError
+        path = os.path.join(folder, META)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                kept = json.load(fh)
+            d = dict(kept["rules"])
+            rules = Rules.from_record(d.pop("players"), d.pop("deck"), d)
+            return rules, kept.get("bot"), kept.get("seed")
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, KeyError, TypeError, RulesError) as e:
+            raise TableError(f"--resume: {path}: cannot read the session ({e})", 400) from None
+
     def __init__(self, rules, bot: str, seed: int, folder: str, resume: bool = False, on_hand=None,
                  on_decision=None, read=None):
         self.table = Session.check(rules, bot, folder, resume, read)     # the bot, read once (``read``: already)
