@@ -135,14 +135,13 @@ def advise(hand, upcard, seat, rnd, calls_text, decision, discard_text, alone_te
 
 
 def _check_numbers(A, samples, alpha, stray, fixed, model_hands) -> float:
-    """The options' numbers, each refused in one line; returns the stray chance (default ``A.STRAY``)."""
-    if samples is not None and samples < 1:
-        raise InputError(f"--samples {samples}: at least 1")
-    if not A.MIN_ALPHA <= alpha < 1:
-        raise InputError(f"--alpha {alpha:g}: an error rate from {A.MIN_ALPHA:g} up to (not including) 1")
+    """The options' numbers, each refused in one line (the library's checks, and the two that are the
+    command's); returns the stray chance (default ``A.STRAY``)."""
     stray = A.STRAY if stray is None else stray
-    if not 0.0 <= stray < 0.5:
-        raise InputError(f"--stray {stray:g}: a chance from 0 up to (not including) 0.5")
+    try:
+        A.check_settings(samples, alpha, stray)
+    except A.AdviceError as e:
+        raise InputError(str(e)) from None
     if fixed and samples is None:
         raise InputError("--fixed: give --samples, the number of deals to play")
     if model_hands is not None and model_hands < 100:
@@ -152,13 +151,8 @@ def _check_numbers(A, samples, alpha, stray, fixed, model_hands) -> float:
 
 def _advisor_compiled() -> bool:
     """Whether the advisor's kernel is in the cache; reading the hand compiles it otherwise (tens of seconds)."""
-    import os
-    from euchresim.engine import cache_dir
-    try:
-        names = os.listdir(os.path.join(cache_dir(), "loops"))
-    except OSError:
-        return False
-    return any(n.startswith("advise.play_options-") and n.endswith(".nbi") for n in names)
+    from euchresim.cli.options import kernel_cached
+    return kernel_cached("advise.play_options-")
 
 
 def _compile_here(A, sit, name, infer, seed, infer_policy):

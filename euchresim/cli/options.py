@@ -176,3 +176,15 @@ def say_if_compiling(quiet):
     if not kernels_cached():
         click.echo(COMPILING, err=True)
 
+
+def kernel_cached(prefix: str, layer: str = "loops") -> bool:
+    """Whether numba's cache holds a kernel of ``layer`` (its index file ``<module>.<function>-...nbi``): a command
+    that would otherwise compile first says so (COMPILING) before the wait."""
+    import os
+
+    from euchresim.engine import cache_dir
+    try:
+        names = os.listdir(os.path.join(cache_dir(), layer))
+    except OSError:
+        return False
+    return any(n.startswith(prefix) and n.endswith(".nbi") for n in names)

@@ -141,24 +141,16 @@ def _check_host(host, port, allow_remote, is_loopback):
                "read its hands", err=True)
 
 
-def _kernel_cached(prefix: str, layer: str = "loops") -> bool:
-    """Whether numba's cache holds a kernel of ``layer`` (its index file ``<module>.<function>-...nbi``)."""
-    from euchresim.engine import cache_dir
-    try:
-        names = os.listdir(os.path.join(cache_dir(), layer))
-    except OSError:
-        return False
-    return any(n.startswith(prefix) and n.endswith(".nbi") for n in names)
-
-
 def _table_compiled() -> bool:
     """Whether the bots' turns at the table are compiled (else dealing the first hand compiles them: tens of s)."""
-    return _kernel_cached("hands.decide_one-") and _kernel_cached("state._legal-", "engine")
+    from euchresim.cli.options import kernel_cached
+    return kernel_cached("hands.decide_one-") and kernel_cached("state._legal-", "engine")
 
 
 def _advisor_compiled() -> bool:
     """Whether the advisor's kernel is compiled (else the worker compiles it before the first verdict)."""
-    return _kernel_cached("advise.play_options-")
+    from euchresim.cli.options import kernel_cached
+    return kernel_cached("advise.play_options-")
 
 
 RULE_OPTIONS = ("players", "deck", "stick_the_dealer", "defend_alone", "joker_upcard", "both_alone_lead", "game_to",

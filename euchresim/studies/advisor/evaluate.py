@@ -261,6 +261,17 @@ def net_points(points: np.ndarray, seat: int, players: int) -> np.ndarray:
     return own - points[..., others].mean(axis=-1)
 
 
+def check_settings(samples: int | None = None, alpha: float = 0.05, stray: float = STRAY) -> None:
+    """The answer's numbers, each refused in one line (an AdviceError) before any work: ``advise`` asks this,
+    and the command line asks it first, so that a typo is refused before a compile notice."""
+    if samples is not None and samples < 1:
+        raise AdviceError(f"--samples {samples}: at least 1")
+    if not MIN_ALPHA <= alpha < 1:
+        raise AdviceError(f"--alpha {alpha:g}: an error rate from {MIN_ALPHA:g} up to (not including) 1")
+    if not 0.0 <= stray < 0.5:
+        raise AdviceError(f"--stray {stray:g}: a chance from 0 up to (not including) 0.5")
+
+
 def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch: int | None = None,
            seed: int = 0, infer: bool = True, alpha: float = 0.05, workers: int = 1, backend: str = "local",
            address: str | None = None, on_batch=None, stop: bool = True, infer_policy=None,
@@ -284,12 +295,9 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
     batch = batch or default_batch(policy)
     if samples is None:
         samples = default_samples(policy)
-    if samples < 1 or batch < 1:
-        raise AdviceError("samples and batch must be at least 1")
-    if not 0.0 <= stray < 0.5:
-        raise AdviceError(f"--stray {stray:g}: a chance from 0 up to (not including) 0.5")
-    if not MIN_ALPHA <= alpha < 1:
-        raise AdviceError(f"--alpha {alpha:g}: an error rate from {MIN_ALPHA:g} up to (not including) 1")
+    if batch < 1:
+        raise AdviceError(f"batch {batch}: at least 1")
+    check_settings(samples, alpha, stray)
     max_batches = -(-samples // batch)
     schedule = look_schedule(max_batches, -(-MIN_STOP_DEALS // batch)) if stop else [max_batches]
     k = len(decision.options)
