@@ -307,3 +307,29 @@ def child_pids(pid):
         with open(f"/proc/{pid}/task/{task}/children") as fh:
             kids += [int(x) for x in fh.read().split()]
     return kids
+
+
+def stopped_duel_and_resumed(spec, tmp_path, monkeypatch, stop_in: int = 4):
+    """A duel never stopped, the same duel stopped by Ctrl-C in its ``stop_in``-th batch and then resumed:
+    (whole, the RunStopped raised, the partial result it gives, the resumed result).
+
+    The stop is planted in ``studies.duel._batch_job``, where a real Ctrl-C lands between batches.
+    """
+    from euchresim.run.jobs import RunStopped
+    from euchresim.studies import duel as d
+    whole = d.duel(spec, 1)
+    real = d._batch_job
+    calls = []
+
+    def stop_there(args):
+        calls.append(args[1])
+        if len(calls) == stop_in:
+            raise KeyboardInterrupt
+        return real(args)
+    monkeypatch.setattr(d, "_batch_job", stop_there)
+    folder = str(tmp_path / "match")
+    with pytest.raises(RunStopped) as e:
+        d.duel(spec, 1, folder=folder)
+    part = d.partial(spec, e.value)
+    monkeypatch.setattr(d, "_batch_job", real)
+    return whole, e.value, part, d.duel(spec, 1, folder=folder, resume=True)

@@ -212,27 +212,12 @@ def test_a_stopped_duel_keeps_its_deal_sequences_and_resumes_to_the_same_numbers
     import numpy as np
 
     from euchresim.rules import FOUR_HAND
-    from euchresim.run.jobs import RunStopped
     from euchresim.studies import duel as d
+    from tests.helpers import stopped_duel_and_resumed
     spec = d.DuelSpec(FOUR_HAND, "baseline", "random", seed=3, deals=40)
-    whole = d.duel(spec, 1)
-    real = d._batch_job
-    calls = []
-
-    def stop_in_the_fourth(args):
-        calls.append(args[1])
-        if len(calls) == 4:
-            raise KeyboardInterrupt
-        return real(args)
-    monkeypatch.setattr(d, "_batch_job", stop_in_the_fourth)
-    folder = str(tmp_path / "match")
-    with pytest.raises(RunStopped) as e:
-        d.duel(spec, 1, folder=folder)
-    part = d.partial(spec, e.value)
-    assert e.value.done == 3 and part["deals"] == 3 * d.batch_size(40)
+    whole, stopped, part, again = stopped_duel_and_resumed(spec, tmp_path, monkeypatch)
+    assert stopped.done == 3 and part["deals"] == 3 * d.batch_size(40)
     assert part["games"] == part["deals"] * 2 and 0 <= part["a_win_rate"] <= 1
-    monkeypatch.setattr(d, "_batch_job", real)
-    again = d.duel(spec, 1, folder=folder, resume=True)
     assert again == whole
     assert not np.isnan(again["points_per_hand"])
 

@@ -64,25 +64,10 @@ def test_baseline_beats_openspiels_uniform_random_and_random_is_even_with_it():
 def test_a_stopped_openspiel_duel_resumes_to_the_same_tallies(tmp_path, monkeypatch):
     """Ctrl-C after three chunks, then --resume: every deal as a duel never stopped plays it (both sides
     here are deterministic; only the timings are not)."""
-    from euchresim.run.jobs import RunStopped
+    from tests.helpers import stopped_duel_and_resumed
     spec = _spec("heuristic", "openspiel:random", 8, seed=3)
-    whole = d.duel(spec, 1)
-    real = d._batch_job
-    calls = []
-
-    def stop_in_the_fourth(args):
-        calls.append(args[1])
-        if len(calls) == 4:
-            raise KeyboardInterrupt
-        return real(args)
-    monkeypatch.setattr(d, "_batch_job", stop_in_the_fourth)
-    folder = str(tmp_path / "match")
-    with pytest.raises(RunStopped) as e:
-        d.duel(spec, 1, folder=folder)
-    part = d.partial(spec, e.value)
-    assert e.value.done == 3 and part["deals"] == 3 and part["hands"] == 6 and part["game"] == "openspiel euchre"
-    monkeypatch.setattr(d, "_batch_job", real)
-    again = d.duel(spec, 1, folder=folder, resume=True)
+    whole, stopped, part, again = stopped_duel_and_resumed(spec, tmp_path, monkeypatch)
+    assert stopped.done == 3 and part["deals"] == 3 and part["hands"] == 6 and part["game"] == "openspiel euchre"
     timing = ("ms_per_decision",)
     assert {k: v for k, v in again.items() if k not in timing} == {k: v for k, v in whole.items() if k not in timing}
 
