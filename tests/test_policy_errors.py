@@ -41,6 +41,24 @@ def test_an_illegal_move_names_the_action_returned_and_the_legal_cards():
     assert legal and all((held >> parse_card(c)) & 1 for c in legal)    # cards seat 1 holds, nothing invented
 
 
+def test_an_illegal_call_is_named_in_the_words_a_bot_returns_and_so_are_the_legal_ones():
+    """The same words as ``policies.decision.Action`` and the action table (``actions.name``, column bot)."""
+    from euchresim.actions import name
+    from euchresim.cards import SUITS, SUIT_NAMES
+    r = run(["simulate", "--hands", "200", "--workers", "1",
+             "--policy", f"{M}:names_the_turned_down_suit,baseline,baseline,baseline"])
+    line = _one_error_line(r)
+    assert "made an illegal move at its 'bid2' decision: it returned " in line, line
+    returned, legal = line.split("it returned ")[1].split("; the legal actions: ")
+    code = int(returned.split()[0])
+    turned = SUITS.index(_record(line)["upcard"][-1])           # the upcard's suit, turned down
+    assert code == turned and returned.startswith(f"{code} ({SUIT_NAMES[code]})")
+    legal = legal.split(" {")[0].split(" (hand")[0]
+    want = ", ".join(f"{a} ({name('bid2', a)})" for a in range(5) if a != turned)
+    assert legal.startswith(want), (legal, want)
+    assert name("bid2", 4) == "pass" and name("alone", 0) == "not alone"
+
+
 def test_a_policy_that_raises_is_one_line_naming_it_the_seat_the_decision_and_the_message():
     r = run(["simulate", "--hands", "50", "--workers", "1", "--policy", f"baseline,baseline,{M}:raises_at_play,random"])
     line = _one_error_line(r)

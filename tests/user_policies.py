@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from euchresim.engine.layout import PH_DUMMY, PH_PLAY, PHASE
+from euchresim.engine.layout import PH_BID2, PH_DUMMY, PH_PLAY, PHASE
 from euchresim.policies import POLICY_SIG, bot, param, user_policy
 from euchresim.policies.builtin import (BASELINE_DEFAULTS, B_ALONE, B_ORDER, baseline_decide, random_choice,
                                         random_keep)
@@ -25,6 +25,15 @@ def bare_njit_copy_of_baseline(st, hand, away, seat, legal, params, rng, tab):
 def plays_a_card_it_lacks(st, hand, away, seat, legal, params, rng, tab):
     if st[PHASE] == PH_PLAY and st[PLAYS_SEEN] >= 0:
         return np.int64(33)            # no such card
+    return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
+
+
+@user_policy
+def names_the_turned_down_suit(st, hand, away, seat, legal, params, rng, tab):
+    if st[PHASE] == PH_BID2:
+        for a in range(4):
+            if not (legal >> a) & 1:
+                return np.int64(a)         # the one suit round two does not allow (R6)
     return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
 
 

@@ -22,14 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from euchresim.actions import name as action_name
 from euchresim.cards import board_str, card_str
-from euchresim.engine.layout import (AWAY, GAME_DTYPE, HAND, HAND_DTYPE, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DUMMY, PH_JOKER, PH_PLAY, RUBBER_DTYPE, TALLY_SIZE)
+from euchresim.engine.layout import AWAY, GAME_DTYPE, HAND, HAND_DTYPE, PH_DISCARD, PH_DUMMY, PH_PLAY, RUBBER_DTYPE, TALLY_SIZE
 
 RING = 1 << 11        # rows kept while playing a chunk again (a ring: only the last ones matter)
-SUITS = "CDHS"
-CODES = {PH_JOKER: {s: SUITS[s] for s in range(4)}, PH_BID1: {0: "pass", 1: "order"},
-         PH_BID2: {**{s: "name " + SUITS[s] for s in range(4)}, 4: "pass"},
-         PH_ALONE: {0: "no", 1: "alone"}, PH_DEFEND: {0: "no", 1: "defend alone"}}
 
 
 @dataclass(frozen=True)
@@ -110,7 +107,10 @@ def _action(phase: int, a: int) -> str:
             return f"{a} (not a board of cards)"
     if phase in (PH_DISCARD, PH_PLAY):
         return card_str(a) if 0 <= a <= 32 else f"{a} (no card)"
-    return f"{a} ({CODES[phase][a]})" if a in CODES.get(phase, {}) else f"{a} (no such action)"
+    try:
+        return f"{a} ({action_name(phase, a)})"        # the words a bot returns (actions.name, column bot)
+    except (KeyError, ValueError, IndexError):
+        return f"{a} (no such action)"
 
 
 def _legal(phase: int, legal: int) -> str:
@@ -118,7 +118,7 @@ def _legal(phase: int, legal: int) -> str:
         return "the legal cards: " + " ".join(board_str(legal))
     if phase == PH_DUMMY:
         return "a board of 5 of " + " ".join(board_str(legal))
-    return "the legal actions: " + ", ".join(f"{a} ({CODES[phase][a]})" for a in range(8) if (legal >> a) & 1)
+    return "the legal actions: " + ", ".join(f"{a} ({action_name(phase, a)})" for a in range(8) if (legal >> a) & 1)
 
 
 def returned(decision: FailedDecision | None) -> str:
