@@ -248,11 +248,11 @@ def _matches(printed, quoted):
 # --- excerpts: python blocks that quote the package's code instead of running --------
 
 def _driver_calls_decide(block):
-    """policies.md quotes loops.hands.play_out's call of the policy, less its U(...) index casts."""
+    """policies.md quotes loops.hands.play_out_with's call of the policy, less its U(...) index casts."""
     with open(os.path.join(ROOT, "euchresim", "loops", "hands.py"), encoding="utf-8") as fh:
         src = re.sub(r"\bU\(([^()]*)\)", r"\1", fh.read())
     flat = lambda s: " ".join(s.split())     # noqa: E731
-    assert flat(block) in flat(src), "docs/policies.md no longer quotes the call in loops.hands.play_out"
+    assert flat(block) in flat(src), "docs/policies.md no longer quotes the call in loops.hands.play_out_with"
 
 
 def _shows_example(name):
@@ -263,7 +263,7 @@ def _shows_example(name):
     return check
 
 
-EXCERPTS = {("docs/policies.md", "a = act(pids[seat]"): _driver_calls_decide,
+EXCERPTS = {("docs/policies.md", "a = ask(pids[seat]"): _driver_calls_decide,
             ("docs/policies.md", '"""A first bot'): _shows_example("first_bot"),
             ("docs/policies.md", '"""A user\'s policy that calls the solver'): _shows_example("one_world"),
             ("docs/policies.md", '"""A user\'s policy'): _shows_example("low_leads")}

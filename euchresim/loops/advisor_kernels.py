@@ -47,7 +47,7 @@ from numba import njit
 from euchresim.engine.bits import U, popcount, random_bit, random_float
 from euchresim.engine.hand import apply_legal, legal_actions, scripted_action, start_hand
 from euchresim.engine.layout import (CFG_PACK, CFG_PLAYERS, DEAL, DEAL_DUMMY, ERR, ERR_NOT_HELD, HAND, NO_CARD, KITTY, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_DUMMY, PH_PLAY, PHASE, POINTS, PRIV_SIZE, SCORE, ST_SIZE, TO_ACT, NO_KEEP)
-from euchresim.loops.hands import all_seats_random, random_tricks
+from euchresim.loops.hands import all_seats_random, play_out_with
 from euchresim.policies.dispatch import WS_COLS, WS_ROWS, act
 from euchresim.policies.sampler import deal_unseen
 
@@ -280,26 +280,14 @@ def probe(tab, dealer, seat, fixed, fixed_dummy, upcard, score, joker_suit, call
 
 @njit(cache=True, _nrt=False, inline='always')
 def _play_rest(st, priv, tab, pids, params, fns, rng, ws, all_random):
-    """``loops.hands.play_out`` through ``_ask`` and ``_apply``: its loop, without a fourth copy of the dispatch.
+    """``loops.hands.play_out`` through ``_ask`` and ``_apply``: its one loop, without a fourth copy of the dispatch.
 
     Inlined (a few calls): as a kernel of its own it would be one more
-    compile and link of everything ``_ask`` reaches.
-
-    The same steps in the same order (asking, applying, and ``random_tricks``
-    when every seat plays ``random``), so the same draws and the same hands;
-    tests/test_advise_compile.py holds the two to identical states, and
-    tests/test_play_out_copies.py the loop to ``play_out``'s text.
+    compile and link of everything ``_ask`` reaches.  The same loop
+    (``play_out_with``), so the same draws and the same hands;
+    tests/test_advise_compile.py holds the two to identical states.
     """
-    while st[PHASE] != PH_DONE:
-        if all_random and st[PHASE] == PH_PLAY:
-            random_tricks(st, priv, tab, rng)
-            return 0
-        seat = st[TO_ACT]
-        legal = legal_actions(st, priv, tab)
-        a = _ask(pids[U(seat)], st, priv, seat, legal, params[U(seat)], rng, tab, ws, fns)
-        if _apply(st, priv, tab, a, legal):
-            return st[ERR]
-    return 0
+    return play_out_with(_ask, _apply, st, priv, tab, pids, params, fns, rng, ws, all_random)
 
 
 @njit(cache=True)

@@ -22,14 +22,22 @@ _score_hand_in = inline_copy(score_hand)
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def play_out(st, priv, tab, pids, params, fns, rng, ws, all_random):
-    """Ask the policies for every decision until the hand is over.
+def play_out_with(ask, apply, st, priv, tab, pids, params, fns, rng, ws, all_random):
+    """The play-out loop, written once: ask each seat's policy (``ask``) and apply (``apply``) until the hand is over.
+
+    The dispatch is the parameter so that the loop's three callers play the
+    same hands: ``play_out`` and the hot loop ``_play_hands`` pass ``act`` and
+    ``apply_legal``, the advisor's ``_play_rest`` its compiled-once ``_ask``
+    and ``_apply``.  Only ever inlined, and passed a module's global: numba's
+    inliner follows the argument to the global and inlines ``act`` into the
+    caller as if written there, as the hot loop's written-out copy had it;
+    a compiled call taking a function is instead
+    keyed by the function's identity and misses the on-disk cache in every
+    new process (tests/test_play_out_copies.py holds both).
 
     When every seat plays ``random``, the tricks are played by
     ``random_tricks``, a tight loop that draws the very same random numbers
     (tests/test_fast_path.py holds the two paths to identical rows).
-    ``_play_hands`` and the advisor's ``_play_rest`` have this loop written out (numba will not take the
-    dispatch as a parameter); tests/test_play_out_copies.py holds the three to one text.
     """
     while st[PHASE] != PH_DONE:
         if all_random and st[PHASE] == PH_PLAY:
@@ -37,10 +45,19 @@ def play_out(st, priv, tab, pids, params, fns, rng, ws, all_random):
             return 0
         seat = st[TO_ACT]
         legal = legal_actions(st, priv, tab)
-        a = act(pids[U(seat)], st, priv, seat, legal, params[U(seat)], rng, tab, ws, fns)
-        if apply_legal(st, priv, tab, a, legal):
+        a = ask(pids[U(seat)], st, priv, seat, legal, params[U(seat)], rng, tab, ws, fns)
+        if apply(st, priv, tab, a, legal):
             return st[ERR]
     return 0
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def play_out(st, priv, tab, pids, params, fns, rng, ws, all_random):
+    """Ask the policies for every decision until the hand is over: ``play_out_with`` through ``act``.
+
+    Returns 0, or the engine's error code of a policy's illegal move.
+    """
+    return play_out_with(act, apply_legal, st, priv, tab, pids, params, fns, rng, ws, all_random)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -287,22 +304,12 @@ def _play_hands(tab, drng, prng, pids, params, fns, rows, plays, mask, st, priv,
         if in_game:
             for s in range(4):
                 st[SCORE + s] = scores[s]
-        # deal, play_out and write_row are inlined (bits.inline_copy says why); play_out's loop is
-        # written out: numba inlines by copying the callee's whole IR, once per level, and play_out
-        # whole (the policies, the state machine) was the cold compile's largest copy
+        # deal, the play-out loop and write_row are inlined (bits.inline_copy says why); the loop as
+        # play_out_with, not play_out: numba inlines by copying the callee's whole IR, once per level,
+        # and play_out whole (the policies, the state machine) was the cold compile's largest copy
         dummy, upcard, kitty = deal(tab, work, drng, hands)
         _start_hand_in(st, priv, tab, dealer, hands, dummy, upcard, kitty)
-        err = np.int64(0)
-        while st[PHASE] != PH_DONE:
-            if all_random and st[PHASE] == PH_PLAY:
-                random_tricks(st, priv, tab, prng)
-                break
-            seat = st[TO_ACT]
-            legal = legal_actions(st, priv, tab)
-            a = act(pids[U(seat)], st, priv, seat, legal, params[U(seat)], prng, tab, ws, fns)
-            if apply_legal(st, priv, tab, a, legal):
-                err = st[ERR]
-                break
+        err = play_out_with(act, apply_legal, st, priv, tab, pids, params, fns, prng, ws, all_random)
         write_row(rows, plays, i, mask, st, priv, players, chunk, game, rubber)
         if err:
             return err, i, dealer, 0
