@@ -28,15 +28,6 @@ def plays_a_card_it_lacks(st, hand, away, seat, legal, params, rng, tab):
     return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
 
 
-@user_policy
-def names_the_turned_down_suit(st, hand, away, seat, legal, params, rng, tab):
-    if st[PHASE] == PH_BID2:
-        for a in range(4):
-            if not (legal >> a) & 1:
-                return np.int64(a)         # the one suit round two does not allow (R6)
-    return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
-
-
 def not_jitted(st, hand, away, seat, legal, params, rng, tab):
     return 0
 
@@ -101,3 +92,12 @@ def bot_returns_none_at_play(d):
 def search_random_player(st, priv, seat, legal, params, rng, tab, ws):
     """``random_player`` as a slotted built-in's kernel (dispatch.SEARCH_SIG): tests/test_user_policy.py declares it."""
     return random_choice(legal, rng) if st[PHASE] != PH_DUMMY else random_keep(legal, rng)
+
+
+@user_policy
+def names_the_turned_down_suit(st, hand, away, seat, legal, params, rng, tab):
+    if st[PHASE] == PH_BID2:
+        for a in range(4):
+            if not (legal >> a) & 1:
+                return np.int64(a)         # the one suit round two does not allow (R6)
+    return baseline_decide(st, hand, away, seat, legal, BASELINE_DEFAULTS, tab)
