@@ -77,7 +77,8 @@ def test_order_up_files_and_quoted_numbers(order_up):
     assert "For dd (sees every hand) `policy_chose`" in readme       # a cheat's own call says what it is
     # the README opens with the call at the table, the cells another model answers the other way named
     assert readme.split("\n\n")[2] == "![Round 1: the call](calls_round1.png)"
-    calls = pd.read_csv(os.path.join(order_up, "order_up_calls_round1.csv")).fillna("")
+    calls = pd.read_csv(os.path.join(order_up, "order_up_calls_round1.csv"))
+    calls["differ"] = calls["differ"].astype(object).fillna("")          # an empty cell: no model differs
     assert set(calls["call"]) <= {"order", "pass", "close", "too few hands"}
     assert (calls.loc[calls["n"] < 30, "call"] == "too few hands").all()     # never a call on under 30 hands
     n_differ = int((calls["differ"] != "").sum())
