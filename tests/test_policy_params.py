@@ -335,3 +335,13 @@ def test_a_names_head_is_its_family_read_without_loading_it():
     from euchresim.policies import head
     assert head("best:worlds=20") == "best" and head(" OpenSpiel:ismcts:sims=10 ") == "openspiel"
     assert head("heuristic") == "heuristic" and head("no_such_module:bot:check") == "no_such_module"
+
+
+def test_identity_of_a_written_out_name_ignores_the_order_of_its_settings_and_reads_nothing():
+    from euchresim.policies import identity
+    assert identity("pimc:bid_worlds=100:max_worlds=200") == identity(" PIMC:max_worlds=200:bid_worlds=100 ")
+    assert identity("pimc:worlds=20:worlds=30") == ("pimc", (("worlds", "30"),), ())      # the later setting
+    assert identity("pimc:worlds=20") != identity("pimc:worlds=30")
+    assert identity("best") == ("best", (), ())                                           # not read as pimc
+    assert identity("mymod:bot:risk=0.2:check") == ("mymod:bot", (("risk", "0.2"),), ("check",))
+    assert identity("no.such.module:f") == ("no.such.module:f", (), ())                   # nothing loaded

@@ -126,6 +126,20 @@ def head(spec) -> str:
     return str(spec).strip().split(":", 1)[0].strip().lower()
 
 
+def identity(spec) -> tuple:
+    """A written-out policy name's identity as text: (name, its settings sorted, its flags sorted), a later
+    setting of a key overriding an earlier one, so ``pimc:bid_worlds=100:max_worlds=200`` and
+    ``pimc:max_worlds=200:bid_worlds=100`` are one bot.  Like ``head``, nothing is read or loaded (a
+    ``best`` stays ``best``): for comparing names quoted in text, such as the docs' duel tables."""
+    from euchresim.policies.user import split_spec
+    text = str(spec).strip()
+    name, rest = ((head(text), text.split(":")[1:]) if head(text) in POLICIES or ":" not in text
+                  else split_spec(text))
+    settings = dict(p.split("=", 1) for p in rest if "=" in p)
+    flags = tuple(sorted(p for p in rest if p and "=" not in p))
+    return name.lower(), tuple(sorted(settings.items())), flags
+
+
 def split_name(spec: str):
     """The one reading of a policy's name: (built-in PolicyInfo or None, name, settings, flags).
 

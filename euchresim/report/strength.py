@@ -18,25 +18,18 @@ from __future__ import annotations
 import os
 import re
 
-from euchresim.policies import POLICIES, head
+from euchresim.policies import head, identity
 
 DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs",
                     "policies.md")
 SECTION = "## Which is stronger"
-BUILT_INS = set(POLICIES)
 
 
 def _key(spec: str):
-    """A bot's identity in written-out text: its name and settings, a later setting of a key overriding an
-    earlier one (so ``pimc:bid_worlds=100:max_worlds=200`` and ``pimc:max_worlds=200:bid_worlds=100`` are one
-    bot). Compared as text, without the policy reader: the report hands in its main model written out
-    (``ReportContext.canonical``), and a docs line that names ``best`` is never read (``_explicit``)."""
-    parts = spec.strip().split(":")
-    k = 1 if head(spec) in BUILT_INS else 2          # a user's bot is named module:function
-    name, rest = ":".join(parts[:k]), parts[k:]
-    settings = dict(p.split("=", 1) for p in rest if "=" in p)
-    flags = tuple(sorted(p for p in rest if p and "=" not in p))
-    return name.lower(), tuple(sorted(settings.items())), flags
+    """A bot's identity in written-out text (``policies.identity``): compared as text, without the policy
+    reader: the report hands in its main model written out (``ReportContext.canonical``), and a docs line that
+    names ``best`` is never read (``_explicit``)."""
+    return identity(spec)
 
 
 def _section(text: str) -> str:
