@@ -46,7 +46,9 @@ def measure(hands: int, advise_samples: int) -> dict:
             best = min(best, time.process_time() - t)
         out[f"{players}p{deck} {policy}"] = spec.count / best
     if advise_samples:
-        B.time.perf_counter = time.process_time          # measure_advise's clock: CPU seconds, one worker
+        # measure_advise reads time.perf_counter; the tree measured may be an older one, with no clock to hand
+        # in, so the clock is swapped in this child process (which ends after it): CPU seconds, one worker
+        B.time.perf_counter = time.process_time
         for row in B.measure_advise(advise_samples, repeat=3):
             if row["workers"] == 1:
                 out[row["measure"]] = row["seconds"]

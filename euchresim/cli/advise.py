@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from euchresim.cli.options import InputError, read_seats, rules_options
+from euchresim.cli.options import advisor_compiled as _advisor_compiled   # a module name: the tests plant a cold cache here
 from euchresim.studies.advisor.situation_words import BOTS, PEOPLE
 
 
@@ -147,12 +148,6 @@ def _check_numbers(A, samples, alpha, stray, fixed, model_hands) -> float:
     if model_hands is not None and model_hands < 100:
         raise InputError(f"--model-hands {model_hands}: at least 100")
     return stray
-
-
-def _advisor_compiled() -> bool:
-    """Whether the advisor's kernel is in the cache; reading the hand compiles it otherwise (tens of seconds)."""
-    from euchresim.cli.options import kernel_cached
-    return kernel_cached("advise.play_options-")
 
 
 def _compile_here(A, sit, name, infer, seed, infer_policy):

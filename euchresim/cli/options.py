@@ -188,3 +188,8 @@ def kernel_cached(prefix: str, layer: str = "loops") -> bool:
     except OSError:
         return False
     return any(n.startswith(prefix) and n.endswith(".nbi") for n in names)
+
+
+def advisor_compiled() -> bool:
+    """Whether the advisor's kernel is in the cache (else its first answer compiles it: tens of seconds)."""
+    return kernel_cached("advise.play_options-")

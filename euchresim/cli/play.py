@@ -7,6 +7,7 @@ import time
 import click
 
 from euchresim.cli.options import InputError, rules_options
+from euchresim.cli.options import advisor_compiled as _advisor_compiled   # a module name: the tests plant a cold cache here
 
 
 @click.command()
@@ -145,12 +146,6 @@ def _table_compiled() -> bool:
     """Whether the bots' turns at the table are compiled (else dealing the first hand compiles them: tens of s)."""
     from euchresim.cli.options import kernel_cached
     return kernel_cached("hands.decide_one-") and kernel_cached("state._legal-", "engine")
-
-
-def _advisor_compiled() -> bool:
-    """Whether the advisor's kernel is compiled (else the worker compiles it before the first verdict)."""
-    from euchresim.cli.options import kernel_cached
-    return kernel_cached("advise.play_options-")
 
 
 RULE_OPTIONS = ("players", "deck", "stick_the_dealer", "defend_alone", "joker_upcard", "both_alone_lead", "game_to",

@@ -63,6 +63,18 @@ def _suit_name(s: int) -> str:
     return SUIT_NAMES[SUITS[s]]
 
 
+def _read_meta(path: str) -> dict:
+    """A session's session.json as a dict; one that cannot be read or is not an object is a TableError."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            kept = json.load(fh)
+    except (OSError, ValueError) as e:
+        raise TableError(f"--resume: {path}: cannot read the session ({e})", 400) from None
+    if not isinstance(kept, dict):
+        raise TableError(f"--resume: {path}: cannot read the session (not a JSON object)", 400)
+    return kept
+
+
 class Session:
     """The game at the table: scores to ``rules.game_to``, the hand being played, the records written.
 
@@ -94,16 +106,15 @@ class Session:
         there is none (a --resume there is refused by ``check``); an unreadable one is a TableError."""
         from euchresim.rules import Rules, RulesError
         path = os.path.join(folder, META)
+        if not os.path.exists(path):
+            return None
+        kept = _read_meta(path)
         try:
-            with open(path, encoding="utf-8") as fh:
-                kept = json.load(fh)
             d = dict(kept["rules"])
             rules = Rules.from_record(d.pop("players"), d.pop("deck"), d)
-            return rules, kept.get("bot"), kept.get("seed")
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError, KeyError, TypeError, RulesError) as e:
+        except (KeyError, TypeError, ValueError, RulesError) as e:
             raise TableError(f"--resume: {path}: cannot read the session ({e})", 400) from None
+        return rules, kept.get("bot"), kept.get("seed")
 
     def __init__(self, rules, bot: str, seed: int, folder: str, resume: bool = False, on_hand=None,
                  on_decision=None, read=None):
@@ -149,11 +160,7 @@ class Session:
             raise TableError(f"--resume: there is no session in {self.folder} to go on with", 400)
         os.makedirs(self.folder, exist_ok=True)          # only once the checks pass: a refused start writes nothing
         if resume:
-            try:
-                with open(meta_path, encoding="utf-8") as fh:
-                    kept = json.load(fh)
-            except (OSError, ValueError) as e:
-                raise TableError(f"{meta_path}: cannot read the session ({e})", 400) from None
+            kept = _read_meta(meta_path)
             mine = json.loads(json.dumps(self._meta()))
             for key in ("bot", "seed", "rules"):
                 if kept.get(key) != mine[key]:
