@@ -33,12 +33,13 @@ def measure(hands: int, advise_samples: int) -> dict:
     import euchresim.studies.benchmark as B
     from euchresim.rules import Rules
     from euchresim.run import runner
+    from euchresim.policies import seats
     out = {}
     for players, deck, policy in LOOPS:
         rules = Rules(players=players, deck=deck)
         chunk = max(1000, hands // 4)
-        runner.run(runner.RunSpec(rules=rules, policies=(policy,), count=chunk, chunk_size=chunk, seed=1), workers=1)
-        spec = runner.RunSpec(rules=rules, policies=(policy,), count=4 * chunk, chunk_size=chunk, seed=2)
+        runner.run(runner.RunSpec(rules=rules, policies=seats([policy], rules.players), count=chunk, chunk_size=chunk, seed=1), workers=1)
+        spec = runner.RunSpec(rules=rules, policies=seats([policy], rules.players), count=4 * chunk, chunk_size=chunk, seed=2)
         best = float("inf")
         for _ in range(3):
             t = time.process_time()

@@ -11,7 +11,7 @@ rule's paired gain for the defenders.
 import numpy as np
 
 from euchresim.run import runner
-from euchresim.policies import POLICIES
+from euchresim.policies import POLICIES, seats
 from euchresim.policies.builtin import B_DEFEND, B_DEFEND_CUTTHROAT
 from euchresim.rules import Rules
 
@@ -23,7 +23,7 @@ def defenders_margin(rules, slot, threshold):
     saved = base[slot]
     base[slot] = threshold
     try:
-        spec = runner.RunSpec(rules=rules, policies=("baseline",), seed=SEED, count=CHUNKS * runner.DEFAULT_CHUNK["hands"])
+        spec = runner.RunSpec(rules=rules, policies=seats(["baseline"], rules.players), seed=SEED, count=CHUNKS * runner.DEFAULT_CHUNK["hands"])
         h = np.concatenate([runner.play_chunk(spec, c).hands.copy() for c in range(CHUNKS)])
     finally:
         base[slot] = saved

@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from euchresim.policies import seats
 from euchresim.rules import Rules
 from euchresim.run.runner import RunSpec, chunk_size, play_chunk
 
@@ -31,7 +32,7 @@ TARGETS = {1: 0.05, 2: 0.17, 3: 0.05, 0: 0.30}      # seats left of the dealer (
 def rates(settings: dict, hands: int, seed: int) -> dict:
     """Share of deals on which each position orders up in round one, under heuristic with ``settings``."""
     name = "heuristic" + "".join(f":{k}={v:.4f}" for k, v in settings.items())
-    spec = RunSpec(Rules(), (name,), seed=seed, count=hands, chunk_size=chunk_size("hands", hands, hands=50_000))
+    spec = RunSpec(Rules(), seats([name], 4), seed=seed, count=hands, chunk_size=chunk_size("hands", hands, hands=50_000))
     counts = {p: 0 for p in TARGETS}
     for i in range(spec.n_chunks):
         h = play_chunk(spec, i).hands

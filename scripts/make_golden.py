@@ -12,6 +12,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from euchresim.records.rows import records_lines   # noqa: E402
+from euchresim.policies import seats   # noqa: E402
 from euchresim.rules import Rules   # noqa: E402
 from euchresim.run.runner import RunSpec, play_chunk   # noqa: E402
 
@@ -32,7 +33,7 @@ PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 def golden_lines():
     for players, deck, policy, opts in CASES:
         rules = Rules(players=players, deck=deck, **opts)
-        spec = RunSpec(rules=rules, policies=(policy,), seed=SEED, count=HANDS, chunk_size=HANDS)
+        spec = RunSpec(rules=rules, policies=seats([policy], rules.players), seed=SEED, count=HANDS, chunk_size=HANDS)
         yield from records_lines(rules, play_chunk(spec, 0))
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from euchresim import ENGINE_VERSION
 from euchresim.analysis import winprob as wp
 from euchresim.rules import Rules
+from euchresim.policies import seats
 from euchresim.run import runner
 
 TARGETS = (5, 7, 10)
@@ -30,7 +31,7 @@ def main():
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--out", default="euchresim/policies/win_table.py")
     a = ap.parse_args()
-    spec = runner.RunSpec(rules=Rules(), policies=("heuristic",) * 4, seed=a.seed, count=a.hands)
+    spec = runner.RunSpec(rules=Rules(), policies=seats(["heuristic"], 4), seed=a.seed, count=a.hands)
     rows = np.concatenate([runner.play_chunk(spec, c).hands.copy() for c in range(spec.n_chunks)])
     dist = wp.outcome_distribution(rows, 4, pool_seats=True)
     outcomes = [(int(r.dealer), int(r.pts0), int(r.pts1), int(r.maker), int(r.count))

@@ -8,12 +8,13 @@ dealer ordered.  Run: ``python scripts/pimc_bidding.py``.
 """
 import numpy as np
 
+from euchresim.policies import seats
 from euchresim.run import runner
 from euchresim.rules import Rules
 
 for pol in ("pimc", "heuristic"):
     n = 4000
-    r = runner.play_chunk(runner.RunSpec(rules=Rules(), policies=(pol,), count=n, chunk_size=n, seed=11), 0).hands
+    r = runner.play_chunk(runner.RunSpec(rules=Rules(), policies=seats([pol], 4), count=n, chunk_size=n, seed=11), 0).hands
     up = r["upcard"].astype(np.int64)
     jack = (up < 32) & ((up & 7) == 4)
     reached = jack & (r["call1"] == 0) & (r["call2"] == 0) & (r["call3"] == 0)

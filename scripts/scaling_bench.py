@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 
+from euchresim.policies import seats
 from euchresim.run import runner
 from euchresim.rules import FOUR_HAND
 
@@ -41,7 +42,7 @@ CONFIGS = [("local", 1), ("local", 2), ("ray", 1), ("ray", 2)]
 
 
 def _spec(hands, policy, seed):
-    return runner.RunSpec(rules=FOUR_HAND, policies=(policy,), seed=seed, count=hands)
+    return runner.RunSpec(rules=FOUR_HAND, policies=seats([policy], 4), seed=seed, count=hands)
 
 
 def _timed(backend, workers, spec, warm, out=False):
@@ -78,7 +79,7 @@ def throughput(args):
         for r in range(args.repeat):
             for backend, workers in CONFIGS:
                 # warm-up: 48 chunks a worker, so that every worker has started and loaded its kernels
-                warm = runner.RunSpec(rules=FOUR_HAND, policies=(args.policy,), seed=args.seed + 1,
+                warm = runner.RunSpec(rules=FOUR_HAND, policies=seats([args.policy], 4), seed=args.seed + 1,
                                    count=48 * workers * spec.chunk_size)
                 if backend == "ray":
                     parent.send((workers, spec, warm, args.out))

@@ -1,6 +1,7 @@
 """Helpers shared by the tests: no test lives here.
 
 - ``fast_and_full``: a test's size, small in the fast tier and full in the slow one;
+- ``run_spec``, ``duel_spec`` and ``report_context``: a run's, a duel's and a report's spec from policy names (read here, the edge);
 - ``rows_of``: one chunk played through the runner, ``record_lines`` its hand records; ``VARIANTS``: every
   (players, deck); ``write_lines``: a JSON-lines file;
 - slow, obvious twins of the card tables (R1, R2, R10) and of the legal-action kernel;
@@ -39,11 +40,40 @@ def fast_and_full(name, fast, full):
                                           pytest.param(full, id=f"{name}={full}", marks=pytest.mark.slow)])
 
 
+def run_spec(rules=Rules(), policies=("random",), **kw):
+    """A ``RunSpec`` from policy names, read here as a script reads them (``policies.seats``: the edge); a
+    ``Seats`` passes as it is.  What a test of what a run plays says; the tests of ``RunSpec`` itself use it."""
+    from euchresim.policies import seats
+    return RunSpec(rules=rules, policies=seats(policies, rules.players), **kw)
+
+
+def report_context(rules=Rules(), policies=("heuristic",), **kw):
+    """A ``ReportContext`` whose play models are read here from their names, as the command line reads them."""
+    from euchresim.policies import seats
+    from euchresim.report import ReportContext
+    kw.setdefault("kind", "order-up")
+    kw.setdefault("out", "unused")
+    kw.setdefault("hands", 10)
+    kw.setdefault("seed", 1)
+    return ReportContext(rules=rules, policies=tuple(policies),
+                         models=tuple(seats([p], rules.players) for p in policies), **kw)
+
+
+def duel_spec(rules, a, b, **kw):
+    """A ``DuelSpec`` from its sides' names, read here as a script reads them (one of OpenSpiel's bots by name)."""
+    from euchresim.interop.openspiel_match import is_openspiel
+    from euchresim.policies import seats
+    from euchresim.studies.duel import DuelSpec
+    side = [x if isinstance(x, str) and is_openspiel(x) else seats([x] if isinstance(x, str) else x, rules.players)
+            for x in (a, b)]
+    return DuelSpec(rules, *side, **kw)
+
+
 def rows_of(players=4, deck=24, policy="random", seed=0, n=2000, mode="hands", **options):
     """Play one chunk of ``n`` hands (games, rubbers) and return (rules, its ChunkResult)."""
     rules = Rules(players=players, deck=deck, **options)
-    spec = RunSpec(rules=rules, policies=(policy,) if isinstance(policy, str) else tuple(policy),
-                   seed=seed, mode=mode, count=n, chunk_size=n)
+    spec = run_spec(rules, (policy,) if isinstance(policy, str) else tuple(policy),
+                    seed=seed, mode=mode, count=n, chunk_size=n)
     return rules, play_chunk(spec, 0)
 
 

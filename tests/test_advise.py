@@ -345,10 +345,10 @@ def test_sequential_z_is_the_bonferroni_point():
 
 def test_the_numbers_depend_on_the_seed_not_on_the_workers():
     sit = S.from_hand(R4, HAND1, TH, 1)
-    a = A.advise(sit, "heuristic", samples=4000, batch=500, seed=4)
-    b = A.advise(sit, "heuristic", samples=4000, batch=500, seed=4, workers=2)
+    a = A.advise(sit, seats(["heuristic"], sit.rules.players), samples=4000, batch=500, seed=4)
+    b = A.advise(sit, seats(["heuristic"], sit.rules.players), samples=4000, batch=500, seed=4, workers=2)
     assert np.array_equal(a.samples.points, b.samples.points) and a.stopped == b.stopped
-    c = A.advise(sit, "heuristic", samples=4000, batch=500, seed=5)
+    c = A.advise(sit, seats(["heuristic"], sit.rules.players), samples=4000, batch=500, seed=5)
     assert not np.array_equal(a.samples.points[: len(c.samples)], c.samples.points[: len(a.samples)])
 
 
@@ -422,7 +422,7 @@ def test_a_played_hand_is_reviewed_decision_by_decision_as_its_seats_saw_it(tmp_
     from euchresim.studies.record_text import decisions
     objs = _records(tmp_path, hands=12, seed=3)
     rec = next(parse_record(o) for o in objs if len(o["plays"]) == 20)
-    review = review_hand(rec, "heuristic", samples=500)
+    review = review_hand(rec, seats(["heuristic"], 4), samples=500)
     steps = {d["step"]: d for d in decisions(rec)}
     plays = review[review["kind"] == "play"]
     assert len(plays) >= 10
@@ -532,7 +532,7 @@ def test_the_advisors_own_stop_spends_its_error_over_every_look_it_takes():
 
         def value(got, data=data):
             return data[: len(got)]
-        adv = A.advise(sit, "heuristic", samples=samples, batch=batch, seed=0, alpha=alpha, value=value)
+        adv = A.advise(sit, seats(["heuristic"], sit.rules.players), samples=samples, batch=batch, seed=0, alpha=alpha, value=value)
         assert adv.looks == looks
         wrong += adv.stopped == "separated"
     se = math.sqrt(alpha * (1 - alpha) / reps)
@@ -548,7 +548,7 @@ def test_a_stop_said_to_stand_apart_shows_a_gap_interval_clear_of_zero():
     for hand, up, pos, calls in (("QC KD KS JH TD", "JS", 0, None), ("JH JD AH KS 9C", "TH", 1, None),
                                  ("AS KS AH QD 9C", "JS", 1, (0, 0, 0, 1))):
         sit = S.from_hand(R4, parse_board(hand.split(), 24), parse_card(up, 24), pos, calls)
-        adv = A.advise(sit, "heuristic", samples=4000, seed=3)
+        adv = A.advise(sit, seats(["heuristic"], sit.rules.players), samples=4000, seed=3)
         table = advice_table(adv)
         # the stop's one-sided z over k - 1 rivals and the looks is at least the shown interval's z
         assert z_of(adv.alpha, max(1, len(adv.decision.options) - 1), adv.looks) >= interval_z(adv)

@@ -8,6 +8,7 @@ given back; ``show`` says when a record and its replay differ.
 """
 import json
 import math
+from euchresim.policies import seats
 from statistics import NormalDist
 
 import numpy as np
@@ -56,7 +57,7 @@ def test_at_0_0_the_answer_says_the_points_agree_and_without_a_model_the_points_
     text = _advise("--hand", "JH JD AH KS 9C", "--upcard", "TH", "--seat", "left").output
     assert "the points agree" in text
     sit = S.from_hand(R4, HAND1, TH, 1)
-    adv = A.advise(sit, "heuristic", samples=2000, seed=0)
+    adv = A.advise(sit, seats(["heuristic"], sit.rules.players), samples=2000, seed=0)
     table = advice_table(adv)
     assert table.attrs["decided_by"] == "points"
     assert table.loc[table["best"], "action"].iloc[0] == table.loc[table["points"].idxmax(), "action"]
@@ -66,7 +67,7 @@ def test_the_stop_separates_by_the_measure_that_decides():
     """At 9-9 order and order alone win the game on the same deals: by P(win) they are equal, and the stop says so."""
     sit = S.from_hand(R4, HAND1, TH, 1, score=(9, 9))
     from euchresim.policies import seats
-    model = win_model(R4, seats("heuristic", 4), A.default_model_hands("heuristic"), 0)
+    model = win_model(R4, seats("heuristic", 4), A.default_model_hands(seats("heuristic", 4)), 0)
     from euchresim.analysis.advisor_table import deal_values
 
     class Got:
@@ -75,7 +76,7 @@ def test_the_stop_separates_by_the_measure_that_decides():
     def value(got):
         Got.samples = got
         return deal_values(Got, model)[0]
-    adv = A.advise(sit, "heuristic", samples=4000, seed=0, value=value)
+    adv = A.advise(sit, seats(["heuristic"], sit.rules.players), samples=4000, seed=0, value=value)
     table = advice_table(adv, model)
     assert adv.stopped == "separated"
     best = table.loc[table["best"]].iloc[0]
@@ -99,7 +100,7 @@ def test_options_equal_on_every_deal_are_reported_equal_and_the_pick_among_them_
 # ---------------------------------------------------------------- the intervals and the stop
 def test_the_intervals_allow_for_every_look_of_the_schedule_and_a_fixed_sample_needs_none():
     sit = S.from_hand(R4, HAND1, TH, 1)
-    adv = A.advise(sit, "heuristic", samples=10_000, seed=0)
+    adv = A.advise(sit, seats(["heuristic"], sit.rules.players), samples=10_000, seed=0)
     assert adv.looks == len(A.look_schedule(10, 1)) == 5
     z = NormalDist().inv_cdf(1 - 0.05 / (2 * 5))
     assert interval_z(adv) == pytest.approx(z)
@@ -110,7 +111,7 @@ def test_the_intervals_allow_for_every_look_of_the_schedule_and_a_fixed_sample_n
     half = z * d.std(ddof=1) / math.sqrt(len(d))
     row = table.iloc[1 - best if best < 2 else 0]
     assert row["gap_high"] - row["gap_low"] == pytest.approx(2 * half)
-    fixed = A.advise(sit, "heuristic", samples=3000, seed=0, stop=False)
+    fixed = A.advise(sit, seats(["heuristic"], sit.rules.players), samples=3000, seed=0, stop=False)
     assert fixed.stopped == "fixed" and len(fixed.samples) == 3000 and interval_z(fixed) == pytest.approx(Z95)
 
 
@@ -147,7 +148,7 @@ def test_no_stop_before_the_minimum_of_deals():
     assert A.look_schedule(20, 4) == [4, 8, 16, 20]
     # every card gives the same on every deal: the first look stops, and it comes only after the minimum
     sit = S.from_hand(R4, HAND1, TH, 1, calls=(0, 1))
-    adv = A.advise(sit, "heuristic", samples=2000, batch=10, seed=0)
+    adv = A.advise(sit, seats(["heuristic"], sit.rules.players), samples=2000, batch=10, seed=0)
     assert adv.stopped == "equal" and len(adv.samples) == A.MIN_STOP_DEALS == 100
 
 
@@ -275,7 +276,7 @@ def test_a_review_row_gives_the_z_of_its_interval(tmp_path):
     path = tmp_path / "g.jsonl"
     assert run(["simulate", "--hands", "2", "--seed", "1", "--records", str(path), "--quiet"]).exit_code == 0
     rec = parse_record(json.loads(path.read_text().splitlines()[1]))
-    review = review_hand(rec, "heuristic", samples=3000)       # looks at 1,000, 2,000 and 3,000 deals
+    review = review_hand(rec, seats(["heuristic"], 4), samples=3000)       # looks at 1,000, 2,000 and 3,000 deals
     z3 = NormalDist().inv_cdf(1 - 0.05 / (2 * 3))
     assert len(review) and all(r["interval_z"] == pytest.approx(z3) for _, r in review.iterrows()
                                if r["stopped"] != "fixed")

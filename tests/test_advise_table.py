@@ -1,5 +1,6 @@
 """The advisor at a table of people: the seat's words, the record's score, the calls as printed, who the other
 seats are, no recommendation on noise, and the settings a search bot gets (issue 34)."""
+from euchresim.policies import seats
 import json
 import os
 import re
@@ -142,15 +143,16 @@ def test_the_default_table_is_people_and_the_bots_answer_is_beside_it_when_it_di
 def test_a_search_bots_settings_follow_its_declaration(policy):
     """advise --policy best ran with the fast bots' settings (batches of 1,000, 10,000 deals, one worker, a
     20,000-hand P(win) model): whether a policy searches is declared with the built-in and read here."""
-    from euchresim.policies import POLICIES, parse, searches
+    from euchresim.policies import POLICIES, parse, seats
     declared = POLICIES[parse(policy).name.split(":")[0]].searches
-    assert searches(policy) == declared == parse(policy).searches
+    table = seats([policy], 4)
+    assert table.cost.searches == declared == parse(policy).searches
     assert (policy.split(":")[0] in ("best", "pimc", "dd")) == declared
-    assert A.default_batch(policy) == (25 if declared else 1000)
-    assert A.default_model_hands(policy) == (2_000 if declared else 20_000)
+    assert A.default_batch(table) == (25 if declared else 1000)
+    assert A.default_model_hands(table) == (2_000 if declared else 20_000)
     from euchresim.run.runner import default_workers
-    assert A.default_workers(policy) == (default_workers() if declared else 1)
-    assert searches(f"heuristic,{policy}") == declared        # any seat that searches
+    assert A.default_workers(table) == (default_workers() if declared else 1)
+    assert seats(["heuristic", policy, "heuristic", "heuristic"], 4).cost.searches == declared   # any seat that searches
 
 
 @pytest.mark.slow
@@ -210,7 +212,7 @@ def test_a_call_and_its_alone_step_are_one_decision_with_one_verdict(tmp_path):
         alone_steps = [d["step"] for d in steps if d["kind"] == "alone"]
         if not alone_steps:
             continue
-        review = review_hand(rec, "heuristic", samples=200)
+        review = review_hand(rec, seats(["heuristic"], 4), samples=200)
         assert not set(review["step"]) & set(alone_steps)
         call = [d for d in steps if d["step"] == alone_steps[0] - 1 or (d["kind"] in ("bid1", "bid2")
                                                                           and d["step"] < alone_steps[0])][-1]

@@ -40,7 +40,7 @@ def _asked(policy, n, seed):
 def test_the_decisions_a_second_count_every_decision_a_hand_asks(monkeypatch, n):
     times = iter([0.0, 2.0])
     monkeypatch.setattr(bench.time, "perf_counter", lambda: next(times))
-    hps, dps = bench.measure_policy_hands("heuristic", n, repeat=1, seed=6)
+    hps, dps = bench.measure_policy_hands(seats(["heuristic"], 4), n, repeat=1, seed=6)
     assert hps == n / 2.0
     assert dps == _asked("heuristic", n, 6) / 2.0
 
@@ -49,7 +49,7 @@ def test_each_decision_timed_is_every_decision_a_hand_asks():
     """The slowest-decision figure times chunk 0's hands one decision each: its count is theirs, its figures
     ordered, the slowest named by its phase."""
     ticks = iter(float(k) for k in range(100_000))      # each reading 1 s after the last: every decision 1 s
-    got = bench.measure_decision_times("heuristic", 12, seed=6, clock=lambda: next(ticks))
+    got = bench.measure_decision_times(seats(["heuristic"], 4), 12, seed=6, clock=lambda: next(ticks))
     assert got["decisions"] == _asked("heuristic", 12, 6)
     assert got["mean_ms"] == got["p99_ms"] == got["max_ms"] == 1000.0
 
@@ -62,7 +62,7 @@ def test_the_slowest_decision_is_the_one_that_took_longest():
         readings.append(None)
         k = len(readings)
         return float(k) + (4.0 if k >= 14 else 0.0)
-    got = bench.measure_decision_times("heuristic", 2, seed=6, clock=clock)
+    got = bench.measure_decision_times(seats(["heuristic"], 4), 2, seed=6, clock=clock)
     assert got["max_ms"] == 5000.0
     assert abs(got["mean_ms"] - 1000.0 * (got["decisions"] + 4) / got["decisions"]) < 1e-9
     assert got["max_phase"] in ("bid1", "bid2", "alone", "discard", "play")

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from euchresim.cli.app import cli
-from tests.helpers import one_error_line, run
+from tests.helpers import run_spec, one_error_line, run
 
 
 def test_every_command_has_help_with_an_example():
@@ -416,7 +416,7 @@ def test_resume_with_nothing_kept_is_refused_not_played_afresh(tmp_path):
 def test_the_library_refuses_what_would_lose_chunks():
     from euchresim.rules import FOUR_HAND
     from euchresim.run import runner
-    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), count=100, chunk_size=100)
+    spec = run_spec(rules=FOUR_HAND, policies=("random",), count=100, chunk_size=100)
     for outputs, resume, why in [(runner.Outputs(records="-"), True, "standard output"),
                                  (runner.Outputs(records="a.jsonl", checkpoint="c"), False, "--checkpoint is for"),
                                  (runner.Outputs(), True, "nothing to continue")]:
@@ -588,7 +588,7 @@ def test_a_script_gets_what_simulate_prints(tmp_path):
     args = ["simulate", "--hands", "2000", "--seed", "5", "--players", "4", "--stick-the-dealer",
             "--group", "maker_pos", "--workers", "1", "--quiet"]
     rules = Rules(stick_the_dealer=True)
-    spec = runner.RunSpec(rules=rules, policies=seats(["heuristic"], 4), seed=5, count=2000,
+    spec = run_spec(rules=rules, policies=seats(["heuristic"], 4), seed=5, count=2000,
                           groups=(("maker_pos",),))
     counts = runner.run(spec, workers=1)
     r = run(args)

@@ -19,13 +19,13 @@ from euchresim.policies import functions, resolve
 from euchresim.rules import Rules
 from euchresim.run.runner import RunSpec, chunk_states, play_chunk
 from euchresim.engine.tables import build_tables
-from tests.helpers import bits
+from tests.helpers import run_spec, bits
 
 MIX4 = ("random", "heuristic", "baseline", "random")
 
 
 def spec_of(players, deck, policies, n, seed=7, **opts):
-    return RunSpec(rules=Rules(players=players, deck=deck, **opts), policies=policies, seed=seed,
+    return run_spec(rules=Rules(players=players, deck=deck, **opts), policies=policies, seed=seed,
                    count=n, chunk_size=n)
 
 
@@ -207,7 +207,7 @@ def test_dd_choice_is_never_worse():
 
 
 def test_paired_differences_and_workers():
-    spec = RunSpec(rules=Rules(players=4), policies=("heuristic",), seed=9, count=300, chunk_size=100)
+    spec = run_spec(rules=Rules(players=4), policies=("heuristic",), seed=9, count=300, chunk_size=100)
     one = cf.run(spec, "bid1", position=1)
     two = cf.run(spec, "bid1", position=1, workers=2)
     assert (one.chunk == np.repeat([0, 1, 2], 100)).all()

@@ -20,13 +20,13 @@ from euchresim.policies import PolicyError, parse, seats, view
 from euchresim.policies.decision import Action, Decision
 from euchresim.rules import Rules
 from euchresim.run import runner
-from tests.helpers import fast_and_full
+from tests.helpers import run_spec, fast_and_full
 
 VARIANTS = [(4, 24), (4, 25), (3, 24), (2, 32)]
 
 
 def _rows(policy, players, deck, n=120, seed=5, mode="hands"):
-    spec = runner.RunSpec(rules=Rules(players=players, deck=deck), policies=(policy,) * players, seed=seed,
+    spec = run_spec(rules=Rules(players=players, deck=deck), policies=(policy,) * players, seed=seed,
                           mode=mode, count=n)
     res = runner.play_chunk(spec, 0)
     return res.hands.tobytes(), res.plays.tobytes(), res.games.tobytes()

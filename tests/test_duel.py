@@ -10,7 +10,7 @@ from euchresim.studies.ladder import bradley_terry, pairs, rate
 from euchresim.rules import Rules
 from euchresim.run.runner import ChunkResult
 from euchresim.engine.layout import GAME_DTYPE, HAND_DTYPE
-from tests.helpers import run_cli
+from tests.helpers import duel_spec, run_cli
 
 
 # ---------------------------------------------------------------- the estimators, by hand
@@ -35,7 +35,7 @@ def test_ratio_of_sums_against_a_hand_computed_value():
 
 
 def test_summarize_a_tiny_table_of_paired_results():
-    spec = d.DuelSpec(Rules(players=4), "baseline", "random", deals=3)
+    spec = duel_spec(Rules(players=4), "baseline", "random", deals=3)
     rows = np.zeros(6, d.UNIT_DTYPE)
     # unit, arrangement, games, A's credit, A's points less B's, hands
     rows[:] = [(0, 0, 1, 1, 6, 8), (0, 1, 1, 0, -4, 10),      # split: d = 0
@@ -63,7 +63,7 @@ def _fake(winners, points):
 
 
 def test_a_cutthroat_game_is_credited_by_seat_and_a_shared_win_is_split():
-    spec = d.DuelSpec(Rules(players=3), "baseline", "random", deals=1)
+    spec = duel_spec(Rules(players=3), "baseline", "random", deals=1)
     assert spec.seatings == ("ABB", "BAB", "BBA", "BAA", "ABA", "AAB")
     hands = [(3, 0, 0), (0, 1, 1)]
     res = [_fake(0b011, hands)] * 6             # seats 0 and 1 share the win every time
@@ -97,7 +97,7 @@ def test_bradley_terry_meets_its_score_equations():
 # ---------------------------------------------------------------- the duplicate itself
 @pytest.mark.parametrize("players", [4, 2, 3])
 def test_every_arrangement_plays_the_same_deals(players):
-    spec = d.DuelSpec(Rules(players=players), "baseline", "random", seed=3, deals=6)
+    spec = duel_spec(Rules(players=players), "baseline", "random", seed=3, deals=6)
     deal = ["dealer", "upcard", "kitty", "dummy"] + [f"hand{s}" for s in range(players)]
     firsts = []
     for u in range(spec.deals):
@@ -115,7 +115,7 @@ def test_every_arrangement_plays_the_same_deals(players):
 @pytest.mark.parametrize("players", [4, 2, 3])
 def test_a_policy_against_itself_is_exactly_even(players):
     """Equal policies on the same deals play the same games, seated each way: every difference is 0."""
-    spec = d.DuelSpec(Rules(players=players), "baseline", "baseline:order=4", seed=1, deals=40)
+    spec = duel_spec(Rules(players=players), "baseline", "baseline:order=4", seed=1, deals=40)
     o = d.duel(spec)
     assert o["a_win_rate"] == 0.5 and o["a_win_rate_ci"] == [0.5, 0.5]
     assert o["points_per_hand"] == 0 and o["points_per_hand_ci"] == [0, 0]
@@ -124,25 +124,25 @@ def test_a_policy_against_itself_is_exactly_even(players):
 
 @pytest.mark.parametrize("players", [4, 2, 3])
 def test_baseline_beats_random_clearly(players):
-    spec = d.DuelSpec(Rules(players=players), "baseline", "random", seed=2,
+    spec = duel_spec(Rules(players=players), "baseline", "random", seed=2,
                       deals=d.deals_for(200, players))
     o = d.duel(spec)
     assert o["a_win_rate_ci"][0] > 0.5 and o["points_per_hand_ci"][0] > 0
-    swapped = d.duel(d.DuelSpec(spec.rules, "random", "baseline", seed=2, deals=spec.deals))
+    swapped = d.duel(duel_spec(spec.rules, "random", "baseline", seed=2, deals=spec.deals))
     assert swapped["a_win_rate"] == pytest.approx(1 - o["a_win_rate"])      # the same games, named the other way
     assert swapped["points_per_hand"] == pytest.approx(-o["points_per_hand"])
 
 
 def test_games_round_up_to_whole_deal_sequences():
     assert d.deals_for(200, 3) == 34 and d.deals_for(200, 4) == 100 and d.deals_for(7, 2, chunk_size=2) == 2
-    spec = d.DuelSpec(Rules(players=2), "baseline", "random", seed=5, deals=3, chunk_size=4)
+    spec = duel_spec(Rules(players=2), "baseline", "random", seed=5, deals=3, chunk_size=4)
     o = d.duel(spec)
     assert o["games"] == 3 * 2 * 4 == spec.games
 
 
 def test_the_numbers_do_not_depend_on_the_order_jobs_finish_in(monkeypatch):
     import euchresim.run.backends.local as local
-    spec = d.DuelSpec(Rules(players=4), "baseline", "random", seed=6, deals=40)
+    spec = duel_spec(Rules(players=4), "baseline", "random", seed=6, deals=40)
     first = d.duel(spec, workers=1)
     real = local.map_chunks
     monkeypatch.setattr(local, "map_chunks", lambda *a, **k: reversed(list(real(*a, **k))))
@@ -214,7 +214,7 @@ def test_a_stopped_duel_keeps_its_deal_sequences_and_resumes_to_the_same_numbers
     from euchresim.rules import FOUR_HAND
     from euchresim.studies import duel as d
     from tests.helpers import stopped_duel_and_resumed
-    spec = d.DuelSpec(FOUR_HAND, "baseline", "random", seed=3, deals=40)
+    spec = duel_spec(FOUR_HAND, "baseline", "random", seed=3, deals=40)
     whole, stopped, part, again = stopped_duel_and_resumed(spec, tmp_path, monkeypatch)
     assert stopped.done == 3 and part["deals"] == 3 * d.batch_size(40)
     assert part["games"] == part["deals"] * 2 and 0 <= part["a_win_rate"] <= 1
@@ -240,13 +240,13 @@ def test_a_script_gets_the_text_the_duel_and_ladder_commands_print():
                             "--seed", "4", "--workers", "1", "--quiet"])
     assert code == 0, out
     from euchresim.policies import seats
-    spec = d.DuelSpec(rules, seats(["best"], 2), seats(["random"], 2), seed=4, deals=3)
+    spec = duel_spec(rules, seats(["best"], 2), seats(["random"], 2), seed=4, deals=3)
     assert out == duel_text(d.duel(spec, 1), rules, ("best", "random")) + "\n"
     assert "A: best (" in out
     code, out, _ = run_cli(["ladder", "random", "baseline", "--players", "2", "--game-to", "5", "--deals", "2",
                             "--seed", "3", "--workers", "1", "--quiet"])
     assert code == 0, out
-    played = ladder(rules, ["random", "baseline"], 3, 2, 1, 1)
+    played = ladder(rules, [seats(["random"], 2), seats(["baseline"], 2)], 3, 2, 1, 1)
     assert out == ladder_text(played, rules, 3) + "\n"
     assert out.startswith("ladder  players 2  deck 24  game to 5  (game_to=5)  seed 3  games 4")
 

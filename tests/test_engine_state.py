@@ -28,7 +28,7 @@ from euchresim.policies import functions, resolve
 from euchresim.records.format import RecordError
 from euchresim.rules import Rules
 from euchresim.run import runner
-from tests.helpers import fast_and_full
+from tests.helpers import run_spec, fast_and_full
 
 VARIANTS = [(4, 24), (4, 25), (3, 24), (2, 32)]
 
@@ -60,7 +60,7 @@ def _stepped(rules, policies, n, seed):
 def test_stepping_a_chunk_from_python_gives_the_kernels_rows(players, deck, policy, n):
     rules = Rules(players=players, deck=deck)
     seed = 11
-    spec = runner.RunSpec(rules=rules, policies=(policy,) * players, seed=seed, mode="hands", count=n)
+    spec = run_spec(rules=rules, policies=(policy,) * players, seed=seed, mode="hands", count=n)
     rows = runner.play_chunk(spec, 0).hands
     want = [(int(r["dealer"]), tuple(int(r[f"points{s}"]) for s in range(players))) for r in rows]
     assert _stepped(rules, (policy,) * players, n, seed) == want

@@ -16,7 +16,7 @@ from euchresim.policies import parse, seats
 from euchresim.policies.search import rollout
 from euchresim.rules import Rules
 from euchresim.run import runner
-from tests.helpers import VARIANTS
+from tests.helpers import run_spec, VARIANTS
 from tests.test_search_bots import _side_points, _states
 
 BIDS = (PH_BID1, PH_BID2, PH_ALONE, PH_DEFEND, PH_DISCARD)
@@ -51,7 +51,7 @@ def test_a_fair_rollout_is_the_hand_played_out_by_heuristic(players, deck):
 
 def test_fair_bids_changes_pimcs_calls():
     def rows(policy):
-        spec = runner.RunSpec(rules=Rules(), policies=(policy,) * 4, seed=3, count=60)
+        spec = run_spec(rules=Rules(), policies=(policy,) * 4, seed=3, count=60)
         r = runner.play_chunk(spec, 0).hands
         return [(int(x["maker"]), int(x["trump"]), int(x["alone"])) for x in r]
     assert rows("pimc:worlds=4:bid_worlds=8:fair_bids=1") != rows("pimc:worlds=4:bid_worlds=8")
@@ -86,7 +86,7 @@ def test_too_close_is_two_standard_errors_of_the_gap():
 
 def test_max_worlds_at_or_below_the_batch_is_pimc_and_above_it_changes_play():
     def rows(policy):
-        spec = runner.RunSpec(rules=Rules(), policies=(policy,) * 4, seed=3, count=40)
+        spec = run_spec(rules=Rules(), policies=(policy,) * 4, seed=3, count=40)
         return runner.play_chunk(spec, 0).hands.tobytes()
     base = "pimc:worlds=4:bid_worlds=4"
     assert rows(f"{base}:max_worlds=4") == rows(base)

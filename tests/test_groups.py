@@ -13,7 +13,7 @@ from euchresim.analysis import position_names
 from euchresim.cards import JOKER, RANKS, SUITS
 from euchresim.engine.features import FEATURES, MEASURES, RADIX
 from euchresim.rules import Rules
-from tests.helpers import slow_card_name, slow_is_trump
+from tests.helpers import run_spec, slow_card_name, slow_is_trump
 from tests.helpers import VARIANTS, bits, fast_and_full
 
 NONE = {f: r - 1 for f, r in zip(FEATURES, RADIX)}
@@ -90,7 +90,7 @@ def slow_cells(rows, players, grouping):
 
 
 def spec_of(players=4, deck=24, policy="random", n=1500, seed=0, grouping=GROUPINGS, mode="hands", **opts):
-    return runner.RunSpec(rules=Rules(players=players, deck=deck, **opts), policies=(policy,), seed=seed,
+    return run_spec(rules=Rules(players=players, deck=deck, **opts), policies=(policy,), seed=seed,
                        mode=mode, count=n, chunk_size=n, groups=grouping)
 
 
@@ -225,7 +225,7 @@ def test_games_and_rubbers_are_tallied_from_their_rows():
 
 
 def test_merge_is_exact_and_shares_nothing():
-    s = runner.RunSpec(rules=Rules(), policies=("baseline",), seed=2, count=7000, chunk_size=3000,
+    s = run_spec(rules=Rules(), policies=("baseline",), seed=2, count=7000, chunk_size=3000,
                     groups=GROUPINGS[-4:])
     parts = [json.loads(json.dumps(runner.tally(runner.play_chunk(s, i, keep_rows=False), 4))) for i in range(3)]
     before = json.dumps(parts)
@@ -246,7 +246,7 @@ def test_merge_is_exact_and_shares_nothing():
 
 def test_a_run_that_writes_files_counts_the_same_cells(tmp_path):
     """Kept rows tallied after the kernel, through the parts folder's JSON, as the ring would count."""
-    s = runner.RunSpec(rules=Rules(players=3, deck=25), policies=("baseline",), seed=4, count=5000,
+    s = run_spec(rules=Rules(players=3, deck=25), policies=("baseline",), seed=4, count=5000,
                     chunk_size=2500, groups=(("maker_pos", "maker_trumps"),))
     written = runner.run(s, workers=1, outputs=runner.Outputs(parquet=str(tmp_path / "g.parquet")))
     assert written == runner.run(s, workers=1)
@@ -254,10 +254,10 @@ def test_a_run_that_writes_files_counts_the_same_cells(tmp_path):
 
 
 def test_meta_is_unchanged_without_groups():
-    plain = runner.RunSpec(rules=Rules(), count=10)
+    plain = run_spec(rules=Rules(), count=10)
     assert set(plain.meta()) == {"euchresim", "engine_version", "rules", "policies", "seed", "mode",
                                  "count", "chunk_size"}
-    grouped = runner.RunSpec(rules=Rules(), count=10, groups=("maker_pos, make_round", ["outcome"], ("outcome",)))
+    grouped = run_spec(rules=Rules(), count=10, groups=("maker_pos, make_round", ["outcome"], ("outcome",)))
     assert grouped.groups == (("maker_pos", "make_round"), ("outcome",))
     assert grouped.meta()["groups"] == [["maker_pos", "make_round"], ["outcome"]]
     assert json.loads(json.dumps(grouped.meta())) == grouped.meta()
@@ -265,7 +265,7 @@ def test_meta_is_unchanged_without_groups():
 
 def test_an_unknown_feature_is_named_with_the_known_ones():
     with pytest.raises(ValueError, match=r"unknown feature 'trumps'.*maker_pos, maker_seat, make_round"):
-        runner.RunSpec(rules=Rules(), groups=(("maker_pos", "trumps"),))
+        run_spec(rules=Rules(), groups=(("maker_pos", "trumps"),))
     with pytest.raises(groups.GroupingError, match="twice"):
         groups.parse_grouping("outcome,outcome")
     with pytest.raises(groups.GroupingError, match="at least one"):

@@ -15,7 +15,7 @@ from euchresim.policies.heuristic_play import points
 from euchresim.rules import Rules
 from euchresim.engine.tables import build_tables
 
-from tests.helpers import VARIANTS, replay_by_reference
+from tests.helpers import run_spec, VARIANTS, replay_by_reference
 
 H = 2
 TAB = build_tables(Rules(players=4, deck=24))
@@ -220,7 +220,7 @@ def _spec(players, deck, policies, **opts):
     if players == 4:
         opts.setdefault("defend_alone", True)
     rules = Rules(players=players, deck=deck, **opts)
-    return runner.RunSpec(rules=rules, policies=policies, seed=11, count=2000, chunk_size=2000)
+    return run_spec(rules=rules, policies=policies, seed=11, count=2000, chunk_size=2000)
 
 
 @pytest.mark.slow

@@ -18,6 +18,7 @@ from euchresim.policies import win_table
 from euchresim.policies.values import WIN_SCALE, win_value
 from euchresim.rules import Rules
 from euchresim.run import runner
+from tests.helpers import run_spec
 
 
 def _dist():
@@ -34,7 +35,7 @@ def test_the_table_is_the_programs_solution_of_its_distribution(target):
 
 
 def test_the_distribution_is_heuristics_within_its_sampling_error():
-    spec = runner.RunSpec(rules=Rules(), policies=("heuristic",) * 4, seed=win_table.SEED + 1000, count=60_000)
+    spec = run_spec(rules=Rules(), policies=("heuristic",) * 4, seed=win_table.SEED + 1000, count=60_000)
     rows = np.concatenate([runner.play_chunk(spec, c).hands.copy() for c in range(spec.n_chunks)])
     fresh = wp.outcome_distribution(rows, 4, pool_seats=True)
     stored = _dist()
@@ -61,7 +62,7 @@ def test_a_game_value_is_the_tables_probability_or_a_won_game():
 
 
 def _games(policy, start, n=60, seed=8):
-    spec = runner.RunSpec(rules=Rules(), policies=(policy,) * 4, seed=seed, mode="games", count=n,
+    spec = run_spec(rules=Rules(), policies=(policy,) * 4, seed=seed, mode="games", count=n,
                           start_score=start)
     r = runner.play_chunk(spec, 0)
     return r.hands.tobytes(), r.games.tobytes()

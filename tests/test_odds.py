@@ -11,6 +11,7 @@ from euchresim.run import runner
 from euchresim.analysis import odds
 from euchresim.cards import JOKER, cards_of, pack_mask, parse_card
 from euchresim.rules import Rules
+from tests.helpers import run_spec
 
 
 def plays_as_trump(c, t):
@@ -107,7 +108,7 @@ N = 120_000
 
 @pytest.mark.parametrize("players,deck", [(4, 24), (4, 25), (2, 32), (3, 33)])
 def test_exact_odds_inside_the_simulated_intervals(players, deck):
-    hands = runner.play_chunk(runner.RunSpec(rules=Rules(players=players, deck=deck), policies=("random",), count=N,
+    hands = runner.play_chunk(run_spec(rules=Rules(players=players, deck=deck), policies=("random",), count=N,
                                        seed=7, chunk_size=N), 0).hands
     whats = ["trumps", "bowers", "aces", "voids"] + (["joker"] if deck in (25, 33) else [])
     tables = {w: odds.odds_table(deck, w, hands, seat=1) for w in whats}

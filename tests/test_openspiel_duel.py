@@ -9,18 +9,18 @@ pyspiel = pytest.importorskip("pyspiel")
 from euchresim.interop import openspiel_match as om  # noqa: E402
 from euchresim.rules import Rules  # noqa: E402
 from euchresim.studies import duel as d  # noqa: E402
-from tests.helpers import run_cli  # noqa: E402
+from tests.helpers import duel_spec, run_cli  # noqa: E402
 
 
 def _spec(a, b, deals, seed=1, **kw):
-    return d.DuelSpec(Rules(), d.canonical(a, 4), d.canonical(b, 4), seed=seed, deals=deals, **kw)
+    return duel_spec(Rules(), a, b, seed=seed, deals=deals, **kw)
 
 
 def test_names_of_openspiel_bots():
     assert om.is_openspiel("openspiel:random") and om.is_openspiel(" OpenSpiel:ismcts") and not om.is_openspiel("pimc")
-    assert d.canonical("openspiel:ismcts", 4) == "openspiel:ismcts:sims=1000"          # the default written out
-    assert d.canonical("OpenSpiel:ISMCTS:sims=50", 4) == "openspiel:ismcts:sims=50"
-    assert d.canonical("openspiel:random", 4) == "openspiel:random"
+    assert _spec("heuristic", "openspiel:ismcts", 1).b == "openspiel:ismcts:sims=1000"    # the default written out
+    assert _spec("OpenSpiel:ISMCTS:sims=50", "heuristic", 1).a == "openspiel:ismcts:sims=50"
+    assert _spec("heuristic", "openspiel:random", 1).b == "openspiel:random"
     assert not om.parse("openspiel:ismcts").deterministic and om.parse("openspiel:random").deterministic
     assert _spec("heuristic", "openspiel:random", 2).openspiel and not _spec("heuristic", "random", 2).openspiel
 
@@ -36,7 +36,7 @@ def test_every_seating_plays_the_deals_chance_outcomes():
 def test_a_policy_against_itself_in_openspiel_is_exactly_even(policy):
     """Each seat's bot is seeded alike in both seatings, so the same hand is played twice with the sides
     exchanged: every deal's two returns cancel."""
-    o = d.duel(d.DuelSpec(Rules(), policy, policy, seed=2, deals=12, openspiel=True))
+    o = d.duel(duel_spec(Rules(), policy, policy, seed=2, deals=12, openspiel=True))
     assert o["points_per_hand"] == 0 and o["a_win_rate"] == 0.5 and o["a_win_rate_se"] == 0
     assert o["games"] == o["hands"] == 24 and o["game"] == "openspiel euchre"
 

@@ -29,6 +29,7 @@ from euchresim.policies.search_layout import S_INFER_EPS, S_PLAY_INFER, WR_ST2
 from euchresim.policies.view import dummy_taken
 from euchresim.rules import Rules
 from euchresim.run import runner
+from tests.helpers import run_spec
 
 EPS = 0.1
 
@@ -189,7 +190,7 @@ def test_the_true_deal_outweighs_a_sampled_world():
 
 
 def _rows(policy, players=4, count=24, seed=4):
-    res = runner.play_chunk(runner.RunSpec(rules=Rules(players=players), policies=(policy,), count=count, seed=seed), 0)
+    res = runner.play_chunk(run_spec(rules=Rules(players=players), policies=(policy,), count=count, seed=seed), 0)
     return res.hands, res.plays
 
 

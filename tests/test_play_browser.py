@@ -150,7 +150,7 @@ def test_a_hand_played_by_clicking_replays_and_the_verdict_shows_the_advisors_nu
     page.wait_for_selector("#verdicts .hand-verdicts[data-hand='0'] .verdict[data-step]", timeout=300_000)
     from euchresim.analysis.advisor_table import review_hand
     inferred = advisor.state()["hands"]["0"]["rows"][0]["inference"]
-    review = review_hand(parse_record(obj), session.bot, SAMPLES, seed=0, infer=inferred)
+    review = review_hand(parse_record(obj), session.table, SAMPLES, seed=0, infer=inferred)
     mine = review[review["seat"] == 0]
     rows = page.locator("#verdicts .hand-verdicts[data-hand='0'] .verdict[data-step]").all()
     assert len(rows) == len(mine) > 0

@@ -259,7 +259,7 @@ def test_the_verdicts_on_a_cutthroat_and_a_2_hand_hand_are_the_advisors(browser,
             rows = "#verdicts .hand-verdicts[data-hand='0'] .verdict[data-step]"
             page.wait_for_selector(rows, timeout=300_000)
             inferred = advisor.state()["hands"]["0"]["rows"][0]["inference"]
-            mine = review_hand(parse_record(obj), session.bot, 200, seed=0, infer=inferred, seats=(0,))
+            mine = review_hand(parse_record(obj), session.table, 200, seed=0, infer=inferred, seats=(0,))
             shown = page.locator(rows).all()
             assert len(shown) == len(mine) > 0
             assert ("dummy_keep" in set(mine["kind"])) == (players == 3)

@@ -6,6 +6,7 @@ record (the function ``show --advise`` calls), worked out in a worker
 process; the session's tally adds them by kind with an interval whose
 half-width is the root of the summed squared half-widths.
 """
+from euchresim.policies import seats
 import json
 import math
 import time
@@ -38,8 +39,8 @@ def played(tmp_path_factory):
 
 def test_each_verdict_is_review_hands_row_for_the_players_decision(played):
     record, mine = played
-    rows = judge(record, mine, "heuristic", SAMPLES)
-    review = review_hand(parse_record(record), "heuristic", SAMPLES, seed=0, infer=rows[0]["inference"])
+    rows = judge(record, mine, seats(["heuristic"], 4), SAMPLES)
+    review = review_hand(parse_record(record), seats(["heuristic"], 4), SAMPLES, seed=0, infer=rows[0]["inference"])
     want = review[review["seat"] == 0]
     assert [r["step"] for r in rows] == list(want["step"]) and rows
     assert {r["step"] for r in rows} <= {d["step"] for d in mine}
@@ -66,12 +67,12 @@ def test_calls_the_bots_would_never_make_are_judged_and_a_decision_left_without_
         opts = [a for a in range(64) if (s.h.legal() >> a) & 1]
         s.act(len(s.finished), s.step, opts[pick])
     s.close()
-    rows = judge(s.finished[0], s.mine, "heuristic", SAMPLES)
+    rows = judge(s.finished[0], s.mine, seats(["heuristic"], 4), SAMPLES)
     assert rows and all(r["inference"] for r in rows)
     assert not any("deals not narrowed" in r["text"] for r in rows)
     exact = A.advise
     monkeypatch.setattr(A, "advise", lambda *a, **k: exact(*a, **{**k, "stray": 0.0}))
-    review = review_hand(parse_record(s.finished[0]), "heuristic", SAMPLES)
+    review = review_hand(parse_record(s.finished[0]), seats(["heuristic"], 4), SAMPLES)
     others = review.loc[review["seat"] != 0]
     assert len(others) and bool(others["inference"].all()) is (pick == 0)
     assert review.loc[review["seat"] == 0, "inference"].all()     # the true deal fits the player's own view
@@ -97,7 +98,7 @@ def test_the_advisor_works_beside_the_game_and_says_when_it_fails(played):
         adv.stop()
     assert st["pending"] == 0
     assert st["hands"]["0"]["status"] == "done" and st["hands"]["2"]["status"] == "done"
-    assert st["hands"]["0"]["rows"] == judge(record, mine, "heuristic", SAMPLES)
+    assert st["hands"]["0"]["rows"] == judge(record, mine, seats(["heuristic"], 4), SAMPLES)
     assert st["hands"]["1"]["status"] == "failed" and "\n" not in st["hands"]["1"]["error"]
     assert st["summary"]["hands"] == 2
     json.dumps(st, allow_nan=False)                        # the page reads it as JSON

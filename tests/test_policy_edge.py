@@ -2,10 +2,10 @@
 
 The entry points are the command line (one function, ``cli/options.py``),
 the web table (``play/table.py``), the OpenSpiel bot
-(``interop/openspiel.EuchresimBot``) and a Python caller's script, whose
-name the library's entry points read with the one edge helper,
-``policies.seats`` (``RunSpec``, ``DuelSpec``, ``advise``,
-``ReportContext``). The first test reads the source with ``ast`` and fails
+(``interop/openspiel.EuchresimBot``) and a Python caller's script, which
+reads its names with ``policies.seats`` and hands the library's doors
+(``RunSpec``, ``DuelSpec``, ``advise``, ``ReportContext``) the ``Seats``:
+the doors refuse a name. The first test reads the source with ``ast`` and fails
 when any other module calls a reader, so the count cannot creep back; the
 second checks the checker on a planted call; the last count the reads a
 command makes.
@@ -25,10 +25,6 @@ ENTRY_POINTS = {
     "euchresim/cli/options.py": "the command line: read_seats, read_side",
     "euchresim/play/table.py": "the web table: Session.check",
     "euchresim/interop/openspiel.py": "the OpenSpiel bot: EuchresimBot",
-    "euchresim/run/runner.py": "a script's run: RunSpec(policies=NAMES)",
-    "euchresim/studies/duel.py": "a script's duel: DuelSpec(rules, A, B); a saved result's cheats",
-    "euchresim/studies/advisor/evaluate.py": "a script's advice: advise(sit, NAME)",
-    "euchresim/report/__init__.py": "a script's report: ReportContext(policies=NAMES)",
 }
 PARSER = "euchresim/policies/"          # the parser itself (and a fallback's built-in, read inside it)
 
@@ -129,3 +125,47 @@ def test_a_duel_reads_each_side_once(monkeypatch):
     res = CliRunner().invoke(cli, ["duel", "baseline", "random", "--deals", "2", "--workers", "1", "--json"])
     assert res.exit_code == 0, res.output
     assert sorted(seen) == ["baseline", "random"]
+
+
+def test_the_librarys_doors_refuse_a_name_and_say_how_to_read_it():
+    """A script reads its names (``policies.seats``) and hands the doors a ``Seats``: a name given to a door is
+    refused in one line naming the door and the call that reads it, not read a second way below the edge."""
+    import pytest
+    from euchresim.policies import PolicyError, seats
+    from euchresim.report import ReportContext, ReportError
+    from euchresim.rules import Rules
+    from euchresim.run.runner import RunSpec
+    from euchresim.studies.advisor.evaluate import advise
+    from euchresim.studies.advisor.situation import from_hand
+    from euchresim.studies.duel import DuelSpec
+    from euchresim.cards import parse_board, parse_card
+    rules = Rules()
+    with pytest.raises(PolicyError, match=r"RunSpec\(policies=\.\.\.\): \('best',\) is not a policies.Seats; .*: "
+                       r"policies.seats\(\('best',\), 4\)$"):
+        RunSpec(rules=rules, policies=("best",))
+    with pytest.raises(PolicyError, match="3 seats' policies for 4 players"):
+        RunSpec(rules=rules, policies=seats(["heuristic"], 3))
+    with pytest.raises(PolicyError, match=r"DuelSpec\(b=\.\.\.\): 'random' is not a policies.Seats"):
+        DuelSpec(rules, seats(["heuristic"], 4), "random")
+    sit = from_hand(rules, parse_board(["JH", "JD", "AH", "KS", "9C"]), parse_card("TH"), position=1)
+    with pytest.raises(PolicyError, match=r"advise\(policy=\.\.\.\): 'heuristic' is not .*policies.seats\(\['heuristic'\], 4\)"):
+        advise(sit, "heuristic")
+    with pytest.raises(PolicyError, match=r"advise\(infer_policy=\.\.\.\): 'heuristic'"):
+        advise(sit, seats(["heuristic"], 4), infer_policy="heuristic")
+    with pytest.raises(ReportError, match="ReportContext: models, one policies.Seats for each of policies"):
+        ReportContext(kind="order-up", out="x", hands=10, seed=1, rules=rules, policies=("best",))
+
+
+def test_a_seats_moves_to_another_table_only_when_every_seat_plays_one_policy():
+    """``Seats.for_players``: a report's other variants seat the model it read, nothing parsed again."""
+    import pytest
+    from euchresim.policies import PolicyError, seats
+    from euchresim.policies.presets import declared_seats
+    t = seats(["heuristic"], 4)
+    three = t.for_players(3)
+    assert len(three) == 3 and three.names == ["heuristic"] * 3 and three.policies[0] is t.policies[0]
+    with pytest.raises(PolicyError, match="the seats play different policies"):
+        seats(["heuristic", "random", "heuristic", "random"], 4).for_players(3)
+    assert declared_seats("best", 4) == seats(["best"], 4) and declared_seats("random", 2) == seats(["random"], 2)
+    with pytest.raises(PolicyError, match="not a built-in"):
+        declared_seats("nonesuch", 4)

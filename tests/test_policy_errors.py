@@ -14,7 +14,7 @@ from euchresim.policies import POLICIES, NPARAMS, PolicyError, resolve
 from euchresim.policies.params import check_declared, defaults_row, declare, param
 from euchresim.rules import Rules
 from euchresim.run import runner
-from tests.helpers import one_error_line as _one_error_line, run
+from tests.helpers import run_spec, one_error_line as _one_error_line, run
 
 M = "tests.user_policies"
 
@@ -73,7 +73,7 @@ def test_a_raise_in_a_game_is_one_line_too():
 
 def test_the_raise_is_found_again_at_its_own_hand_and_decision_with_random_seats_drawing_too():
     """The policy raises on a random draw, late in the chunk: found again only if both streams are replayed."""
-    spec = runner.RunSpec(rules=Rules(), policies=("random", f"{M}:random_until_the_ace_of_spades", "random", "random"),
+    spec = run_spec(rules=Rules(), policies=("random", f"{M}:random_until_the_ace_of_spades", "random", "random"),
                        count=3000, seed=5)
     with pytest.raises(runner.SimError) as e:
         runner.play_chunk(spec, 0)
@@ -90,8 +90,8 @@ def test_an_index_out_of_bounds_is_one_line_when_checked():
 
 
 def test_the_checked_build_plays_the_same_numbers():
-    plain = runner.RunSpec(rules=Rules(), policies=(f"{M}:copy_of_baseline",), count=1000, seed=3)
-    checked = runner.RunSpec(rules=Rules(), policies=(f"{M}:copy_of_baseline:check",), count=1000, seed=3)
+    plain = run_spec(rules=Rules(), policies=(f"{M}:copy_of_baseline",), count=1000, seed=3)
+    checked = run_spec(rules=Rules(), policies=(f"{M}:copy_of_baseline:check",), count=1000, seed=3)
     assert np.array_equal(runner.play_chunk(plain, 0).hands, runner.play_chunk(checked, 0).hands)
     assert resolve([f"{M}:copy_of_baseline:check"], 4)[2][0] == f"{M}:copy_of_baseline:check"
 
@@ -105,7 +105,7 @@ def test_a_user_policys_parameters_reach_its_params_row():
     assert canon[0] == f"{M}:baseline_with_two_numbers:order=6"
 
     def hands(policy):
-        return runner.play_chunk(runner.RunSpec(rules=Rules(), policies=(policy,), count=2000, seed=9), 0).hands
+        return runner.play_chunk(run_spec(rules=Rules(), policies=(policy,), count=2000, seed=9), 0).hands
     for mine, theirs in (("", ":order=4:alone=7"), (":order=6:alone=5.5", ":order=6:alone=5.5"),
                          (":order=6", ":order=6:alone=7")):
         assert np.array_equal(hands(f"{M}:baseline_with_two_numbers{mine}"), hands("baseline" + theirs))

@@ -32,6 +32,7 @@ from euchresim.policies import POLICIES, parse
 from euchresim.rules import Rules
 from euchresim.run import runner
 from tests.test_heuristic import card, decide, state
+from tests.helpers import run_spec
 
 N = 6000          # hands per count: heuristic and baseline play thousands in a few hundredths of a second
 
@@ -44,7 +45,7 @@ VARIANTS = {"4": FOUR_DEFEND, "3": THREE, "2": TWO}
 
 
 def hands(policy, rules, n=N, seed=1):
-    spec = runner.RunSpec(rules=Rules(**rules), policies=(policy,), seed=seed, count=n, chunk_size=n)
+    spec = run_spec(rules=Rules(**rules), policies=(policy,), seed=seed, count=n, chunk_size=n)
     return runner.play_chunk(spec, 0).hands
 
 
@@ -300,7 +301,7 @@ def test_fair_bids_plays_calls_out_with_heuristic_so_its_play_parameters_reach_t
 
 def test_dd_objective_game_changes_play_in_games():
     def games(policy):
-        spec = runner.RunSpec(rules=Rules(), policies=(policy,), seed=3, count=20, mode="games")
+        spec = run_spec(rules=Rules(), policies=(policy,), seed=3, count=20, mode="games")
         return runner.play_chunk(spec, 0).hands.tobytes()
     assert games("dd:objective=game") != games("dd")
 

@@ -8,6 +8,7 @@ from euchresim.policies import PolicyError, resolve
 from euchresim.policies.presets import HUMAN_MEASURED, HUMAN_TARGETS, PRESETS  # noqa: F401  (the targets: docs)
 from euchresim.rules import Rules
 from euchresim.run.runner import RunSpec, play_chunk
+from tests.helpers import run_spec
 
 
 def test_a_preset_is_its_settings_written_out():
@@ -32,7 +33,7 @@ def test_an_unknown_preset_names_the_known_ones():
 def test_human_calls_in_round_one_at_the_rates_the_fit_measured():
     """On a fresh seed, each seat's round-one order rate agrees with the fit's within 3 standard errors."""
     n = HUMAN_MEASURED["hands"]
-    spec = RunSpec(Rules(), ("heuristic:human",), seed=HUMAN_MEASURED["seed"] + 1000, count=n, chunk_size=50_000)
+    spec = run_spec(Rules(), ("heuristic:human",), seed=HUMAN_MEASURED["seed"] + 1000, count=n, chunk_size=50_000)
     counts = dict.fromkeys(HUMAN_TARGETS, 0)
     for i in range(spec.n_chunks):
         h = play_chunk(spec, i).hands

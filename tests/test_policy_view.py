@@ -19,11 +19,12 @@ from euchresim.policies import view
 from euchresim.records.rows import row_record
 from euchresim.rules import Rules
 from euchresim.run import runner
+from tests.helpers import run_spec
 
 
 def _positions(players, n=60):
     rules = Rules(players=players)
-    res = runner.play_chunk(runner.RunSpec(rules=rules, policies=("baseline",), count=n, seed=13), 0)
+    res = runner.play_chunk(run_spec(rules=rules, policies=("baseline",), count=n, seed=13), 0)
     tab = build_tables(rules)
     for row, plays in zip(res.hands, res.plays):
         rec, _ = row_record(rules, row, plays)

@@ -29,7 +29,7 @@ from euchresim.policies.search import card_values, clear_sums, rollout
 from euchresim.policies.search_layout import V_PTS, V_SUM, WR_VAL, WR_WORLD
 from euchresim.policies.values import hand_values, makers_mask
 from euchresim.rules import Rules
-from tests.helpers import VARIANTS, replay_by_reference
+from tests.helpers import run_spec, VARIANTS, replay_by_reference
 from tests.test_search_bots import _states
 
 BIDS = (PH_BID1, PH_BID2, PH_ALONE, PH_DEFEND, PH_DISCARD)
@@ -259,7 +259,7 @@ def test_postponing_plays_legally_in_every_variant(players, deck):
     from euchresim.run import runner
     opts = {"defend_alone": True} if players == 4 else {"stick_the_dealer": True}
     rules = Rules(players=players, deck=deck, **opts)
-    res = runner.play_chunk(runner.RunSpec(rules=rules, policies=("pimc:worlds=4:bid_worlds=3:postpone=1",),
+    res = runner.play_chunk(run_spec(rules=rules, policies=("pimc:worlds=4:bid_worlds=3:postpone=1",),
                                            count=30, seed=players + deck), 0)
     assert replay_by_reference(rules, res) == 30
 

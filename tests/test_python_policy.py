@@ -17,13 +17,13 @@ from euchresim.policies import python_functions, resolve
 from euchresim.policies.dispatch import USER
 from euchresim.rules import Rules
 from euchresim.run import runner
-from tests.helpers import one_error_line, run
+from tests.helpers import run_spec, one_error_line, run
 
 M = "tests.user_policies"
 
 
 def _chunk(rules, policies, mode="hands", count=300, seed=3, chunk=0, chunk_size=0):
-    spec = runner.RunSpec(rules=rules, policies=tuple(policies), seed=seed, mode=mode, count=count, chunk_size=chunk_size)
+    spec = run_spec(rules=rules, policies=tuple(policies), seed=seed, mode=mode, count=count, chunk_size=chunk_size)
     return runner.play_chunk(spec, chunk)
 
 

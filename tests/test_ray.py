@@ -16,6 +16,7 @@ import sys
 import time
 
 import pytest
+from tests.helpers import run_spec
 
 ray = pytest.importorskip("ray")
 
@@ -31,11 +32,11 @@ from euchresim.rules import FOUR_HAND   # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 SPECS = {
-    "hands": runner.RunSpec(rules=FOUR_HAND, policies=("baseline",), seed=11, count=6_000, chunk_size=1_000),
-    "games": runner.RunSpec(rules=FOUR_HAND, policies=("baseline", "random", "baseline", "random"), seed=12,
+    "hands": run_spec(rules=FOUR_HAND, policies=("baseline",), seed=11, count=6_000, chunk_size=1_000),
+    "games": run_spec(rules=FOUR_HAND, policies=("baseline", "random", "baseline", "random"), seed=12,
                          mode="games", count=40, chunk_size=8),
 }
-RING = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=13, count=300_000)   # no files: rows round the ring
+RING = run_spec(rules=FOUR_HAND, policies=("random",), seed=13, count=300_000)   # no files: rows round the ring
 CLI_ARGS = ["simulate", "--hands", "200000", "--policy", "random", "--seed", "4", "--json"]
 REPORT_ARGS = ["report", "euchre-rates", "--hands", "4000", "--seed", "5", "--quiet"]
 

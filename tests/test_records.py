@@ -13,6 +13,7 @@ from euchresim.cards import JOKER, card_str, cards_of, pack_mask, parse_board, p
 from euchresim.records.format import (FINDING_FIELDS, JOIN_FIELDS, OUTCOME_FIELDS, Record, RecordError, call_str, format_record, parse_call, parse_record)
 from euchresim.records.jsonl import iter_jsonl, write_jsonl
 from euchresim.rules import Rules, ScoringTable
+from tests.helpers import run_spec
 
 EXAMPLE = {
     "players": 4, "deck": 24, "dealer": 3,
@@ -570,7 +571,7 @@ def _chunk(players, deck, policy, mode, seed, **opts):
     from euchresim.run.runner import RunSpec, play_chunk
     rules = Rules(players=players, deck=deck, **opts)
     count = 400 if mode == "hands" else 6
-    return rules, play_chunk(RunSpec(rules=rules, policies=(policy,), seed=seed, mode=mode, count=2 * count,
+    return rules, play_chunk(run_spec(rules=rules, policies=(policy,), seed=seed, mode=mode, count=2 * count,
                                      chunk_size=count), 1)
 
 

@@ -22,7 +22,7 @@ from euchresim.loops.record_steps import differences
 from euchresim.loops.record_steps import replay_record
 from euchresim.rules import Rules
 from euchresim.run.runner import RunSpec, play_chunk
-from tests.helpers import record_lines, run, write_lines as write
+from tests.helpers import run_spec, record_lines, run, write_lines as write
 from tests.reference import replay as reference_replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -216,7 +216,7 @@ def test_a_parquet_file_is_one_line_and_no_output(tmp_path):
     import pyarrow.parquet as pq
     rules = Rules()
     src = tmp_path / "games.parquet"
-    pq.write_table(hands_table(play_chunk(RunSpec(rules=rules, count=50, chunk_size=50), 0)), src)
+    pq.write_table(hands_table(play_chunk(run_spec(rules=rules, count=50, chunk_size=50), 0)), src)
     out = tmp_path / "out.jsonl"
     r = run(["replay", str(src), "-o", str(out)])
     assert r.exit_code == 1

@@ -13,7 +13,7 @@ from euchresim.report.paired_chunks import fmt_gain, plan
 from euchresim.rules import Rules
 from euchresim.run.runner import RunSpec
 from euchresim.engine.tables import build_tables
-from tests.helpers import run_ok as run
+from tests.helpers import run_spec, run_ok as run
 
 PIMC = "pimc:worlds=4:bid_worlds=3"
 ARGS = ["--hands", "3000", "--seed", "5", "--policy", "heuristic", "--policy", PIMC, "--policy", "dd",
@@ -93,7 +93,7 @@ def test_order_up_files_and_quoted_numbers(order_up):
 @pytest.mark.slow
 def test_order_up_gain_is_the_direct_paired_difference(order_up):
     size, n_chunks = plan(3000, 50_000)
-    spec = RunSpec(rules=Rules(players=4), policies=("heuristic",), seed=5, count=3000, chunk_size=size)
+    spec = run_spec(rules=Rules(players=4), policies=("heuristic",), seed=5, count=3000, chunk_size=size)
     gains = []
     for i in range(n_chunks):
         res = cf.play_chunk(spec, i, "bid1", position=1)       # left of the dealer
@@ -217,16 +217,19 @@ def test_a_gain_on_fewer_than_30_hands_is_printed_without_an_interval():
 
 
 def test_what_played_is_named_in_full_beside_the_name_given():
-    from euchresim.report import ReportContext, canonical, played
-    from euchresim.rules import Rules
-    assert canonical("best") == "pimc:bid_worlds=100:max_worlds=200" and played("best") == "best = pimc:bid_worlds=100:max_worlds=200"
-    assert played("heuristic") == "heuristic"
-    assert played("heuristic:human").startswith("heuristic:human = heuristic:order_1=")
-    ctx = ReportContext(kind="order-up", out="x", hands=10, seed=1, rules=Rules(), policies=("best",))
+    from euchresim.report import ReportError
+    from tests.helpers import report_context
+    ctx = report_context(policies=("best", "heuristic", "heuristic:human"))
+    assert ctx.canonical("best") == "pimc:bid_worlds=100:max_worlds=200"
+    assert ctx.played("best") == "best = pimc:bid_worlds=100:max_worlds=200"
+    assert ctx.played("heuristic") == "heuristic"
+    assert ctx.played("heuristic:human").startswith("heuristic:human = heuristic:order_1=")
     assert ctx.caption("best", 10).startswith("policy best = pimc:bid_worlds=100:max_worlds=200 · 10 hands")
+    assert ctx.canonical("best, heuristic") == "pimc:bid_worlds=100:max_worlds=200,heuristic"
+    with pytest.raises(ReportError, match="nonesuch: not one of this report's play models"):
+        ctx.canonical("nonesuch")                     # a caption names only what was read
     from euchresim.policies import PolicyError, canonical as written_out, seats
-    assert written_out("best, heuristic") == "pimc:bid_worlds=100:max_worlds=200,heuristic" == canonical("best, heuristic")
+    assert written_out("best, heuristic") == "pimc:bid_worlds=100:max_worlds=200,heuristic"
     assert written_out(seats(["best"], 2)) == "pimc:bid_worlds=100:max_worlds=200,pimc:bid_worlds=100:max_worlds=200"
-    assert canonical("nonesuch") == "nonesuch"             # the report's caption keeps a name it cannot read
     with pytest.raises(PolicyError):
         written_out("nonesuch")

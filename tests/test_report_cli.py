@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from tests.helpers import one_error_line as _one_error_line, run
+from tests.helpers import report_context, one_error_line as _one_error_line, run
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -60,7 +60,7 @@ def test_the_default_models_and_their_hands_are_the_libraries():
     from euchresim.rules import Rules
     assert default_policies("order-up", "heuristic") == ("heuristic", "pimc", "dd")
     assert default_policies("euchre-rates", "heuristic") == ("heuristic",)
-    ctx = ReportContext(kind="order-up", out="r", hands=200_000, seed=0, rules=Rules(),
+    ctx = report_context(kind="order-up", out="r", hands=200_000, seed=0, rules=Rules(),
                         policies=("heuristic", "pimc", "dd"))
     mh = context_models(ctx)
     assert mh == tuple(max(1000, 200_000 // m.cost.share) for m in ctx.models[1:]) and mh[0] < mh[1] < 200_000

@@ -2,6 +2,7 @@
 fails without its fix (the hand class of the hand the seat plays, captions that promise only what is drawn, a
 share never printed as certain, "n<30" inside its cell, no label over a title, meta.json and the README naming
 what played and how strong it is, the decision table's answer against seats that call as people do)."""
+from tests.helpers import report_context
 import glob
 import json
 import os
@@ -91,7 +92,7 @@ def test_a_caption_promises_intervals_only_on_a_chart_that_draws_them():
     """A call chart prints words and gains, a P(win) grid shares, a heatmap without ci_low values: their
     captions said "95% intervals" over cells that draw none (issue 36)."""
     from euchresim.report import ReportContext
-    ctx = ReportContext(kind="order-up", out="x", hands=10, seed=1, rules=Rules(), policies=("heuristic",))
+    ctx = report_context(kind="order-up", out="x", hands=10, seed=1, rules=Rules(), policies=("heuristic",))
     assert "· 95% intervals" in ctx.caption("heuristic", 10)
     assert "95% intervals" not in ctx.caption("heuristic", 10, intervals=False).replace("95% interval is", "")
     assert "no intervals drawn" in ctx.caption("heuristic", 10, "x", intervals=False)
@@ -197,7 +198,7 @@ def test_meta_json_and_the_readme_name_what_played_and_how_strong_the_main_model
     head says how strong the main model is, pointing to the measurements and their commands."""
     from euchresim.policies import canonical
     from euchresim.report import ReportContext, Section, write_section
-    ctx = ReportContext(kind="order-up", out=str(tmp_path / "r"), hands=10, seed=1, rules=Rules(),
+    ctx = report_context(kind="order-up", out=str(tmp_path / "r"), hands=10, seed=1, rules=Rules(),
                         policies=("best", "heuristic:human"), command="euchresim report order-up")
     meta = write_section(ctx, Section(title="T", text="body"), 0.0)
     on_disk = json.loads((tmp_path / "r" / "meta.json").read_text())

@@ -17,7 +17,7 @@ from euchresim.report.decks import PACKS, PLAYERS, variant_rules
 from euchresim.report.decks_models import HEADLINE
 from euchresim.rules import Rules
 from euchresim.run import runner
-from tests.helpers import report
+from tests.helpers import report_context, run_spec, report
 
 VARIANTS = {(p, d) for p in PLAYERS for d in PACKS}
 
@@ -96,7 +96,7 @@ def test_appendix_exact_and_simulated(rates):
 
 
 def test_appendix_without_rows_and_several_packs(tmp_path):
-    ctx = ReportContext(kind="x", out=str(tmp_path), hands=2000, seed=1, rules=Rules(deck=33), chunk_size=1000)
+    ctx = report_context(kind="x", out=str(tmp_path), hands=2000, seed=1, rules=Rules(deck=33), chunk_size=1000)
     md, tables = appendix(ctx, None, decks=(24, 33))
     full = tables["appendix_deal_odds"]
     assert set(full["deck"]) == {24, 33} and "simulated" not in full.columns
@@ -118,11 +118,11 @@ def test_the_appendix_checks_deals_of_its_own_seed_not_the_reports(tmp_path):
     from euchresim.run import runner
     assert appendix_seed(7) == int(np.random.SeedSequence([7, 0xA99E]).generate_state(1)[0])
     assert len({appendix_seed(s) for s in range(50)} | set(range(50))) == 100
-    ctx = ReportContext(kind="x", out=str(tmp_path), hands=2000, seed=7, rules=Rules(), chunk_size=1000)
+    ctx = report_context(kind="x", out=str(tmp_path), hands=2000, seed=7, rules=Rules(), chunk_size=1000)
     rows = deal_rows(ctx)
-    spec = runner.RunSpec(rules=Rules(), policies=("random",), seed=7, count=2000, chunk_size=1000)
+    spec = run_spec(rules=Rules(), policies=("random",), seed=7, count=2000, chunk_size=1000)
     own = np.concatenate([runner.play_chunk(spec, i, keep_rows=True).hands["hand0"] for i in range(2)])
-    twin = runner.RunSpec(rules=Rules(), policies=("random",), seed=appendix_seed(7), count=2000, chunk_size=1000)
+    twin = run_spec(rules=Rules(), policies=("random",), seed=appendix_seed(7), count=2000, chunk_size=1000)
     theirs = np.concatenate([runner.play_chunk(twin, i, keep_rows=True).hands["hand0"] for i in range(2)])
     assert np.array_equal(rows["hand0"].to_numpy(), theirs.astype(np.int64))
     assert (rows["hand0"].to_numpy() != own.astype(np.int64)).mean() > 0.99
@@ -155,7 +155,7 @@ def test_decks_report(tmp_path):
 @pytest.mark.slow
 def test_resume_gives_identical_tables(tmp_path, monkeypatch):
     def ctx(out, resume=False):
-        return ReportContext(kind="euchre-rates", out=str(out), hands=4000, seed=3, rules=Rules(players=3),
+        return report_context(kind="euchre-rates", out=str(out), hands=4000, seed=3, rules=Rules(players=3),
                              chunk_size=1000, resume=resume, command="test")
     whole = tmp_path / "whole"
     os.makedirs(whole)
@@ -198,7 +198,7 @@ def test_a_resumed_report_states_the_time_of_every_sitting(tmp_path, monkeypatch
     monkeypatch.setattr(time_mod, "time", lambda: clock[0])
 
     def ctx(resume):
-        return ReportContext(kind="euchre-rates", out=str(tmp_path), hands=4000, seed=3, rules=Rules(players=3),
+        return report_context(kind="euchre-rates", out=str(tmp_path), hands=4000, seed=3, rules=Rules(players=3),
                              chunk_size=1000, resume=resume, command="test")
     R.claim(ctx(False))
     clock[0] += 30.0
@@ -252,7 +252,7 @@ def test_two_models_every_variant_as_a_direct_run_and_resumable(tmp_path):
     # the second model's rows are those of a direct run of it: the same seed, the same chunking
     b = t[t["policy"] == "baseline"].set_index(["players", "deck", "statistic"])
     for p, d in sorted(VARIANTS):
-        spec = runner.RunSpec(rules=variant_rules(Rules(), p, d), policies=("baseline",), seed=7, count=1000,
+        spec = run_spec(rules=variant_rules(Rules(), p, d), policies=("baseline",), seed=7, count=1000,
                               chunk_size=1000)
         c = runner.run(spec, workers=1)
         f = summary_frame(c, p).set_index("statistic")

@@ -20,7 +20,7 @@ from euchresim.report.loner import deal_frame as loner_deal_frame
 from euchresim.report.order_up import deal_frame as order_up_deal_frame
 from euchresim.rules import Rules
 from euchresim.stats import Z95
-from tests.helpers import csv_texts, drop_targeted_chunks, one_error_line, run
+from tests.helpers import report_context, run_spec, csv_texts, drop_targeted_chunks, one_error_line, run
 
 POSITIONS = ["left", "partner", "right", "dealer"]
 
@@ -61,7 +61,7 @@ DRAWN = {}
 
 def _deals(seed=7):
     """The targeted deals as the report plays them, in a folder of their own (resume would share it)."""
-    ctx = ReportContext(kind="order-up", out=tempfile.mkdtemp(), hands=1000, seed=seed, rules=Rules(),
+    ctx = report_context(kind="order-up", out=tempfile.mkdtemp(), hands=1000, seed=seed, rules=Rules(),
                         policies=("heuristic",), classes=tuple(OU_CLASSES), class_deals=OU_N)
     return order_up_targeted.simulate(ctx, build_tables(ctx.rules), speaking_order(4), order_up_deal_frame)
 
@@ -289,7 +289,7 @@ def _se(row, prefix=""):
 
 
 def test_every_counted_deal_is_a_round_one_maker_of_a_class_asked_for():
-    ctx = ReportContext(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
+    ctx = report_context(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
                         policies=("heuristic",), classes=tuple(LONER_CLASSES), class_deals=300)
     df, shares = loner_targeted.simulate(ctx, build_tables(ctx.rules), loner_deal_frame)
     # deal_frame classes the maker's hand from its cards under the trump made (analysis.call_stats), not the kernel
@@ -303,7 +303,7 @@ def test_every_counted_deal_is_a_round_one_maker_of_a_class_asked_for():
 
 def test_round_two_makers_are_left_out_because_their_class_is_not_the_one_kept():
     from euchresim.report.targeted_cells import targeted_deals
-    ctx = ReportContext(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
+    ctx = report_context(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
                         policies=("heuristic",), classes=("3T RL",), class_deals=400)
     played, _ = targeted_deals(ctx, "alone", [1], "maker alone", with_trump=True)
     f = loner_deal_frame(played[0][1], "maker", 4, build_tables(ctx.rules), "heuristic")
@@ -316,7 +316,7 @@ def test_each_seat_deals_from_a_stream_of_its_own():
     """One seed for every seat deals the same stream at each, so the seats keep many of the same deals and
     their sums are not of independent counts; the loner's seats each have a stream of their own."""
     from euchresim.report.targeted_cells import targeted_deals
-    ctx = ReportContext(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
+    ctx = report_context(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
                         policies=("heuristic",), classes=("3T RL",), class_deals=200)
 
     def shared(own):
@@ -334,7 +334,7 @@ def test_each_seat_deals_from_a_stream_of_its_own():
 def test_the_kernels_trump_and_round_are_the_ordinary_hands(decision):
     from euchresim.run.runner import RunSpec, play_chunk as ordinary
     from euchresim.studies.counterfactual import play_chunk
-    spec = RunSpec(rules=Rules(defend_alone=True), policies=("heuristic",), seed=5, count=3000, chunk_size=3000)
+    spec = run_spec(rules=Rules(defend_alone=True), policies=("heuristic",), seed=5, count=3000, chunk_size=3000)
     res, rows = play_chunk(spec, 0, decision), ordinary(spec, 0).hands
     r = res.reached
     assert r.sum() > 20 and set(res.make_round[r]) == {1, 2}
@@ -386,7 +386,7 @@ def test_shares_match_an_untargeted_runs_frequencies(loner):
     from euchresim.studies.counterfactual import play_chunk
     head = pd.read_csv(loner / "lo" / "loner_headline.csv")
     n = 40000
-    spec = RunSpec(rules=Rules(), policies=("random",), seed=2, count=n, chunk_size=n)
+    spec = run_spec(rules=Rules(), policies=("random",), seed=2, count=n, chunk_size=n)
     held = {p: play_chunk(spec, 0, "bid1", p).hand_classes() for p in range(4)}
     for c in LONER_CLASSES:
         freqs = [float((held[p] == c).mean()) for p in range(4)]

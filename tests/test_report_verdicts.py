@@ -19,7 +19,7 @@ def _row(policy, pos, cls, n, gain, lo, hi):
 
 
 def test_a_class_flips_only_when_the_sign_changes_with_both_intervals_clear_of_zero():
-    from euchresim.report import canonical          # what a report's context reads a name no model has with
+    from euchresim.policies import canonical        # the report's ctx.canonical, for the models it read
     rows = [_row("heuristic", "partner", "2T -", 900, -0.1, -0.15, -0.05),
             _row("heuristic:human", "partner", "2T -", 900, 0.2, 0.15, 0.25),      # flips
             _row("heuristic", "partner", "2T L", 900, -0.1, -0.15, -0.05),

@@ -5,6 +5,7 @@ read back what it wrote: the files, the numbers its README quotes against
 its CSVs, its P(win) tables against ``winprob.win_probability`` on the
 distribution of the kept hands, and a resume after losing some chunks.
 """
+from tests.helpers import report_context
 import glob
 import json
 import os
@@ -25,7 +26,7 @@ HANDS = 20_000
 
 
 def make(out, players=4, resume=False, hands=HANDS):
-    ctx = ReportContext(kind="win-probability", out=str(out), hands=hands, seed=5, rules=Rules(players=players),
+    ctx = report_context(kind="win-probability", out=str(out), hands=hands, seed=5, rules=Rules(players=players),
                         chunk_size=5_000, workers=1, resume=resume, command="pytest")
     os.makedirs(ctx.out, exist_ok=True)
     started = time.time()

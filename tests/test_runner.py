@@ -8,6 +8,7 @@ import pytest
 
 from euchresim.run import runner
 from euchresim.rules import Rules
+from tests.helpers import run_spec
 
 DEAL_COLS = ["dealer", "hand0", "hand1", "hand2", "hand3", "dummy", "upcard", "kitty"]
 
@@ -23,7 +24,7 @@ def _stop_after(n):
 def spec(**kw):
     base = dict(rules=Rules(players=4, deck=24), policies=("random",), seed=7, count=4000, chunk_size=1000)
     base.update(kw)
-    return runner.RunSpec(**base)
+    return run_spec(**base)
 
 
 def test_same_seed_same_numbers_whatever_the_workers(tmp_path):
@@ -221,16 +222,16 @@ def test_a_folder_that_is_not_a_run_is_never_taken(tmp_path):
 @pytest.mark.parametrize("policy", ["random", "heuristic", "dd", "pimc", "best", "tests.user_policies:random_player"])
 def test_the_one_chunk_rule_gives_the_sizes_the_seeds_were_made_with(policy):
     """Chunk sizes are part of what a seed means: the one rule (runner.chunk_size) gives what each caller gave before."""
-    from euchresim.policies import cost, searches
+    from euchresim.policies import seats
     from euchresim.report.paired_chunks import plan
-    c = cost(policy)
+    c = seats([policy], 4).cost
     assert [runner.chunk_size(m) for m in ("hands", "games", "rubbers")] == [1 << 16, 2048, 512]
-    assert runner.RunSpec(rules=Rules(), mode="games", count=5).chunk_size == 2048
+    assert run_spec(rules=Rules(), mode="games", count=5).chunk_size == 2048
     for n in (1, 3, 999, 3000, 400_000):
-        slow = searches(policy)
+        slow = c.searches
         old = min(50_000, max(1, -(-n // 4)), 250 if slow else 50_000)      # report/paired_chunks.py's plan, as it was
         assert plan(n, 50_000, c) == (old, -(-n // old))
         assert runner.chunk_size("hands", n, hands=50_000, cost=c) == min(50_000, n, *([250] if slow else []))
         assert runner.chunk_size("games", n, hands=50_000) == min(5_000, n)        # euchre_rates, win_probability
     assert c.share == (100 if policy in ("pimc", "best") else 10)                # cli/report's further model hands
-    assert c.batch == (25 if searches(policy) else 1000)
+    assert c.batch == (25 if c.searches else 1000)

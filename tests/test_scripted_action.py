@@ -131,7 +131,7 @@ def _replay(tab, rec, calls=None, plays=None):
 
 def _sample(tab, rec, steps, seat=0, calls=None, plays=None):
     """sample_deal with every hand known (one deal: the record's) and no inference, as ``probe`` calls it."""
-    from euchresim.policies import random_seats
+    from euchresim.policies.presets import random_seats
     from euchresim.run.runner import chunk_states
     from euchresim.studies.advisor.situation import policy_arrays
     players = len(rec.hands)

@@ -34,7 +34,7 @@ from euchresim.policies.search_layout import V_N, V_PTS, V_SUM, WR_VAL, WR_WORLD
 from euchresim.policies.values import points_table
 from euchresim.rules import Rules
 from euchresim.engine.tables import build_tables
-from tests.helpers import VARIANTS, bits, replay_by_reference
+from tests.helpers import run_spec, VARIANTS, bits, replay_by_reference
 
 
 def _states(rules, n, seed, stop_in_play=True, policy_row=None):
@@ -74,7 +74,7 @@ def test_the_search_bots_play_legally_in_every_variant(players, deck):
     lineups = [("dd",), ("pimc:worlds=4:bid_worlds=3",),
                ("pimc:worlds=4:bid_worlds=3:search_bids=0",) + ("dd",) * (players - 1)]
     for names in lineups:
-        res = runner.play_chunk(runner.RunSpec(rules=rules, policies=names, count=60, seed=players + deck), 0)
+        res = runner.play_chunk(run_spec(rules=rules, policies=names, count=60, seed=players + deck), 0)
         assert replay_by_reference(rules, res) == 60      # every move checked against the rules
 
 

@@ -10,10 +10,11 @@ import pytest
 from euchresim.cli.app import main
 from euchresim.rules import Rules
 from euchresim.run import runner
+from tests.helpers import run_spec
 
 
 def _games(policy, start, players=4, n=300, seed=4):
-    spec = runner.RunSpec(rules=Rules(players=players), policies=(policy,) * players, seed=seed, mode="games",
+    spec = run_spec(rules=Rules(players=players), policies=(policy,) * players, seed=seed, mode="games",
                           count=n, start_score=start)
     return runner.play_chunk(spec, 0)
 
@@ -77,13 +78,13 @@ def test_a_bad_start_score_is_one_line(args, message, capsys, tmp_path, monkeypa
 
 
 def test_the_start_score_is_part_of_what_a_run_is():
-    spec = runner.RunSpec(rules=Rules(), policies=("heuristic",) * 4, mode="games", count=10, start_score=(9, 8))
+    spec = run_spec(rules=Rules(), policies=("heuristic",) * 4, mode="games", count=10, start_score=(9, 8))
     assert spec.meta()["start_score"] == [9, 8]
-    assert "start_score" not in runner.RunSpec(rules=Rules(), mode="games", count=10).meta()
+    assert "start_score" not in run_spec(rules=Rules(), mode="games", count=10).meta()
 
 
 def test_zeros_are_checked_as_any_score_then_read_as_a_new_game():
-    assert runner.RunSpec(rules=Rules(), mode="games", count=5, start_score=(0, 0)).start_score == ()
+    assert run_spec(rules=Rules(), mode="games", count=5, start_score=(0, 0)).start_score == ()
     for mode, start in (("hands", (0, 0)), ("games", (0, 0, 0)), ("games", (0,))):
         with pytest.raises(runner.SimError):
-            runner.RunSpec(rules=Rules(), mode=mode, count=5, start_score=start)
+            run_spec(rules=Rules(), mode=mode, count=5, start_score=start)

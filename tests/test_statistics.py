@@ -50,7 +50,7 @@ from euchresim.run import runner
 from euchresim.run.groups import radices
 from euchresim.studies import duel as du
 from euchresim.studies import ladder
-from tests.helpers import rows_of
+from tests.helpers import duel_spec, rows_of
 
 ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "euchresim")
 
@@ -835,7 +835,7 @@ def test_paired_win_rate_three_players_by_hand():
 
 
 def test_summarize_two_players_two_games_a_sequence_by_hand():
-    spec = du.DuelSpec(Rules(players=2), "baseline", "random", deals=3, chunk_size=2)
+    spec = duel_spec(Rules(players=2), "baseline", "random", deals=3, chunk_size=2)
     assert spec.seatings == ("AB", "BA") and spec.games == 12
     rows = np.zeros(6, du.UNIT_DTYPE)
     # unit, arrangement, games, A's credit, A's points less B's, hands
@@ -889,7 +889,7 @@ def _duel_rows(rng, spec, p_fav, p_unfav, mu, luck):
 
 
 def test_duel_intervals_cover_the_true_win_rate_and_points_per_hand():
-    spec = du.DuelSpec(Rules(players=4), "baseline", "random", deals=150)
+    spec = duel_spec(Rules(players=4), "baseline", "random", deals=150)
     rng = np.random.default_rng(51)
     p_fav, p_unfav, mu = 0.8, 0.35, 0.15
     true_rate = (p_fav + p_unfav) / 2                 # 0.575

@@ -29,7 +29,7 @@ from euchresim.run import jobs, runner
 from euchresim.run.files import OutputPathError, check_distinct
 from euchresim.rules import FOUR_HAND
 
-from tests.helpers import child_pids, hears_ctrl_c, run, wait_for
+from tests.helpers import run_spec, child_pids, hears_ctrl_c, run, wait_for
 from tests.test_lifeline import wait_gone
 
 HANG = 120         # seconds after SIGINT before a run counts as hung
@@ -43,7 +43,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def _compiled(tmp_path_factory):
     """Every kernel the runs below use, compiled (or loaded) into the cache they read, before any starts."""
     d = tmp_path_factory.mktemp("warm")
-    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=1, count=2_000, chunk_size=1_000)
+    spec = run_spec(rules=FOUR_HAND, policies=("random",), seed=1, count=2_000, chunk_size=1_000)
     runner.run(spec, workers=1, outputs=runner.Outputs(parquet=str(d / "w.parquet"), records=str(d / "w.jsonl")))
 
 
@@ -127,7 +127,7 @@ def test_sigint_keeps_finished_chunks_and_resume_gives_the_uninterrupted_result(
 
     ref = tmp_path / "ref"
     ref.mkdir()
-    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=3, count=hands, chunk_size=chunk)
+    spec = run_spec(rules=FOUR_HAND, policies=("random",), seed=3, count=hands, chunk_size=chunk)
     outputs = runner.Outputs(parquet=str(ref / "run.parquet") if want_out else None,
                           records=str(ref / "run.jsonl") if want_rec else None)
     whole = runner.run(spec, workers=1, outputs=outputs)
@@ -191,7 +191,7 @@ def test_a_worker_killed_mid_run_has_its_chunk_played_again(tmp_path):
     os.kill(child_pids(proc.pid)[0], signal.SIGKILL)
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0 and "Traceback" not in err, err
-    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=5, count=hands, chunk_size=chunk)
+    spec = run_spec(rules=FOUR_HAND, policies=("random",), seed=5, count=hands, chunk_size=chunk)
     assert json.loads(out)["counts"] == runner.run(spec, workers=1)
     assert pq.read_table(tmp_path / "run.parquet").num_rows == hands
 
@@ -217,7 +217,7 @@ def test_kill_9_of_the_run_itself_resumes_to_the_uninterrupted_result(tmp_path):
     assert proc.returncode == 0, err
     ref = tmp_path / "ref"
     ref.mkdir()
-    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=11, count=hands, chunk_size=chunk)
+    spec = run_spec(rules=FOUR_HAND, policies=("random",), seed=11, count=hands, chunk_size=chunk)
     whole = runner.run(spec, workers=1, outputs=runner.Outputs(parquet=str(ref / "run.parquet"),
                                                          records=str(ref / "run.jsonl")))
     assert json.loads(out)["counts"] == whole
@@ -297,7 +297,7 @@ def test_the_largest_allowed_run_starts_at_once_in_flat_memory():
         "        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "from euchresim.run import jobs, runner\n"
         "from euchresim.rules import FOUR_HAND\n"
-        "spec = runner.RunSpec(rules=FOUR_HAND, policies=('random',), count=10**15)\n"
+        "spec = run_spec(rules=FOUR_HAND, policies=('random',), count=10**15)\n"
         "def on(done, total):\n"
         "    if done >= 2:\n"
         "        raise KeyboardInterrupt\n"
@@ -317,7 +317,7 @@ def test_an_interrupted_parquet_dataset_does_not_read_as_a_complete_table(tmp_pa
 
     from euchresim.rules import FOUR_HAND
     from euchresim.run import runner
-    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=2, count=4000, chunk_size=1000)
+    spec = run_spec(rules=FOUR_HAND, policies=("random",), seed=2, count=4000, chunk_size=1000)
     out = str(tmp_path / "h.parquet")
 
     def stop(done, total):
@@ -409,7 +409,7 @@ def test_a_finished_datasets_lost_chunk_is_played_again_on_resume(tmp_path):
 
     from euchresim.rules import FOUR_HAND
     from euchresim.run import runner
-    spec = runner.RunSpec(rules=FOUR_HAND, policies=("random",), seed=4, count=3000, chunk_size=1000)
+    spec = run_spec(rules=FOUR_HAND, policies=("random",), seed=4, count=3000, chunk_size=1000)
     out = str(tmp_path / "h.parquet")
     runner.run(spec, workers=1, outputs=runner.Outputs(parquet=out))
     whole = pd.read_parquet(out)

@@ -26,12 +26,13 @@ from euchresim.engine.tables import build_tables
 from euchresim.rules import Rules
 from euchresim.run.runner import RunSpec, SimError
 from euchresim.studies import counterfactual as cf
+from tests.helpers import run_spec
 
 WANT = ("2T R", "3T L", "3T R")
 
 
 def spec_of(players, deck, n, seed=11, chunk_size=None, policies=("heuristic",)):
-    return RunSpec(rules=Rules(players=players, deck=deck), policies=policies, seed=seed, count=n,
+    return run_spec(rules=Rules(players=players, deck=deck), policies=policies, seed=seed, count=n,
                    chunk_size=chunk_size or n)
 
 

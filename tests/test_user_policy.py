@@ -14,7 +14,7 @@ from euchresim.run import runner
 from euchresim.policies import POLICIES, PolicyError, functions, resolve
 from euchresim.policies.dispatch import BASELINE, HEURISTIC, NSLOTS, RANDOM, SLOTTED, USER, no_policy, no_search
 from euchresim.rules import Rules
-from tests.helpers import one_error_line as _one_error_line, run
+from tests.helpers import run_spec, one_error_line as _one_error_line, run
 from tests.helpers import VARIANTS
 
 COPY = "tests.user_policies:copy_of_baseline"
@@ -26,7 +26,7 @@ def test_a_user_copy_of_baseline_plays_exactly_as_baseline(players, deck):
     rows = []
     mixed = (COPY,) + ("random",) * (players - 1)
     for names in (("baseline",), (COPY,), mixed):
-        spec = runner.RunSpec(rules=rules, policies=names, count=3000, seed=11)
+        spec = run_spec(rules=rules, policies=names, count=3000, seed=11)
         rows.append(runner.play_chunk(spec, 0).hands.copy())
     assert np.array_equal(rows[0], rows[1])
     assert not np.array_equal(rows[0], rows[2])          # a different line-up plays differently
@@ -35,7 +35,7 @@ def test_a_user_copy_of_baseline_plays_exactly_as_baseline(players, deck):
 def test_games_with_a_user_policy_match_the_builtin():
     out = []
     for pol in ("baseline", COPY):
-        spec = runner.RunSpec(rules=Rules(), policies=(pol, "random", pol, "random"), mode="games", count=30,
+        spec = run_spec(rules=Rules(), policies=(pol, "random", pol, "random"), mode="games", count=30,
                            seed=4)
         res = runner.play_chunk(spec, 0)
         out.append((res.hands.copy(), res.games.copy()))
@@ -65,13 +65,13 @@ def test_a_python_file_path_names_a_module(tmp_path):
     src = open("tests/user_policies.py", encoding="utf-8").read()
     path = tmp_path / "my_bots.py"
     path.write_text(src, encoding="utf-8")
-    spec = runner.RunSpec(rules=Rules(), policies=(f"{path}:copy_of_baseline",), count=500, seed=2)
-    base = runner.RunSpec(rules=Rules(), policies=("baseline",), count=500, seed=2)
+    spec = run_spec(rules=Rules(), policies=(f"{path}:copy_of_baseline",), count=500, seed=2)
+    base = run_spec(rules=Rules(), policies=("baseline",), count=500, seed=2)
     assert np.array_equal(runner.play_chunk(spec, 0).hands, runner.play_chunk(base, 0).hands)
 
 
 def test_two_workers_give_one_worker_numbers():
-    spec = runner.RunSpec(rules=Rules(), policies=(COPY, "random", COPY, "random"), count=4000, chunk_size=1000,
+    spec = run_spec(rules=Rules(), policies=(COPY, "random", COPY, "random"), count=4000, chunk_size=1000,
                        seed=8)
     a = runner.run(spec, workers=1)
     b = runner.run(spec, workers=2)
@@ -140,8 +140,8 @@ def test_parameters_from_a_json_file(tmp_path):
 def test_a_parameter_changes_play_without_a_new_compile():
     from euchresim.loops.hands import _play_hands          # the jitted loop (run_hands is Python around it)
     before = len(_play_hands.signatures)
-    a = runner.play_chunk(runner.RunSpec(rules=Rules(), policies=("baseline:order=3",), count=2000, seed=1), 0)
-    b = runner.play_chunk(runner.RunSpec(rules=Rules(), policies=("baseline:order=6",), count=2000, seed=1), 0)
+    a = runner.play_chunk(run_spec(rules=Rules(), policies=("baseline:order=3",), count=2000, seed=1), 0)
+    b = runner.play_chunk(run_spec(rules=Rules(), policies=("baseline:order=6",), count=2000, seed=1), 0)
     assert (a.hands["make_round"] == 1).sum() > (b.hands["make_round"] == 1).sum()
     assert len(_play_hands.signatures) == max(before, 1)
 
@@ -167,9 +167,9 @@ def test_a_new_slotted_builtin_is_a_declaration_and_nothing_else(monkeypatch):
     monkeypatch.setitem(P.POLICIES, info.name, info)
     monkeypatch.setitem(P.BY_PID, info.pid, info)
     rules = Rules(players=3, deck=25)
-    declared = runner.play_chunk(runner.RunSpec(rules=rules, policies=("slotted_random", "baseline", "heuristic"),
+    declared = runner.play_chunk(run_spec(rules=rules, policies=("slotted_random", "baseline", "heuristic"),
                                           count=500, seed=6), 0)
-    user = runner.play_chunk(runner.RunSpec(rules=rules, policies=("tests.user_policies:random_player", "baseline",
+    user = runner.play_chunk(run_spec(rules=rules, policies=("tests.user_policies:random_player", "baseline",
                                                              "heuristic"), count=500, seed=6), 0)
     assert np.array_equal(declared.hands, user.hands) and np.array_equal(declared.plays, user.plays)
     assert resolve(["slotted_random"], 3)[0][0] == SLOTTED + 2 and functions(["slotted_random"], 3)[1][2] is not no_search

@@ -16,6 +16,7 @@ from hypothesis import given, settings, strategies as st
 from euchresim.run import runner
 from euchresim.analysis import winprob as wp
 from euchresim.rules import Rules
+from tests.helpers import run_spec
 
 
 def dist_of(players, rows):
@@ -201,10 +202,10 @@ HANDS, GAMES = 300_000, 20_000
 
 def measured(players, target):
     rules = Rules(players=players, deck=24, game_to=target)
-    hands = runner.play_chunk(runner.RunSpec(rules=rules, policies=("heuristic",), count=HANDS, seed=101,
+    hands = runner.play_chunk(run_spec(rules=rules, policies=("heuristic",), count=HANDS, seed=101,
                                        chunk_size=HANDS), 0).hands
     dist = wp.outcome_distribution(hands, players, pool_seats=True)
-    games = runner.play_chunk(runner.RunSpec(rules=rules, policies=("heuristic",), mode="games", count=GAMES,
+    games = runner.play_chunk(run_spec(rules=rules, policies=("heuristic",), mode="games", count=GAMES,
                                        seed=202, chunk_size=GAMES), 0)
     return dist, games
 

@@ -411,7 +411,7 @@ def format_advice(adv, table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int = 0, infer: bool = True,
+def review_hand(rec, policy, samples: int = 2000, seed: int = 0, infer: bool = True,
                 alpha: float = 0.05, seats=None) -> pd.DataFrame:
     """Each decision of a played hand, judged from its seat's knowledge then: what it did, the best, the cost.
 
@@ -428,6 +428,7 @@ def review_hand(rec, policy: str = "heuristic", samples: int = 2000, seed: int =
     (loops/advisor_kernels.py), the decision is judged on every deal the cards allow
     and its row says ``inference`` False, instead of stopping the review.
     ``seats``: judge only these seats' decisions (the practice table's player).
+    ``policy``: the play model, a ``policies.Seats`` for the record's players.
     """
     from euchresim.studies.advisor import evaluate as A
     from euchresim.studies.advisor import situation as S

@@ -191,26 +191,6 @@ def cheats(spec) -> bool:
     return any(info is not None and info.cheats for info in _declared(spec))
 
 
-def cost(spec) -> Cost:
-    """What a hand of ``spec`` costs (as ``cheats`` takes it): its slowest seat's declared ``Cost``.
-
-    A user's policy is taken to be compiled and fast (``FAST``).
-    """
-    out = FAST
-    for info in _declared(spec):
-        out = out.join(info.cost if info is not None else FAST)
-    return out
-
-
-def searches(spec) -> bool:
-    """Whether a policy decides by search (``pimc``, ``best``, ``dd``): ``cost(spec).searches``, declared with each built-in.
-
-    Any seat that searches makes the whole table cost ms a decision, which
-    is what chunk sizes, sample counts and worker counts follow.
-    """
-    return cost(spec).searches
-
-
 def known() -> str:
     return ", ".join(POLICIES) + ", best"
 
@@ -341,6 +321,15 @@ class Seats:
     def __repr__(self) -> str:
         return f"Seats({self.text!r})"
 
+    def for_players(self, players: int) -> "Seats":
+        """This table's one policy at every seat of a table of ``players`` (a report's other variants), read
+        already: nothing is parsed again.  A table whose seats differ has no one policy to seat."""
+        first = self.policies[0]
+        if any(p.name != first.name for p in self.policies):
+            raise PolicyError(f"{self.text}: the seats play different policies; "
+                              f"only one policy for every seat is seated at another table")
+        return Seats((first,) * players)
+
     @property
     def pids(self) -> np.ndarray:
         pids = np.zeros(4, dtype=np.int64)
@@ -429,6 +418,17 @@ def seats(names, players, check: bool = False) -> Seats:
     return Seats(tuple(out))
 
 
+def handed(table, players: int, door: str) -> Seats:
+    """What a library door (``RunSpec``, ``DuelSpec``, ``advise``) was handed, checked: a ``Seats`` of
+    ``players`` seats, read where its name entered; a name is refused in one line saying how to read it."""
+    if not isinstance(table, Seats):
+        raise PolicyError(f"{door}: {table!r} is not a policies.Seats; read the name where it enters: "
+                          f"policies.seats({[table] if isinstance(table, str) else table!r}, {players})")
+    if len(table) != players:
+        raise PolicyError(f"{door}: {len(table)} seats' policies for {players} players")
+    return table
+
+
 def canonical(spec) -> str:
     """What a policy given as text stands for, every setting written out (``best`` is ``pimc:...``): several
     joined by commas (one per seat) each become theirs; a ``Seats`` is its ``text``.
@@ -446,12 +446,6 @@ def canonical(spec) -> str:
 def rebuilt(names: tuple) -> Seats:
     """A ``Seats`` from its canonical names, once per process: how a table crosses to a worker (``Seats.__reduce__``)."""
     return Seats(tuple(parse(n, s) for s, n in enumerate(names)))
-
-
-def random_seats(players: int) -> Seats:
-    """Every seat ``random``, made from its declaration (no name to read): the advisor's probe of where calls lead."""
-    info = POLICIES["random"]
-    return Seats((Policy(info.name, info.pid, info.defaults.astype(np.float64).copy()),) * players)
 
 
 def resolve(names, players):
@@ -485,7 +479,7 @@ def python_functions(names, players):
     return seats(names, players).python_functions()
 
 
-__all__ = ["bot", "head", "Decision", "Action", "Policy", "Seats", "parse", "seats", "canonical", "rebuilt", "random_seats", "split_name", "cheats", "cost", "Cost", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
+__all__ = ["bot", "head", "Decision", "Action", "Policy", "Seats", "parse", "seats", "canonical", "rebuilt", "handed", "split_name", "cheats", "Cost", "with_checks", "POLICIES", "NPARAMS", "Param", "PolicyError", "PolicyInfo", "POLICY_SIG", "resolve", "functions",
            "user_policy", "python_functions", "param", "load_function"]
 
 

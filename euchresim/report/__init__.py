@@ -49,7 +49,7 @@ class ReportContext:
     hands: int
     seed: int
     rules: Rules
-    policies: tuple = ("heuristic",)        # the play models, strongest-fast first
+    policies: tuple = ()                    # the play models as given, strongest-fast first (each read: ``models``)
     model_hands: tuple = ()                 # hands for each further model (pimc, dd), if not ``hands``
     workers: int = 1
     resume: bool = False
@@ -63,12 +63,13 @@ class ReportContext:
     class_deals: int = 0                    # order-up, loner: targeted deals kept per seat (with ``classes``)
     defend_hands: int = 0                   # loner: the main model's hands for the defender's choice; 0: ``hands``
     replicate: int = 0                      # the targeted cells' replicate: 0 the cells, 1 their measure again
-    models: tuple = field(default=(), compare=False)     # each of ``policies`` read once, a policies.Seats (made here)
+    models: tuple = field(default=(), compare=False)     # each of ``policies`` read once where it entered, a policies.Seats
 
     def __post_init__(self):
-        if len(self.models) != len(self.policies):          # read here, once: a bad name is a PolicyError
-            from euchresim.policies import seats
-            object.__setattr__(self, "models", tuple(seats([p], self.rules.players) for p in self.policies))
+        from euchresim.policies import Seats
+        if len(self.models) != len(self.policies) or not all(isinstance(m, Seats) for m in self.models):
+            raise ReportError(f"ReportContext: models, one policies.Seats for each of policies {list(self.policies)} "
+                              f"(read where the names enter: policies.seats([name], {self.rules.players}))")
 
     def model(self, policy: str):
         """The play model named ``policy`` (as given, one of ``policies``), as it was read."""
@@ -77,9 +78,10 @@ class ReportContext:
     def canonical(self, policy: str) -> str:
         """``canonical`` from the models as read: each of ``policy``'s names (commas between) written out in full."""
         parts = [p.strip() for p in str(policy).split(",")]
-        if all(p in self.policies for p in parts):
-            return ",".join(self.model(p).names[0] for p in parts)
-        return canonical(policy)              # a name no model has (none of the report's own captions)
+        missing = [p for p in parts if p not in self.policies]
+        if missing:
+            raise ReportError(f"{', '.join(missing)}: not one of this report's play models {list(self.policies)}")
+        return ",".join(self.model(p).names[0] for p in parts)
 
     def played(self, policy: str) -> str:
         """``played`` from the models as read."""
@@ -321,22 +323,6 @@ def _cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or "CPU model not known"
-
-
-def canonical(policy: str) -> str:
-    """What played, every setting written out (``best`` is ``pimc:bid_worlds=100:max_worlds=200``): a name's meaning may
-    change, the canonical string does not. Several policies joined by commas each become theirs."""
-    from euchresim.policies import canonical as written_out
-    try:
-        return written_out(policy)
-    except ValueError:
-        return str(policy)
-
-
-def played(policy: str) -> str:
-    """A policy as a caption names it: as given, and what it is when the two differ ("best = pimc:...")."""
-    full = canonical(policy)
-    return policy if full == policy else f"{policy} = {full}"
 
 
 def write_section(ctx: ReportContext, section: Section, started: float) -> dict:

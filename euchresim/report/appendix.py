@@ -147,7 +147,7 @@ def appendix(ctx, hands=None, decks=None) -> tuple[str, dict]:
 def _deal_job(rules, seed, count, chunk_size, keep, i):
     """The first ``keep`` deals of chunk i (the deal stream does not depend on the policies)."""
     from euchresim.run import runner
-    spec = runner.RunSpec(rules=rules, policies=("random",), seed=seed, count=count, chunk_size=chunk_size)
+    spec = runner.RunSpec(rules=rules, seed=seed, count=count, chunk_size=chunk_size)     # every seat random
     res = runner.play_chunk(spec, i, keep_rows=True)
     h = res.hands[:keep]
     return {"upcard": h["upcard"].astype(np.int64), "hand0": h["hand0"].astype(np.int64)}

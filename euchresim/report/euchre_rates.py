@@ -87,9 +87,11 @@ def tally_chunks(ctx, name: str, spec: "runner.RunSpec", keep_deals: bool = Fals
 
 
 def run_spec(ctx, rules, policy: str, count: int, mode: str = "hands", groups=(), cost=None) -> "runner.RunSpec":
-    """One play model's run of ``count`` hands (games) in the report's chunks; ``cost`` caps a search bot's (decks)."""
+    """One play model's run of ``count`` hands (games) in the report's chunks; ``cost`` caps a search bot's (decks).
+
+    ``policy`` as the report was given it: the model the context read, seated for ``rules``' players."""
     size = runner.chunk_size(mode, count, hands=ctx.chunk_size, cost=cost)
-    return runner.RunSpec(rules=rules, policies=(policy,), seed=ctx.seed, mode=mode, count=count, chunk_size=size,
+    return runner.RunSpec(rules=rules, policies=ctx.model(policy).for_players(rules.players), seed=ctx.seed, mode=mode, count=count, chunk_size=size,
                        groups=groups)
 
 

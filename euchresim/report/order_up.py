@@ -430,7 +430,8 @@ def _like_people(by_pos, by_class, policies, players, order, canonical):
     if players != 4:
         return None
     canon = {p: canonical(p) for p in policies}
-    human = canonical("heuristic:human")
+    from euchresim.policies.presets import preset_name
+    human = preset_name("heuristic", "human")
     bot = next((p for p in policies if canon[p] == "heuristic"), None)
     people = next((p for p in policies if canon[p] == human), None)
     if bot is None or people is None:

@@ -25,18 +25,19 @@ def plan(n: int, chunk_size: int, table_cost=None) -> tuple[int, int]:
     return size, -(-n // size)
 
 
-def decision_job(rules, policy: str, seed: int, count: int, chunk_size: int, decision: str,
+def decision_job(rules, policy, seed: int, count: int, chunk_size: int, decision: str,
                  position, with_trump: bool, i: int, classes=None) -> dict:
     """One chunk of counterfactuals as plain arrays (reached deals only), for ``report.chunked``.
 
     Targeted (``classes``), the chunk also gives the deals it dealt and
     skipped and its kept deals by class (``class_kept``, in
     ``engine.classes.CLASS_NAMES`` order, reached or not), from which each
-    class's share of all deals is known.
+    class's share of all deals is known.  ``policy``: the model's ``Seats``
+    (a worker gets its canonical names and rebuilds it once).
     """
     from euchresim.studies.counterfactual import play_chunk
     from euchresim.run.runner import RunSpec
-    spec = RunSpec(rules=rules, policies=(policy,), seed=seed, count=count, chunk_size=chunk_size)
+    spec = RunSpec(rules=rules, policies=policy, seed=seed, count=count, chunk_size=chunk_size)
     res = play_chunk(spec, i, decision, position, classes)
     r = res.reached
     players = rules.players
@@ -80,7 +81,8 @@ def collect(ctx, k: int, decision: str, position, label: str, rules=None, with_t
     if classes:
         spec["classes"] = list(classes)
     key = f"{decision}-{'any' if position is None else position}-{spec_key(spec)}"
-    job = partial(decision_job, rules, policy, ctx.seed, n, size, decision, position, with_trump)
+    job = partial(decision_job, rules, ctx.models[k].for_players(rules.players), ctx.seed, n, size, decision, position,
+                  with_trump)
     if classes:
         job = partial(job, classes=tuple(classes))
     parts = chunked(ctx, key, spec, n_chunks, job, label=f"{label} · {policy}")

@@ -92,7 +92,7 @@ def _cat(parts: list[dict]) -> dict:
 
 
 def _spec(ctx, mode: str, count: int, seed: int) -> runner.RunSpec:
-    return runner.RunSpec(rules=ctx.rules, policies=(ctx.policies[0],), mode=mode, count=count, seed=seed,
+    return runner.RunSpec(rules=ctx.rules, policies=ctx.model(ctx.policies[0]), mode=mode, count=count, seed=seed,
                        chunk_size=runner.chunk_size(mode, count, hands=ctx.chunk_size))
 
 

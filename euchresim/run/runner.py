@@ -61,13 +61,13 @@ def chunk_size(mode: str = "hands", count: int = 0, hands: int = 0, parts: int =
 class RunSpec:
     """What a run plays; with the seed it fixes every number the run gives.
 
-    ``policies``: one policy for every seat or one per seat, as names or a
-    ``policies.Seats``; names are read here, once (a bad one is a
-    PolicyError before anything else), and the spec carries the ``Seats``,
-    which a worker gets as its canonical names and rebuilds once.
+    ``policies``: a ``policies.Seats`` (every seat's policy, read once
+    where its name entered: ``policies.seats(["heuristic"], 4)`` in a
+    script); None plays every seat ``random``. A worker gets it as its
+    canonical names and rebuilds it once.
     """
     rules: Rules
-    policies: tuple = ("random",)    # a policies.Seats once made
+    policies: object = None          # a policies.Seats (None: every seat random)
     seed: int = 0
     mode: str = "hands"            # hands | games | rubbers
     count: int = 1_000_000
@@ -76,8 +76,10 @@ class RunSpec:
     start_score: tuple = ()        # games: each side's score when every game starts (() or zeros: a new game)
 
     def __post_init__(self):
-        from euchresim.policies import seats
-        object.__setattr__(self, "policies", seats(self.policies, self.rules.players))
+        from euchresim.policies import handed
+        from euchresim.policies.presets import random_seats
+        object.__setattr__(self, "policies", random_seats(self.rules.players) if self.policies is None
+                           else handed(self.policies, self.rules.players, "RunSpec(policies=...)"))
         if self.mode not in DEFAULT_CHUNK:
             raise ValueError(f"mode must be hands, games or rubbers, not {self.mode!r}")
         if self.mode == "rubbers" and self.rules.players != 4:

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 
+from euchresim.policies.presets import declared_seats
 from euchresim.run import runner
 from euchresim.rules import Rules
 
@@ -33,11 +34,11 @@ def compile_every_kernel() -> float:
     from euchresim.records.rows import records_lines
     for p in (2, 3, 4):
         for pol in ("random", "baseline", "heuristic"):
-            runner.play_chunk(runner.RunSpec(rules=Rules(players=p, deck=25), policies=(pol,), count=50,
+            runner.play_chunk(runner.RunSpec(rules=Rules(players=p, deck=25), policies=declared_seats(pol, p), count=50,
                                              chunk_size=50), 0)
     runner.play_chunk(runner.RunSpec(rules=Rules(players=4), mode="rubbers", count=1, chunk_size=1), 0)
     rules = Rules(players=4)
-    res = runner.play_chunk(runner.RunSpec(rules=rules, policies=("baseline",), count=1, chunk_size=1), 0)
+    res = runner.play_chunk(runner.RunSpec(rules=rules, policies=declared_seats("baseline", 4), count=1, chunk_size=1), 0)
     out = replay_record(json.loads(next(records_lines(rules, res))))
     if "error" in out or "mismatch" in out:
         raise RuntimeError(f"the compile probe's record did not replay: {out.get('error') or out['mismatch']}")
@@ -90,9 +91,10 @@ def measure(rules: Rules, policy: str, hands: int, workers, pools, repeat: int =
     specs = {}
     for w in workers:
         # two warm-up chunks a worker, so that every worker has its row buffers
-        warm = runner.RunSpec(rules=rules, policies=(policy,), count=2 * chunk * w, chunk_size=chunk, seed=1)
+        table = declared_seats(policy, rules.players)
+        warm = runner.RunSpec(rules=rules, policies=table, count=2 * chunk * w, chunk_size=chunk, seed=1)
         runner.run(warm, workers=w, pool=pools.get(w))
-        specs[w] = runner.RunSpec(rules=rules, policies=(policy,), count=chunk * per_worker * w,
+        specs[w] = runner.RunSpec(rules=rules, policies=table, count=chunk * per_worker * w,
                                chunk_size=chunk, seed=2)
     best = dict.fromkeys(workers, 0.0)
     for _ in range(repeat):
@@ -200,7 +202,7 @@ def measure_pimc(decisions: int, worlds: int = 50, repeat: int = 3, seed: int = 
 def measure_policy_hands(policy, hands: int, repeat: int = 3, seed: int = 1) -> tuple[float, float]:
     """(hands a second, decisions a second) with ``policy`` at every seat, 4 players, 24 cards, one core.
 
-    ``policy``: a ``policies.Seats``, or a name the run reads (``RunSpec``, the library's edge).
+    ``policy``: a ``policies.Seats`` of 4 seats.
 
     Whole hands through the runner (deal, every decision, the row), the
     best of ``repeat``; a decision is every call, alone or defend-alone
@@ -230,7 +232,7 @@ def measure_decision_times(policy, hands: int, seed: int = 1, clock=time.perf_co
     decision at a time (``engine.state.Hand``), each asked through the
     hot loop's own call (``decide_one``), kernels loaded first; forced
     decisions (one legal action) count, as a hand asks them.
-    ``policy``: a ``policies.Seats``, or a name the run reads (``RunSpec``, the library's edge).
+    ``policy``: a ``policies.Seats`` of 4 seats.
     """
     import numpy as np
     from euchresim.engine.layout import CFG_NPACK, CFG_PLAYERS, PHASE_NAMES, REDEAL, T_NEXT, T_PACK
@@ -238,7 +240,7 @@ def measure_decision_times(policy, hands: int, seed: int = 1, clock=time.perf_co
     from euchresim.engine.state import Hand
     from euchresim.loops.hands import new_workspace, seat_decider
     from euchresim.loops.slow import first_dealer
-    table = runner.RunSpec(rules=Rules(), policies=policy, count=hands).policies     # read once (a Seats as it is)
+    table = policy
     pids, params, fns = table.pids, table.params, table.functions()
     tab = build_tables(Rules())
     ws = new_workspace()
@@ -294,11 +296,11 @@ def measure_advise(samples: int, repeat: int = 3) -> list:
     for name, (sit, policy, n) in cases.items():
         # the search bots' answers use every core by default (cli/advise.py); the fast bots' one
         for w in sorted({1, runner.default_workers()}) if policy == "pimc" else [1]:
-            advise(sit, policy, samples=min(n, 25), stop=False, workers=w)     # loaded, not timed
+            advise(sit, declared_seats(policy, 4), samples=min(n, 25), stop=False, workers=w)     # loaded, not timed
             best = float("inf")
             for _ in range(repeat):
                 t = time.perf_counter()
-                advise(sit, policy, samples=n, stop=False, workers=w)
+                advise(sit, declared_seats(policy, 4), samples=n, stop=False, workers=w)
                 best = min(best, time.perf_counter() - t)
             out.append({"measure": name, "samples": n, "seconds": best, "policy": policy, "workers": w})
     return out
@@ -306,7 +308,7 @@ def measure_advise(samples: int, repeat: int = 3) -> list:
 
 def best_rows(n: int, repeat: int, echo=None) -> list:
     """``best`` at every seat on ``n`` hands: hands and decisions a second, then each decision timed on its own."""
-    table = runner.RunSpec(rules=Rules(), policies="best", count=n).policies     # best read once, here
+    table = declared_seats("best", 4)
     rows = []
     hps, dps = measure_policy_hands(table, n, repeat)
     best = table.names[0]                     # what best stands for
@@ -340,7 +342,7 @@ def run_bench(hands, players, decks, policies, workers=None, compile_times=True,
     # warm every kernel in this process first, so forked workers inherit them
     for p in players:
         for pol in policies:
-            runner.play_chunk(runner.RunSpec(rules=Rules(players=p, deck=25), policies=(pol,), count=100,
+            runner.play_chunk(runner.RunSpec(rules=Rules(players=p, deck=25), policies=declared_seats(pol, p), count=100,
                                        chunk_size=100), 0)
     pools = {allw: runner.worker_pool(allw)} if allw > 1 else {}
     try:

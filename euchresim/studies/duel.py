@@ -59,11 +59,12 @@ def arrangements(players: int) -> tuple[str, ...]:
 class DuelSpec:
     """What a duel plays; with the seed it fixes every number.
 
-    ``a`` and ``b`` are canonical policy names (:func:`canonical`), or each
-    a ``policies.Seats`` read at the edge (every seat its policy), which
-    becomes its canonical name; ``models`` holds each side as read, once,
-    so ``run_spec`` reads no name again (None for an OpenSpiel duel, whose
-    sides interop plays by name).  The duel
+    ``a`` and ``b``: each a ``policies.Seats`` read where its name entered
+    (``policies.seats(["best"], 4)`` in a script), which becomes its
+    canonical name, or one of OpenSpiel's bots by name
+    (``openspiel:ismcts:sims=1000``); ``models`` holds each side as read
+    (None for OpenSpiel's), so ``run_spec`` reads no name again.  An
+    OpenSpiel duel's sides are played by name, by interop.  The duel
     plays deal sequences ``first_deal`` .. ``first_deal + deals - 1`` of the
     seed (a ladder gives each pair its own range, so the pairs are
     independent); each is a chunk of ``chunk_size`` games.
@@ -85,17 +86,22 @@ class DuelSpec:
     models: tuple | None = field(default=None, compare=False, repr=False)   # (A, B) as read: policies.Seats
 
     def __post_init__(self):
-        from euchresim.policies import Seats
-        given = [x if isinstance(x, Seats) else None for x in (self.a, self.b)]
-        for side, x in (("a", self.a), ("b", self.b)):
-            if isinstance(x, Seats):
-                object.__setattr__(self, side, x.names[0])
+        from euchresim.interop.openspiel_match import game_params, is_openspiel, parse as openspiel_bot
+        from euchresim.policies import handed
+        models = list(self.models or (None, None))
+        for k, side in enumerate(("a", "b")):
+            x = getattr(self, side)
+            if isinstance(x, str) and is_openspiel(x):
+                object.__setattr__(self, side, openspiel_bot(x).name)     # OpenSpiel's bot, its settings written out
+            elif models[k] is None or not isinstance(x, str):
+                models[k] = handed(x, self.rules.players, f"DuelSpec({side}=...)")
+                object.__setattr__(self, side, models[k].names[0])
+        object.__setattr__(self, "models", tuple(models))
         object.__setattr__(self, "start_score", tuple(self.start_score) if any(self.start_score) else ())
         if self.deals < 1:
             raise ValueError("a duel needs at least one deal sequence")
         if self.chunk_size < 1:
             raise ValueError("games per deal sequence must be at least 1")
-        from euchresim.interop.openspiel_match import game_params, is_openspiel
         if is_openspiel(self.a) or is_openspiel(self.b):
             object.__setattr__(self, "openspiel", True)
         if self.openspiel:
@@ -105,10 +111,6 @@ class DuelSpec:
                                  f"(--chunk-size 1), not {self.chunk_size} games")
             if self.start_score:
                 raise ValueError("an OpenSpiel game is one hand, with no score to start from (--start-score)")
-            object.__setattr__(self, "models", None)
-        elif self.models is None:               # read here, once (a side read at the edge is taken as it is)
-            object.__setattr__(self, "models", tuple(g if g is not None else read(x, self.rules.players)[1]
-                                                     for g, x in zip(given, (self.a, self.b))))
 
     @property
     def dtype(self) -> np.dtype:
@@ -137,38 +139,6 @@ def deals_for(games: int, players: int, chunk_size: int = 1) -> int:
     """Deal sequences for at least ``games`` games: whole units, so every deal is played in every seating."""
     per = len(arrangements(players)) * chunk_size
     return max(1, -(-games // per))
-
-
-def read(policy, players: int):
-    """A duel's side read once: (its canonical name, a ``policies.Seats`` of it at every seat, or None for one
-    of OpenSpiel's bots); a PolicyError (one line) for an unknown name, parameter or module.
-
-    A ``Seats`` (read already) is taken as it is.  One of OpenSpiel's bots
-    (``openspiel:ismcts:sims=1000``) is a player too.
-    """
-    from euchresim.interop.openspiel_match import is_openspiel, parse
-    from euchresim.policies import PolicyError, Seats, seats
-    if isinstance(policy, Seats):
-        return policy.names[0], policy
-    if is_openspiel(policy):
-        try:
-            return parse(policy).name, None
-        except PolicyError as e:
-            raise PolicyError(f"--policy (seat 0): {e}") from None
-    table = seats([policy], players)
-    return table.names[0], table
-
-
-def declared_cheats(names) -> set:
-    """Which of ``names`` (canonical, as a saved result lists them) cheat, as each built-in declares: a
-    result printed without the models it was played with still marks its cheats."""
-    from euchresim.policies import cheats
-    return {n for n in names if cheats(n)}
-
-
-def canonical(policy: str, players: int) -> str:
-    """The policy's canonical name (``read``); a PolicyError (one line) for an unknown name, parameter or module."""
-    return read(policy, players)[0]
 
 
 # ---------------------------------------------------------------- playing

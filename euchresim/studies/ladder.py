@@ -69,8 +69,8 @@ def bradley_terry(n: int, results, virtual_tie: float = VIRTUAL_TIE, tol: float 
 def ladder(rules, policies: list[str], seed: int, deals: int, chunk_size: int = 1, workers: int = 1,
            on_progress=None, folder: str | None = None, resume: bool = False, force: bool = False,
            backend: str = "local", address: str | None = None, openspiel: bool = False) -> dict:
-    """Duel every pair, then rate them.  ``policies`` are canonical names, each once (or each a
-    ``policies.Seats`` read at the edge, as ``DuelSpec`` takes it).
+    """Duel every pair, then rate them.  ``policies``: each a ``policies.Seats`` read where its name entered,
+    or one of OpenSpiel's bots by name, as ``DuelSpec`` takes them; each once.
 
     ``on_progress(games done, games in all)`` counts over every duel.  One
     worker pool serves all the duels (one start-up).  With a ``folder``,

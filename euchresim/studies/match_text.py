@@ -5,7 +5,7 @@ script that plays a match gets the command's words from the result it
 holds: ``duel_text(duel(spec), spec.rules)`` is what ``euchresim duel``
 prints on standard output, ``ladder_text(out, rules, seed)`` what
 ``euchresim ladder`` prints.  Only strings here: no policy is read (a
-result names its players canonically; ``duel.declared_cheats`` says which
+result names its players canonically; each built-in's declaration says which
 cheat when the caller does not).
 """
 from __future__ import annotations
@@ -49,11 +49,12 @@ def named(name: str, given: str | None = None, cheat: bool = False) -> str:
 
 def _cheating(names, marked) -> set:
     """Which of ``names`` (canonical) cheat: ``marked``, as the models read at the edge say, or, for a result
-    printed without them (None: a saved ``--json``), as each name declares (``duel.declared_cheats``)."""
+    printed without them (None: a saved ``--json``), as each canonical name's built-in declares (looked up by
+    its family, nothing read: a saved result's names were written out when it was played)."""
     if marked is not None:
         return set(marked)
-    from euchresim.studies.duel import declared_cheats
-    return declared_cheats(names)
+    from euchresim.policies import POLICIES, head
+    return {n for n in names if (info := POLICIES.get(head(n))) is not None and info.cheats}
 
 
 def format_duel(o: dict, given=(None, None), cheats=None) -> str:

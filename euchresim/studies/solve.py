@@ -210,12 +210,13 @@ def opening_positions(rules, n: int, seed: int):
     What the solver's benchmark solves (``euchresim bench``, scripts/bench_solver.py):
     plausible trump, every variant's exchange and dummy applied.
     """
+    from euchresim.policies.presets import declared_seats
     from euchresim.run import runner
     rows = []
     chunk = 0
     size = max(2 * n, 1000)
     while len(rows) < n:
-        res = runner.play_chunk(runner.RunSpec(rules=rules, policies=("baseline",), seed=seed, count=size * (chunk + 1),
+        res = runner.play_chunk(runner.RunSpec(rules=rules, policies=declared_seats("baseline", rules.players), seed=seed, count=size * (chunk + 1),
                                          chunk_size=size), chunk)
         rows.extend(r for r in res.hands if r["maker"] >= 0)
         chunk += 1

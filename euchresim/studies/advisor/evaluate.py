@@ -152,9 +152,8 @@ def play_batch(sit: Situation, decision: Options, policy, infer: bool, n: int, s
 
 
 def _cost(policy):
-    """What a hand of the advisor's policy costs, as declared (``policies.Cost``): a Seats as read, or a name."""
-    from euchresim.policies import cost
-    return cost(policy)
+    """What a hand of the advisor's policy costs, as declared (``policies.Cost``): the table as read."""
+    return policy.cost
 
 
 def default_batch(policy) -> int:
@@ -272,7 +271,7 @@ def check_settings(samples: int | None = None, alpha: float = 0.05, stray: float
         raise AdviceError(f"--stray {stray:g}: a chance from 0 up to (not including) 0.5")
 
 
-def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch: int | None = None,
+def advise(sit: Situation, policy, samples: int | None = None, batch: int | None = None,
            seed: int = 0, infer: bool = True, alpha: float = 0.05, workers: int = 1, backend: str = "local",
            address: str | None = None, on_batch=None, stop: bool = True, infer_policy=None,
            value=None, stray: float = STRAY, name: str = "") -> Advice:
@@ -284,13 +283,15 @@ def advise(sit: Situation, policy="heuristic", samples: int | None = None, batch
     gives a seat of calling otherwise than it (loops/advisor_kernels.py; 0: the model exactly).
     ``value``: Samples -> float[n, options], the measure the stop separates
     (default the seat's side's net points).
-    ``policy`` (and ``infer_policy``) a name or a ``policies.Seats``, read
-    once here; ``name`` the policy as the caller named it, if not ``policy``.
+    ``policy`` (and ``infer_policy``) a ``policies.Seats``, read where
+    the name entered (``policies.seats(["best"], 4)`` in a script);
+    ``name`` the policy as the caller named it (the answer's words), if not its canonical name.
     """
-    given = name or (policy.strip() if isinstance(policy, str) else "")
-    from euchresim.policies import seats              # a Python caller's name read here (a Seats passes as it is)
-    policy = seats(policy, sit.rules.players)
-    infer_policy = None if infer_policy is None else seats(infer_policy, sit.rules.players)
+    given = name
+    from euchresim.policies import handed
+    policy = handed(policy, sit.rules.players, "advise(policy=...)")
+    if infer_policy is not None:
+        infer_policy = handed(infer_policy, sit.rules.players, "advise(infer_policy=...)")
     decision = decision_of(sit)
     batch = batch or default_batch(policy)
     if samples is None:

@@ -92,7 +92,7 @@ def policy_arrays(table, players):
 def probe(sit: Situation, tries: int = 20000) -> tuple:
     """Where ``sit.steps`` actions lead (loops.advisor_kernels.probe): (status, phase, to act, legal, calls, plays, tries)."""
     from euchresim.loops.advisor_kernels import probe as probe_kernel
-    from euchresim.policies import random_seats
+    from euchresim.policies.presets import random_seats
     pids, params, fns, _ = policy_arrays(random_seats(sit.rules.players), sit.rules.players)
     drng, prng = chunk_states(0, 0)
     out = probe_kernel(cached_tables(sit.rules), *sit.arrays(), pids, params, fns, drng, prng, np.int64(tries))
