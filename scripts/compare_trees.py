@@ -33,7 +33,11 @@ def measure(hands: int, advise_samples: int) -> dict:
     import euchresim.studies.benchmark as B
     from euchresim.rules import Rules
     from euchresim.run import runner
-    from euchresim.policies import seats
+    try:
+        from euchresim.policies import seats          # a tree whose RunSpec takes a Seats only
+    except ImportError:                               # a tree older than the Seats value: a name's tuple
+        def seats(names, players):
+            return tuple(names)
     out = {}
     for players, deck, policy in LOOPS:
         rules = Rules(players=players, deck=deck)

@@ -25,7 +25,7 @@ import pytest
 from euchresim.cli.app import cli, main
 from euchresim.cli.options import COMPILING
 
-from tests.helpers import run_spec, hears_ctrl_c, wait_for
+from tests.helpers import hears_ctrl_c, wait_for
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HANG = 1800
@@ -108,7 +108,7 @@ if sys.argv[2] == "euchresim":
     import euchresim.engine as E
     from euchresim.rules import FOUR_HAND
     from euchresim.run import runner
-    runner.run(run_spec(rules=FOUR_HAND, policies=("random",), seed=1, count=300, chunk_size=300), workers=1)
+    runner.run(runner.RunSpec(rules=FOUR_HAND, seed=1, count=300, chunk_size=300), workers=1)     # every seat random
 sys.path.insert(0, sys.argv[1])
 import userfn
 userfn.triple(2)
@@ -290,7 +290,9 @@ def test_the_collector_thresholds_change_only_while_a_euchresim_kernel_compiles(
 def test_cold_then_cached_start_give_the_same_numbers(tmp_path):
     """A fresh cache under NUMBA_CACHE_DIR (compile) and a warm one (load) must both run, alike."""
     code = ("from euchresim.run import runner; from euchresim.rules import Rules;"
-            "s=run_spec(rules=Rules(players=3, deck=25), policies=('baseline',), count=500, chunk_size=500);"
+            "from euchresim.policies import seats;"
+            "s=runner.RunSpec(rules=Rules(players=3, deck=25), policies=seats(['baseline'], 3), count=500, "
+            "chunk_size=500);"
             "print(runner.run(s, workers=1)['euchred'])")
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     outs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,

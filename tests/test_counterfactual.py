@@ -17,7 +17,7 @@ from euchresim.engine.hand import apply_legal, start_hand
 from euchresim.engine.layout import (BID2_PASS, CFG_NPACK, MAKER, MAKER_TRICKS, PH_ALONE, PH_BID1, PH_BID2, PH_DEFEND, PH_DISCARD, PH_DONE, PH_PLAY, PHASE, POINTS, PRIV_SIZE, REDEAL, ST_SIZE, T_PACK, TO_ACT)
 from euchresim.policies import functions, resolve
 from euchresim.rules import Rules
-from euchresim.run.runner import RunSpec, chunk_states, play_chunk
+from euchresim.run.runner import chunk_states, play_chunk
 from euchresim.engine.tables import build_tables
 from tests.helpers import run_spec, bits
 

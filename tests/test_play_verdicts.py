@@ -84,7 +84,7 @@ def test_calls_the_bots_would_never_make_are_judged_and_a_decision_left_without_
 @pytest.mark.slow
 def test_the_advisor_works_beside_the_game_and_says_when_it_fails(played):
     record, mine = played
-    adv = Advisor("heuristic", SAMPLES)
+    adv = Advisor("heuristic", SAMPLES, model=seats(["heuristic"], 4))
     try:
         adv.submit(0, record, mine)
         adv.submit(1, {"players": 4}, [])                   # not a record: that hand fails, the next is judged

@@ -147,6 +147,15 @@ def test_the_librarys_doors_refuse_a_name_and_say_how_to_read_it():
         RunSpec(rules=rules, policies=seats(["heuristic"], 3))
     with pytest.raises(PolicyError, match=r"DuelSpec\(b=\.\.\.\): 'random' is not a policies.Seats"):
         DuelSpec(rules, seats(["heuristic"], 4), "random")
+    h, b = seats(["heuristic"], 4), seats(["baseline"], 4)
+    again = DuelSpec(rules, "heuristic", "baseline", models=(h, b))     # a part of a duel: its names with its models
+    assert (again.a, again.b, again.models) == ("heuristic", "baseline", (h, b))
+    with pytest.raises(PolicyError, match=r"DuelSpec\(a='best'\): its model plays heuristic"):
+        DuelSpec(rules, "best", "baseline", models=(h, b))                # a name its model does not play
+    with pytest.raises(PolicyError, match="is not a policies.Seats"):
+        DuelSpec(rules, "heuristic", "baseline", models=("heuristic", "baseline"))
+    with pytest.raises(PolicyError, match="a side plays one policy at every seat"):
+        DuelSpec(rules, seats(["heuristic", "random", "heuristic", "random"], 4), b)
     sit = from_hand(rules, parse_board(["JH", "JD", "AH", "KS", "9C"]), parse_card("TH"), position=1)
     with pytest.raises(PolicyError, match=r"advise\(policy=\.\.\.\): 'heuristic' is not .*policies.seats\(\['heuristic'\], 4\)"):
         advise(sit, "heuristic")
@@ -154,6 +163,14 @@ def test_the_librarys_doors_refuse_a_name_and_say_how_to_read_it():
         advise(sit, seats(["heuristic"], 4), infer_policy="heuristic")
     with pytest.raises(ReportError, match="ReportContext: models, one policies.Seats for each of policies"):
         ReportContext(kind="order-up", out="x", hands=10, seed=1, rules=rules, policies=("best",))
+    with pytest.raises(ReportError, match="ReportContext: models"):
+        ReportContext(kind="order-up", out="x", hands=10, seed=1, rules=rules)       # no play model at all
+    with pytest.raises(PolicyError, match=r"ReportContext\(models=\.\.\.\) for best: 3 seats' policies"):
+        ReportContext(kind="order-up", out="x", hands=10, seed=1, rules=rules, policies=("best",),
+                      models=(seats(["best"], 3),))
+    from euchresim.play.verdicts import Advisor
+    with pytest.raises(PolicyError, match=r"Advisor\(model=\.\.\.\): 'heuristic' is not a policies.Seats"):
+        Advisor("heuristic", 10, model="heuristic")
 
 
 def test_a_seats_moves_to_another_table_only_when_every_seat_plays_one_policy():
@@ -162,10 +179,12 @@ def test_a_seats_moves_to_another_table_only_when_every_seat_plays_one_policy():
     from euchresim.policies import PolicyError, seats
     from euchresim.policies.presets import declared_seats
     t = seats(["heuristic"], 4)
+    mixed = seats(["heuristic", "random", "heuristic", "random"], 4)
+    assert mixed.for_players(4) is mixed                       # its own table as it is
     three = t.for_players(3)
     assert len(three) == 3 and three.names == ["heuristic"] * 3 and three.policies[0] is t.policies[0]
     with pytest.raises(PolicyError, match="the seats play different policies"):
-        seats(["heuristic", "random", "heuristic", "random"], 4).for_players(3)
+        mixed.for_players(3)
     assert declared_seats("best", 4) == seats(["best"], 4) and declared_seats("random", 2) == seats(["random"], 2)
     with pytest.raises(PolicyError, match="not a built-in"):
         declared_seats("nonesuch", 4)

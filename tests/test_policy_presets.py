@@ -7,7 +7,7 @@ import pytest
 from euchresim.policies import PolicyError, resolve
 from euchresim.policies.presets import HUMAN_MEASURED, HUMAN_TARGETS, PRESETS  # noqa: F401  (the targets: docs)
 from euchresim.rules import Rules
-from euchresim.run.runner import RunSpec, play_chunk
+from euchresim.run.runner import play_chunk
 from tests.helpers import run_spec
 
 

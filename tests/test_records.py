@@ -568,7 +568,7 @@ def test_iter_jsonl_a_long_first_line_is_read_whole(tmp_path):
 # ------------------------------------------------------------ records written from kernel rows
 
 def _chunk(players, deck, policy, mode, seed, **opts):
-    from euchresim.run.runner import RunSpec, play_chunk
+    from euchresim.run.runner import play_chunk
     rules = Rules(players=players, deck=deck, **opts)
     count = 400 if mode == "hands" else 6
     return rules, play_chunk(run_spec(rules=rules, policies=(policy,), seed=seed, mode=mode, count=2 * count,

@@ -21,7 +21,7 @@ from euchresim.studies.replay_file import replay_file
 from euchresim.loops.record_steps import differences
 from euchresim.loops.record_steps import replay_record
 from euchresim.rules import Rules
-from euchresim.run.runner import RunSpec, play_chunk
+from euchresim.run.runner import play_chunk
 from tests.helpers import run_spec, record_lines, run, write_lines as write
 from tests.reference import replay as reference_replay
 

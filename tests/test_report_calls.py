@@ -11,7 +11,6 @@ from euchresim.cards import parse_card
 from euchresim.analysis.call_stats import hand_features, published_points
 from euchresim.report.paired_chunks import fmt_gain, plan
 from euchresim.rules import Rules
-from euchresim.run.runner import RunSpec
 from euchresim.engine.tables import build_tables
 from tests.helpers import run_spec, run_ok as run
 

@@ -55,7 +55,7 @@ def test_a_script_meets_the_report_commands_checks_word_for_word(tmp_path, monke
 def test_the_default_models_and_their_hands_are_the_libraries():
     """Without --policy order-up compares heuristic with pimc and dd, each further model playing the share of
     the hands its declaration says; euchre-rates plays heuristic alone; a count per further model or none."""
-    from euchresim.report import ReportContext, ReportError
+    from euchresim.report import ReportError
     from euchresim.report.kinds import context_models, default_policies
     from euchresim.rules import Rules
     assert default_policies("order-up", "heuristic") == ("heuristic", "pimc", "dd")

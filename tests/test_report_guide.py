@@ -91,7 +91,6 @@ def test_every_chart_of_hand_classes_states_the_convention():
 def test_a_caption_promises_intervals_only_on_a_chart_that_draws_them():
     """A call chart prints words and gains, a P(win) grid shares, a heatmap without ci_low values: their
     captions said "95% intervals" over cells that draw none (issue 36)."""
-    from euchresim.report import ReportContext
     ctx = report_context(kind="order-up", out="x", hands=10, seed=1, rules=Rules(), policies=("heuristic",))
     assert "· 95% intervals" in ctx.caption("heuristic", 10)
     assert "95% intervals" not in ctx.caption("heuristic", 10, intervals=False).replace("95% interval is", "")
@@ -197,7 +196,7 @@ def test_meta_json_and_the_readme_name_what_played_and_how_strong_the_main_model
     """meta.json's ``played`` writes every model out (``best`` is pimc with its settings), and the README's
     head says how strong the main model is, pointing to the measurements and their commands."""
     from euchresim.policies import canonical
-    from euchresim.report import ReportContext, Section, write_section
+    from euchresim.report import Section, write_section
     ctx = report_context(kind="order-up", out=str(tmp_path / "r"), hands=10, seed=1, rules=Rules(),
                         policies=("best", "heuristic:human"), command="euchresim report order-up")
     meta = write_section(ctx, Section(title="T", text="body"), 0.0)
@@ -223,11 +222,17 @@ def test_the_decision_table_gives_the_answer_against_seats_that_call_as_people_d
                               "ci_low": g - 0.1, "ci_high": g + 0.1} for p, pos, c, g in rows])
     policies = ["heuristic", "heuristic:human"]
     t = {"order_up_by_class": by_class, "order_up_calls_round1": table_calls(by_class, policies, 1)}
-    text = "\n".join(_decision_text(t, policies, ["dealer"]))
+    from euchresim.policies import canonical
+    text = "\n".join(_decision_text(t, policies, ["dealer"], canonical))
     line = next(ln for ln in text.splitlines() if ln.startswith("- **dealer**: "))
     assert "order up: `3T R` +1.00 ±0.10, `2T R` +0.50 ±0.10" in line
     assert "Against seats that call as people do (heuristic:human): `2T R` pass (-0.50 ±0.10)" in line
     assert "`3T R` order" not in line.split("people do")[1]          # the same answer is not repeated
+    t["order_up_by_class"] = by_class.replace("heuristic:human", "people")      # the same model given another name
+    t["order_up_calls_round1"] = table_calls(t["order_up_by_class"], ["heuristic", "people"], 1)
+    other = "\n".join(_decision_text(t, ["heuristic", "people"], ["dealer"],
+                                     lambda p: canonical("heuristic:human" if p == "people" else p)))
+    assert "Against seats that call as people do (people): `2T R` pass (-0.50 ±0.10)" in other
 
 
 # ---------------------------------------------------------------- the point count: values a player will doubt

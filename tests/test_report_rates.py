@@ -10,7 +10,7 @@ import pytest
 
 from euchresim.analysis import summary_frame
 from euchresim.analysis.odds import distribution
-from euchresim.report import ReportContext, write_section
+from euchresim.report import write_section
 from euchresim.report import euchre_rates
 from euchresim.report.appendix import appendix, deal_rows
 from euchresim.report.decks import PACKS, PLAYERS, variant_rules

@@ -14,7 +14,6 @@ import pytest
 from euchresim.analysis import speaking_order
 from euchresim.analysis.targeted_stats import pooled_by_reach
 from euchresim.engine.tables import build_tables
-from euchresim.report import ReportContext
 from euchresim.report import loner_targeted, order_up_targeted
 from euchresim.report.loner import deal_frame as loner_deal_frame
 from euchresim.report.order_up import deal_frame as order_up_deal_frame
@@ -332,7 +331,7 @@ def test_each_seat_deals_from_a_stream_of_its_own():
 
 @pytest.mark.parametrize("decision", ["alone", "defend_alone"])
 def test_the_kernels_trump_and_round_are_the_ordinary_hands(decision):
-    from euchresim.run.runner import RunSpec, play_chunk as ordinary
+    from euchresim.run.runner import play_chunk as ordinary
     from euchresim.studies.counterfactual import play_chunk
     spec = run_spec(rules=Rules(defend_alone=True), policies=("heuristic",), seed=5, count=3000, chunk_size=3000)
     res, rows = play_chunk(spec, 0, decision), ordinary(spec, 0).hands
@@ -382,7 +381,6 @@ def test_targeted_cells_agree_with_the_untargeted_cells_of_their_class(loner):
 def test_shares_match_an_untargeted_runs_frequencies(loner):
     """A class's share at a seat against its frequency on untargeted deals, and the share of deals reaching
     a cell against the untargeted report's makers of that cell: each within 3 SE."""
-    from euchresim.run.runner import RunSpec
     from euchresim.studies.counterfactual import play_chunk
     head = pd.read_csv(loner / "lo" / "loner_headline.csv")
     n = 40000

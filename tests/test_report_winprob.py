@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from euchresim.analysis import winprob as wp
-from euchresim.report import ReportContext, write_section
+from euchresim.report import write_section
 from euchresim.report import win_probability as W
 from euchresim.rules import Rules
 

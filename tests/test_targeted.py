@@ -24,7 +24,7 @@ from euchresim.cards import JOKER, cards_of, pack_mask
 from euchresim.engine.classes import CLASS_NAMES, class_codes
 from euchresim.engine.tables import build_tables
 from euchresim.rules import Rules
-from euchresim.run.runner import RunSpec, SimError
+from euchresim.run.runner import SimError
 from euchresim.studies import counterfactual as cf
 from tests.helpers import run_spec
 

@@ -11,7 +11,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from tests.helpers import run_spec
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -33,7 +32,8 @@ PLAY = textwrap.dedent('''
         import euchresim.policies
         from euchresim.rules import Rules
         from euchresim.run import runner
-        rows = runner.play_chunk(run_spec(rules=Rules(), policies=(sys.argv[1], "random") * 2, count=300, seed=4), 0).hands
+        table = euchresim.policies.seats([sys.argv[1], "random"] * 2, 4)
+        rows = runner.play_chunk(runner.RunSpec(rules=Rules(), policies=table, count=300, seed=4), 0).hands
     numba_said = [str(w.message) for w in heard if "numba" in type(w.message).__module__]
     print(json.dumps({"same": (list(sys.path), list(warnings.filters)) == before, "numba_warnings": numba_said,
                       "rows": hashlib.sha256(rows.tobytes()).hexdigest()}))

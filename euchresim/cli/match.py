@@ -22,7 +22,7 @@ DEFAULT_GAMES = 2000
 
 
 def _cheats(sides) -> set:
-    """The canonical names of the sides read at the edge (``studies.duel.read``) whose models cheat."""
+    """The canonical names of the sides read at the edge (``options.read_side``) whose models cheat."""
     return {name for name, model in sides if model is not None and model.cheats}
 
 

@@ -136,15 +136,18 @@ def chance_outcomes(game, seed: int, deal: int) -> list[int]:
     return out
 
 
-def _player(name: str, game, seat: int, seed: int):
-    if is_openspiel(name):
-        return parse(name).make(seat, seed)
+def _player(side, game, seat: int, seed: int):
+    if isinstance(side, str) and is_openspiel(side):
+        return parse(side).make(seat, seed)
     from euchresim.interop.openspiel import EuchresimBot
-    return EuchresimBot(game, seat, name, seed=seed)
+    return EuchresimBot(game, seat, side, seed=seed)
 
 
-def play_deal(game, a: str, b: str, seating: str, seed: int, deal: int):
+def play_deal(game, a, b, seating: str, seed: int, deal: int):
     """One deal in one seating: (A's return, A's seconds, A's decisions, B's seconds, B's decisions).
+
+    ``a`` and ``b``: each one of OpenSpiel's bots by name, or euchresim's
+    policy as read (a ``policies.Seats``; its name would be read again).
 
     ``seating`` is the duel's arrangement ("ABAB"); A's return is its
     seats' points less the other side's, as OpenSpiel scores the hand.

@@ -49,7 +49,10 @@ def _seat(rules, bot, seed, folder, resume, advise, advise_policy, samples, each
 
     from euchresim.play.hints import HintedSession, Hints
     from euchresim.play.verdicts import Advisor
+    from euchresim.play.table import read_bot
     made = not os.path.exists(folder)
+    if advise and advise_policy and advise_read is None:
+        advise_read = read_bot(rules, advise_policy, "--advise-policy")      # a caller's name, read at the table
     advisor = Advisor(advise_policy or bot, samples, model=advise_read if advise_policy else None) if advise else None
     try:
         session = HintedSession(rules, bot, seed, folder, resume=resume, read=read,

@@ -36,7 +36,7 @@ def _num(x):
     return None if math.isnan(x) else x
 
 
-def hint(record: dict, step: int, policy: str, samples: int, seed: int = 0) -> dict:
+def hint(record: dict, step: int, policy, samples: int, seed: int = 0) -> dict:
     """The advisor's table for decision ``step`` of ``record``, as plain JSON values (run in the worker).
 
     Like ``review_hand``: a decision whose calls heard leave too few deals

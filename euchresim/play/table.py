@@ -75,6 +75,15 @@ def _read_meta(path: str) -> dict:
     return kept
 
 
+def read_bot(rules, name: str, flag: str = "--bot"):
+    """A policy named to the table read once (a ``policies.Seats``), or a TableError (one line, a 400)."""
+    from euchresim.policies import seats
+    try:
+        return seats([name], rules.players)
+    except ValueError as e:
+        raise TableError(f"{flag}: {policy_message(e)}", 400) from None
+
+
 class Session:
     """The game at the table: scores to ``rules.game_to``, the hand being played, the records written.
 
@@ -91,11 +100,7 @@ class Session:
         if bot.rstrip().endswith(":python"):
             raise TableError(f"--bot {bot}: a :python policy cannot sit at the table; give it jitted", 400)
         if read is None:
-            from euchresim.policies import seats
-            try:
-                read = seats([bot], rules.players)
-            except ValueError as e:
-                raise TableError(f"--bot: {policy_message(e)}", 400) from None
+            read = read_bot(rules, bot)
         if resume and not (os.path.exists(os.path.join(folder, RECORDS)) or os.path.exists(os.path.join(folder, META))):
             raise TableError(f"--resume: there is no session in {folder} to go on with", 400)
         return read

@@ -71,8 +71,13 @@ class Advisor:
     """One thread that judges finished hands in the order they end; ``state()`` is what the page shows."""
 
     def __init__(self, policy: str, samples: int, seed: int = 0, model=None):
-        self.policy, self.samples, self.seed = policy, samples, seed     # ``policy``: as the page names it
-        self.model = policy if model is None else model     # what plays after each decision: a policies.Seats as read
+        """``policy``: the model as the page names it; ``model``: what plays after each decision, a
+        ``policies.Seats`` as the table read it (None until the table seats its own bot, ``play._seat``)."""
+        from euchresim.policies import PolicyError, Seats
+        if model is not None and not isinstance(model, Seats):
+            raise PolicyError(f"Advisor(model=...): {model!r} is not a policies.Seats; the table reads the name")
+        self.policy, self.samples, self.seed = policy, samples, seed
+        self.model = model
         self.lock = threading.Lock()
         self.hands: dict[int, dict] = {}
         self._queue: queue.Queue = queue.Queue()
@@ -219,7 +224,7 @@ class Advisor:
                 p.join(timeout=10)
 
 
-def judge(record: dict, mine: list[dict], policy: str, samples: int, seed: int = 0) -> list[dict]:
+def judge(record: dict, mine: list[dict], policy, samples: int, seed: int = 0) -> list[dict]:
     """The player's decisions of one hand with the advisor's verdict on each (those with one option left out)."""
     from euchresim.analysis.advisor_table import review_hand
     from euchresim.records.format import parse_record

@@ -324,6 +324,8 @@ class Seats:
     def for_players(self, players: int) -> "Seats":
         """This table's one policy at every seat of a table of ``players`` (a report's other variants), read
         already: nothing is parsed again.  A table whose seats differ has no one policy to seat."""
+        if len(self) == players:
+            return self
         first = self.policies[0]
         if any(p.name != first.name for p in self.policies):
             raise PolicyError(f"{self.text}: the seats play different policies; "
@@ -433,9 +435,10 @@ def canonical(spec) -> str:
     """What a policy given as text stands for, every setting written out (``best`` is ``pimc:...``): several
     joined by commas (one per seat) each become theirs; a ``Seats`` is its ``text``.
 
-    Where a caption or a record names a policy and no table is to be made
-    (``report.canonical``, bench's ``best``); a PolicyError for a name that
-    cannot be read.  Each name is read as ``parse`` reads it (at seat 0).
+    For a script that names a policy where no table is to be made (the
+    library itself writes out the tables it was handed: ``Seats.text``); a
+    PolicyError for a name that cannot be read.  Each name is read as
+    ``parse`` reads it (at seat 0).
     """
     if isinstance(spec, Seats):
         return spec.text

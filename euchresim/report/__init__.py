@@ -66,10 +66,12 @@ class ReportContext:
     models: tuple = field(default=(), compare=False)     # each of ``policies`` read once where it entered, a policies.Seats
 
     def __post_init__(self):
-        from euchresim.policies import Seats
-        if len(self.models) != len(self.policies) or not all(isinstance(m, Seats) for m in self.models):
+        from euchresim.policies import handed
+        if not self.policies or len(self.models) != len(self.policies):
             raise ReportError(f"ReportContext: models, one policies.Seats for each of policies {list(self.policies)} "
                               f"(read where the names enter: policies.seats([name], {self.rules.players}))")
+        for p, m in zip(self.policies, self.models):
+            handed(m, self.rules.players, f"ReportContext(models=...) for {p}")
 
     def model(self, policy: str):
         """The play model named ``policy`` (as given, one of ``policies``), as it was read."""

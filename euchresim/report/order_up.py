@@ -97,7 +97,7 @@ def build(ctx) -> Section:
         strong = targeted.headline_text(t["order_up_headline"], t["order_up_by_class"], policies, ctx.class_deals)
     charts = _charts(ctx, df, t, fits, policies)
     human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order, ctx.canonical)
-    text = (_at_the_table_text(ctx, t, charts, policies) + _decision_text(t, policies, order) + _method_text()
+    text = (_at_the_table_text(ctx, t, charts, policies) + _decision_text(t, policies, order, ctx.canonical) + _method_text()
             + _by_seat_text(t, order, strong)
             + _heatmap_text(ctx, df, policies)
             + (human[0] if human is not None else []) + _models_text(t["order_up_models"], policies)
@@ -272,7 +272,7 @@ def _at_the_table_text(ctx, t: dict, charts: dict, policies: list) -> list[str]:
     return text
 
 
-def _decision_text(t: dict, policies: list, order: list) -> list[str]:
+def _decision_text(t: dict, policies: list, order: list, canonical) -> list[str]:
     """The decision table a guide prints: per round and seat, the classes to call with and to pass with under
     the main model, each cell's gain and interval beside it, and where the other seats calling as people do
     (heuristic:human) changes the answer, that answer too."""
@@ -283,7 +283,7 @@ def _decision_text(t: dict, policies: list, order: list) -> list[str]:
             "interval's half-width, or its hand count where there are too few to say"
             + (" (the two charts above on one page to keep: [decision_card.png](decision_card.png))"
                if "order_up_calls_round1" in t else "") + ".\n"]
-    human = "heuristic:human" if "heuristic:human" in policies[1:] else None
+    human = _people(policies[1:], canonical)
     for rnd, word in ((1, "order up"), (2, "name your best suit")):
         calls = t.get(f"order_up_calls_round{rnd}")
         if calls is None or not len(calls):
@@ -418,6 +418,12 @@ def _heat_name(policy: str, policies: list) -> str:
     return f"heatmap_{_label(policy, policies)}"
 
 
+def _people(policies, canonical):
+    """The model among ``policies`` that calls as people do (``heuristic:human`` however it was given), or None."""
+    from euchresim.policies.presets import preset_name
+    return next((p for p in policies if canonical(p) == preset_name("heuristic", "human")), None)
+
+
 def _like_people(by_pos, by_class, policies, players, order, canonical):
     """Round one under ``heuristic`` beside ``heuristic:human``, whose seats call as people do (policies/presets).
 
@@ -429,11 +435,8 @@ def _like_people(by_pos, by_class, policies, players, order, canonical):
     """
     if players != 4:
         return None
-    canon = {p: canonical(p) for p in policies}
-    from euchresim.policies.presets import preset_name
-    human = preset_name("heuristic", "human")
-    bot = next((p for p in policies if canon[p] == "heuristic"), None)
-    people = next((p for p in policies if canon[p] == human), None)
+    bot = next((p for p in policies if canonical(p) == "heuristic"), None)
+    people = _people(policies, canonical)
     if bot is None or people is None:
         return None
     text = ["## When the other seats call like people\n",

@@ -185,7 +185,7 @@ def play_chunk(spec: RunSpec, chunk: int, scratch: dict | None = None, keep_rows
     if not 0 <= chunk < spec.n_chunks:
         raise SimError(f"chunk {chunk}: the run has chunks 0..{spec.n_chunks - 1}")
     tab = build_tables(spec.rules)
-    table = spec.policies                   # read when the spec was made (in a worker: rebuilt once a process)
+    table = spec.policies                   # read where the name entered (in a worker: rebuilt once a process)
     pids, params = table.pids, table.params
     fns = table.functions(python_ok=True)
     pyfns = table.python_functions()

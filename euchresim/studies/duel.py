@@ -75,8 +75,8 @@ class DuelSpec:
     (interop/openspiel_match.py).
     """
     rules: Rules
-    a: str
-    b: str
+    a: object                      # a policies.Seats, or one of OpenSpiel's bots by name; its canonical name once made
+    b: object
     seed: int = 0
     deals: int = 100
     chunk_size: int = 1
@@ -87,15 +87,22 @@ class DuelSpec:
 
     def __post_init__(self):
         from euchresim.interop.openspiel_match import game_params, is_openspiel, parse as openspiel_bot
-        from euchresim.policies import handed
+        from euchresim.policies import PolicyError, handed
         models = list(self.models or (None, None))
         for k, side in enumerate(("a", "b")):
             x = getattr(self, side)
             if isinstance(x, str) and is_openspiel(x):
                 object.__setattr__(self, side, openspiel_bot(x).name)     # OpenSpiel's bot, its settings written out
-            elif models[k] is None or not isinstance(x, str):
-                models[k] = handed(x, self.rules.players, f"DuelSpec({side}=...)")
-                object.__setattr__(self, side, models[k].names[0])
+                models[k] = None
+                continue
+            table = handed(models[k] if isinstance(x, str) and models[k] is not None else x, self.rules.players,
+                           f"DuelSpec({side}=...)")
+            if len(set(table.names)) != 1:
+                raise PolicyError(f"DuelSpec({side}=...): {table.text}: a side plays one policy at every seat")
+            if isinstance(x, str) and x != table.names[0]:
+                raise PolicyError(f"DuelSpec({side}={x!r}): its model plays {table.names[0]}")
+            models[k] = table
+            object.__setattr__(self, side, table.names[0])
         object.__setattr__(self, "models", tuple(models))
         object.__setattr__(self, "start_score", tuple(self.start_score) if any(self.start_score) else ())
         if self.deals < 1:
@@ -182,7 +189,8 @@ def openspiel_rows(spec: DuelSpec, unit: int, game=None) -> np.ndarray:
     game = game or load_game(spec.rules)
     out = np.zeros(len(spec.seatings), OPENSPIEL_DTYPE)
     for k, seating in enumerate(spec.seatings):
-        ret, a_s, a_n, b_s, b_n = play_deal(game, spec.a, spec.b, seating, spec.seed, spec.first_deal + unit)
+        a, b = (m if m is not None else x for m, x in zip(spec.models, (spec.a, spec.b)))    # as read
+        ret, a_s, a_n, b_s, b_n = play_deal(game, a, b, seating, spec.seed, spec.first_deal + unit)
         credit = 1.0 if ret > 0 else 0.0 if ret < 0 else 0.5
         out[k] = (unit, k, 1, credit, ret, 1, a_s, a_n, b_s, b_n)
     return out

@@ -85,7 +85,7 @@ class AdviceError(ValueError):
 
 
 def policy_arrays(table, players):
-    """The kernel's arrays of ``table``, a ``policies.Seats`` as read (read once where it is named: ``evaluate.advise``)."""
+    """The kernel's arrays of ``table``, a ``policies.Seats`` as read (read once where its name entered)."""
     return table.pids, table.params, table.functions(), table.names
 
 
