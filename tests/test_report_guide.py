@@ -261,3 +261,25 @@ def test_a_threshold_its_refits_never_gave_is_named_in_the_readme():
     assert "round 1, partner: 7 (refits 8-9)" in text and "dealer" not in text
     assert _outside_refits_text(_with_refit_range(thr.assign(fitted_threshold=[8, 5]), sp)).startswith(
         "Every threshold in the table lies within")
+
+
+def test_round_twos_calls_are_in_the_decision_table():
+    """Round two's chart and CSV say "call" where round one says "order"; the decision table read only "order"
+    and left every round-two call out (the committed report listed none). Each word is read as a call, and the
+    people-like seats' opposite answer is given in round two as in round one."""
+    from euchresim.analysis.call_stats import table_calls
+    from euchresim.policies import canonical
+    from euchresim.report.order_up import _decision_text
+    rows = [("heuristic", "left", "3T R", 0.6), ("heuristic:human", "left", "3T R", 0.7),
+            ("heuristic", "left", "2T R", 0.5), ("heuristic:human", "left", "2T R", -0.5),
+            ("heuristic", "left", "0-1T -", -0.4), ("heuristic:human", "left", "0-1T -", -0.4)]
+    by_class = pd.DataFrame([{"policy": p, "round": 2, "position": pos, "hand_class": c, "n": 400, "gain": g,
+                              "ci_low": g - 0.1, "ci_high": g + 0.1} for p, pos, c, g in rows])
+    policies = ["heuristic", "heuristic:human"]
+    calls = table_calls(by_class, policies, 2)
+    calls["call"] = calls["call"].replace("order", "call")          # as the report writes round two
+    t = {"order_up_by_class": by_class, "order_up_calls_round2": calls}
+    line = next(ln for ln in _decision_text(t, policies, ["left"], canonical) if ln.startswith("- **left**: "))
+    assert "name your best suit: `3T R` +0.60 ±0.10, `2T R` +0.50 ±0.10" in line
+    assert "pass: `0-1T -` -0.40 ±0.10" in line
+    assert "Against seats that call as people do (heuristic:human): `2T R` pass (-0.50 ±0.10)" in line

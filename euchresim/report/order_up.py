@@ -288,6 +288,7 @@ def _decision_text(t: dict, policies: list, order: list, canonical) -> list[str]
         calls = t.get(f"order_up_calls_round{rnd}")
         if calls is None or not len(calls):
             continue
+        calls = calls.assign(call=calls["call"].replace("call", "order"))   # round two's chart word, read as a call
         text.append(f"Round {'one' if rnd == 1 else 'two'}:\n")
         table = decision_table(calls, order)
         people = None
