@@ -22,7 +22,8 @@ def open_table(rules, bot: str, seed: int, folder: str, resume: bool = False, ad
     ``each_decision``: a verdict after each of the player's decisions too
     (the page can switch it).  ``read`` and ``advise_read``: the bot and
     ``advise_policy`` as the caller read them already (``policies.Seats``;
-    the command line reads each once), taken as they are.
+    the command line reads each once), taken as they are; a name not read
+    yet is read here, at the table (``table.read_bot``).
 
     A start that fails writes nothing: the port is bound before the
     session folder is made, and a folder this call made is removed if the
