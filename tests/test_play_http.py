@@ -344,3 +344,18 @@ def test_the_command_seats_2_and_3_players(tmp_path, players):
                "--session", folder)
     assert out.returncode == 0 and "the table is at http://127.0.0.1:" in out.stdout, out.stderr
     assert json.load(open(os.path.join(folder, "session.json")))["rules"]["players"] == int(players)
+
+
+def test_an_advise_policy_given_by_name_is_read_at_the_table_and_a_bad_one_refused_before_anything_is_written(
+        tmp_path):
+    """``open_table(advise_policy=NAME)`` without the caller's read: the table reads the name (the advisor is
+    handed a ``Seats``, never a name it would fail on in its worker); a name it cannot read is one line naming
+    the option, and no session folder is left."""
+    from euchresim.play import open_table
+    from euchresim.rules import Rules
+    folder = tmp_path / "s"
+    with pytest.raises(TableError, match=r"^--advise-policy: .*nonesuch"):
+        open_table(Rules(), "heuristic", 1, str(folder), advise_policy="nonesuch")
+    assert not folder.exists()
+    from euchresim.play.table import read_bot
+    assert read_bot(Rules(players=3), "heuristic").names == ["heuristic"] * 3
