@@ -182,3 +182,16 @@ def test_late_scores_name_the_calls_gains_and_losses_of_p_win_both_ways():
     assert "raises P(win) most at 9-9 +16.9" in text and "8-9 +3.0" in text
     assert "lowers it most at 9-8 -8.5" in text and "2-2" not in text and "9-7" not in text
     assert _late_scores_text(sub[sub["ours"] == 2], 10, 4) == ""
+
+
+def test_a_search_bots_pieces_are_cut_into_its_declared_chunks_and_a_fast_bots_are_as_they_were():
+    """Under ``best`` each piece was one chunk of 20,000 deals (one core, an hour a stop could lose); a search
+    bot's chunks are capped by its declared cost, a fast bot's sizes (and so its numbers) unchanged."""
+    best = report_context(policies=("best",), hands=20_000, chunk_size=50_000, kind="win-probability")
+    fast = report_context(policies=("heuristic",), hands=20_000, chunk_size=50_000, kind="win-probability")
+    cap = best.model("best").cost.chunk
+    assert 0 < cap < 20_000
+    assert W._spec(best, "hands", 20_000, 1).chunk_size == cap
+    assert W._spec(best, "games", 2_000, 1).chunk_size <= cap
+    assert W._spec(fast, "hands", 20_000, 1).chunk_size == 20_000
+    assert W._spec(fast, "games", 2_000, 1).chunk_size == 2_000

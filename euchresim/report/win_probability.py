@@ -92,8 +92,12 @@ def _cat(parts: list[dict]) -> dict:
 
 
 def _spec(ctx, mode: str, count: int, seed: int) -> runner.RunSpec:
-    return runner.RunSpec(rules=ctx.rules, policies=ctx.model(ctx.policies[0]), mode=mode, count=count, seed=seed,
-                       chunk_size=runner.chunk_size(mode, count, hands=ctx.chunk_size))
+    """The main model's run; a search bot's chunks capped by its declared cost (``runner.chunk_size``), so a
+    stop keeps all but seconds of work and both cores play: under ``best`` a 20,000-deal piece was one chunk, one
+    core and an hour a stop could lose.  A fast model's chunks are as they were (its numbers unchanged)."""
+    model = ctx.model(ctx.policies[0])
+    return runner.RunSpec(rules=ctx.rules, policies=model, mode=mode, count=count, seed=seed,
+                          chunk_size=runner.chunk_size(mode, count, hands=ctx.chunk_size, cost=model.cost))
 
 
 def _run(ctx, key: str, spec: runner.RunSpec, job, label: str, **extra) -> dict:
