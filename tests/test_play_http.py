@@ -359,3 +359,13 @@ def test_an_advise_policy_given_by_name_is_read_at_the_table_and_a_bad_one_refus
     assert not folder.exists()
     from euchresim.play.table import read_bot
     assert read_bot(Rules(players=3), "heuristic").names == ["heuristic"] * 3
+
+
+def test_a_plain_python_bot_is_refused_at_the_table_as_it_declares_itself_not_by_its_name(tmp_path):
+    """A ``@bot`` (plain Python, no ':python' in its name) cannot sit at the table any more than a ':python' one:
+    the table asks the policy read, not the spelling of its name."""
+    from euchresim.rules import Rules
+    for name in ("tests.decision_bots:all_baseline", "euchresim.examples.low_leads:low_leads:python"):
+        with pytest.raises(TableError, match="cannot sit at the table"):
+            Session.check(Rules(), name, str(tmp_path / "s"), False)
+    assert Session.check(Rules(), "euchresim.examples.low_leads:low_leads", str(tmp_path / "s"), False)

@@ -97,10 +97,11 @@ class Session:
         with no session there (a TableError, one line). The command line asks this first, so a typo is
         one line, not a compile notice and then the refusal. Returns the bot read (a policies.Seats):
         ``read``, the bot as the caller read it already (what ``check`` returned), is taken as it is."""
-        if bot.rstrip().endswith(":python"):
-            raise TableError(f"--bot {bot}: a :python policy cannot sit at the table; give it jitted", 400)
         if read is None:
             read = read_bot(rules, bot)
+        if any(p.python for p in read):           # as the policy declares it, not read off its name
+            raise TableError(f"--bot {bot}: a policy played as plain Python (a @bot, or ':python') cannot sit "
+                             f"at the table; give it jitted", 400)
         if resume and not (os.path.exists(os.path.join(folder, RECORDS)) or os.path.exists(os.path.join(folder, META))):
             raise TableError(f"--resume: there is no session in {folder} to go on with", 400)
         return read
