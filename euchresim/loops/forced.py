@@ -84,6 +84,62 @@ def _copy(dst, src, n):
 
 
 @njit(cache=True, _nrt=False)
+def _deal_kept(tab, work, drng, hands, counts, dealer, want_pos, want_classes, max_misses):
+    """Deals until the seat ``want_pos`` seats from the dealer holds a wanted class (every deal when none is
+    wanted), counting the deals dealt and skipped: (dummy, upcard, kitty, kept); not kept after ``max_misses``."""
+    misses = np.int64(0)
+    while True:
+        dummy, upcard, kitty = deal(tab, work, drng, hands)
+        counts[0] += 1
+        if want_classes == 0:
+            return dummy, upcard, kitty, True
+        seat = dealer
+        for _ in range(want_pos):
+            seat = tab[U(T_NEXT + seat)]
+        c = upcard_class(tab, hands[U(seat)], upcard, want_pos == 0)
+        if c >= 0 and (want_classes >> c) & 1:
+            return dummy, upcard, kitty, True
+        counts[1] += 1
+        misses += 1
+        if misses >= max_misses:
+            return dummy, upcard, kitty, False
+
+
+@njit(cache=True, _nrt=False)
+def _new_row(row, i, dealer, st, priv, options, maker, tricks, points):
+    """Deal ``i``'s info row and option rows as a dealt hand starts them: the deal, nothing decided yet."""
+    for j in range(NINFO):
+        row[j] = 0
+    row[F_DEALER] = dealer
+    for s in range(4):
+        row[F_HAND + s] = priv[DEAL + s]
+    row[F_DUMMY] = priv[DEAL_DUMMY]
+    row[F_UPCARD] = st[UPCARD]
+    row[F_KITTY] = priv[KITTY]
+    for f in (F_SEAT, F_POS, F_PHASE, F_CHOSEN, F_CHOSEN_K, F_TRUMP, F_ROUND):
+        row[f] = -1
+    for k in range(MAX_OPTIONS):
+        options[U(i), k] = -1
+        maker[U(i), k] = -1
+        tricks[U(i), k] = -1
+        for s in range(4):
+            points[U(i), k, s] = 0
+
+
+@njit(cache=True, _nrt=False)
+def _found_row(row, st, seat, pos, kind, legal, a):
+    """The decision found: who decided, where, among what, and what the policy chose."""
+    row[F_STATUS] = 1
+    row[F_SEAT] = seat
+    row[F_POS] = pos
+    row[F_PHASE] = kind
+    row[F_LEGAL] = legal
+    row[F_CHOSEN] = a
+    row[F_TRUMP] = st[TRUMP]
+    row[F_ROUND] = st[ROUND]
+
+
+@njit(cache=True, _nrt=False)
 def _forced_hands(tab, n, drng, prng, pids, params, fns, kind, want_pos, want_classes, max_misses, counts, info,
                   options, points, maker, tricks, st, priv, ws, work, hands, st0, priv0, rng0, rng1, dealer):
     """The loop of ``run_forced`` over preallocated state (nothing allocated here).
@@ -96,45 +152,13 @@ def _forced_hands(tab, n, drng, prng, pids, params, fns, kind, want_pos, want_cl
     players = tab[CFG_PLAYERS]
     all_random = all_seats_random(pids, players)
     for i in range(n):
-        misses = np.int64(0)
-        while True:
-            dummy, upcard, kitty = deal(tab, work, drng, hands)
-            counts[0] += 1
-            if want_classes == 0:
-                break
-            seat = dealer
-            for _ in range(want_pos):
-                seat = tab[U(T_NEXT + seat)]
-            c = upcard_class(tab, hands[U(seat)], upcard, want_pos == 0)
-            if c >= 0 and (want_classes >> c) & 1:
-                break
-            counts[1] += 1
-            misses += 1
-            if misses >= max_misses:
-                return np.int64(NO_KEPT_DEAL), i
+        dummy, upcard, kitty, kept = _deal_kept(tab, work, drng, hands, counts, dealer, want_pos, want_classes,
+                                                max_misses)
+        if not kept:
+            return np.int64(NO_KEPT_DEAL), i
         start_hand(st, priv, tab, dealer, hands, dummy, upcard, kitty)
         row = info[U(i)]
-        for j in range(NINFO):
-            row[j] = 0
-        row[F_DEALER] = dealer
-        for s in range(4):
-            row[F_HAND + s] = priv[DEAL + s]
-        row[F_DUMMY] = priv[DEAL_DUMMY]
-        row[F_UPCARD] = st[UPCARD]
-        row[F_KITTY] = priv[KITTY]
-        row[F_SEAT] = -1
-        row[F_POS] = -1
-        row[F_PHASE] = -1
-        row[F_CHOSEN] = -1
-        row[F_CHOSEN_K] = -1
-        row[F_TRUMP] = -1
-        row[F_ROUND] = -1
-        for k in range(MAX_OPTIONS):
-            options[U(i), k] = -1
-            maker[U(i), k] = -1
-            tricks[U(i), k] = -1
-            for s in range(4):
-                points[U(i), k, s] = 0
+        _new_row(row, i, dealer, st, priv, options, maker, tricks, points)
         found = False
         legal = np.int64(0)
         chosen = np.int64(-1)
@@ -147,14 +171,7 @@ def _forced_hands(tab, n, drng, prng, pids, params, fns, kind, want_pos, want_cl
             if st[PHASE] == kind and (want_pos < 0 or pos == want_pos):
                 found = True
                 chosen = a
-                row[F_STATUS] = 1
-                row[F_SEAT] = seat
-                row[F_POS] = pos
-                row[F_PHASE] = kind
-                row[F_LEGAL] = legal
-                row[F_CHOSEN] = a
-                row[F_TRUMP] = st[TRUMP]
-                row[F_ROUND] = st[ROUND]
+                _found_row(row, st, seat, pos, kind, legal, a)
                 break
             if apply_legal(st, priv, tab, a, legal):
                 return st[ERR], i

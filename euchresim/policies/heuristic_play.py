@@ -195,6 +195,25 @@ def secure_cards(cards, led, t, opps, unseen, voids, tab):
 
 
 @njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+def partner_ruff_lead(offs, mate, t, voids, tab):
+    """The lowest off-suit card of a suit the partner is known void in while it may still hold trump (it may
+    ruff), or -1: the leader's last try before throwing off."""
+    pb = -1
+    pv = 1 << 30
+    m = offs
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        s = tab[U(T_SUIT_OF + 33 * t + c)]
+        if (voids >> (4 * mate + s)) & 1 and ((voids >> (4 * mate + t)) & 1) == 0:
+            v = tab[U(T_ORDER + 33 * t + c)]
+            if v < pv:
+                pv = v
+                pb = c
+    return pb
+
+
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def lead_card(st, hand, seat, legal, params, tab, unseen, voids, mate, players):
     t = st[TRUMP]
     maker = st[MAKER]
@@ -256,21 +275,9 @@ def lead_card(st, hand, seat, legal, params, tab, unseen, voids, mate, players):
         return best
     if seat == maker and mine and boss_trump >= 0:
         return boss_trump
-    # a suit the partner is void in (and may ruff), lowest card of it
     offs = legal & ~trumpb
     if mate >= 0 and offs:
-        pb = -1
-        pv = 1 << 30
-        m = offs
-        while m:
-            c = lowbit(m)
-            m &= m - 1
-            s = tab[U(T_SUIT_OF + 33 * t + c)]
-            if (voids >> (4 * mate + s)) & 1 and ((voids >> (4 * mate + t)) & 1) == 0:
-                v = tab[U(T_ORDER + 33 * t + c)]
-                if v < pv:
-                    pv = v
-                    pb = c
+        pb = partner_ruff_lead(offs, mate, t, voids, tab)
         if pb >= 0:
             return pb
     if offs:
