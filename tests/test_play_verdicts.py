@@ -18,7 +18,7 @@ from euchresim.studies.advisor import evaluate as A
 
 from euchresim.analysis.advisor_table import review_hand
 from euchresim.play.table import Session
-from euchresim.play.verdicts import Advisor, judge, kind_of, summary, verdict_text
+from euchresim.play.verdicts import Advisor, failed, judge, kind_of, summary, verdict_text
 from euchresim.records.format import parse_record
 from euchresim.rules import Rules
 from euchresim.stats import Z95
@@ -82,7 +82,7 @@ def test_calls_the_bots_would_never_make_are_judged_and_a_decision_left_without_
 
 
 @pytest.mark.slow
-def test_the_advisor_works_beside_the_game_and_says_when_it_fails(played):
+def test_the_advisor_works_beside_the_game_and_says_when_it_fails(played, capsys):
     record, mine = played
     adv = Advisor("heuristic", SAMPLES, model=seats(["heuristic"], 4))
     try:
@@ -100,8 +100,30 @@ def test_the_advisor_works_beside_the_game_and_says_when_it_fails(played):
     assert st["hands"]["0"]["status"] == "done" and st["hands"]["2"]["status"] == "done"
     assert st["hands"]["0"]["rows"] == judge(record, mine, seats(["heuristic"], 4), SAMPLES)
     assert st["hands"]["1"]["status"] == "failed" and "\n" not in st["hands"]["1"]["error"]
+    err = capsys.readouterr().err                          # the terminal says where the failure came from
+    assert f"the verdict on hand 1 failed: {st['hands']['1']['error']}" in err and "Traceback" in err
     assert st["summary"]["hands"] == 2
     json.dumps(st, allow_nan=False)                        # the page reads it as JSON
+
+
+def test_a_failure_is_one_line_for_the_page_and_its_traceback_for_the_terminal():
+    import io
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(1) as pool:                    # as the advisor's worker raises it: the cause holds
+        fut = pool.submit(int, "not a number")              # the worker's traceback
+        with pytest.raises(ValueError) as caught:
+            fut.result()
+    err = io.StringIO()
+    line = failed("the hint for step 3", caught.value, err)
+    assert line == "ValueError: invalid literal for int() with base 10: 'not a number'"
+    out = err.getvalue()
+    assert out.startswith(f"euchresim play: the hint for step 3 failed: {line}\n") and "Traceback" in out
+    err = io.StringIO()                                     # raised here: its own traceback
+    try:
+        raise KeyError("seat")
+    except KeyError as e:
+        assert failed("the verdict on hand 0", e, err) == "KeyError: 'seat'"
+    assert "Traceback" in err.getvalue() and "test_play_verdicts.py" in err.getvalue()
 
 
 def test_the_tally_adds_by_kind_with_half_widths_in_quadrature():

@@ -25,7 +25,7 @@ import threading
 
 from euchresim.engine.layout import PHASE_NAMES
 from euchresim.play.table import YOU, Session, TableError
-from euchresim.play.verdicts import summary
+from euchresim.play.verdicts import failed, summary
 from euchresim.play.words import say_option
 
 HINTED = " (you asked a hint)"
@@ -114,7 +114,7 @@ class Hints:
         try:
             answer, error = fut.result(), None
         except Exception as e:              # the page says the hint failed, and why; the game goes on
-            answer, error = {}, f"{type(e).__name__}: {e}".splitlines()[0] or type(e).__name__
+            answer, error = {}, failed(f"the hint for step {entry['step']}", e)
         with self.lock:
             entry.update(answer)
             entry.update({"status": "failed", "error": error} if error else {"status": "done"})

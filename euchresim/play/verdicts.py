@@ -23,7 +23,9 @@ from __future__ import annotations
 import math
 import os
 import queue
+import sys
 import threading
+import traceback
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 
@@ -66,6 +68,19 @@ def _num(x):
     x = float(x)
     return None if math.isnan(x) else x
 
+
+
+def failed(what: str, e: BaseException, err=None) -> str:
+    """The one line the page shows for a hint or verdict that failed, also written, with the worker's traceback,
+    to the terminal the table was started from: the page's line names the error, the terminal says where it came
+    from (a worker's error arrives with its traceback as the cause), so a bug in the advisor can be reported."""
+    line = f"{type(e).__name__}: {e}".splitlines()[0] if str(e) else type(e).__name__
+    err = sys.stderr if err is None else err
+    print(f"euchresim play: {what} failed: {line}", file=err)
+    cause = getattr(e, "__cause__", None)
+    detail = str(cause) if cause is not None and "Traceback" in str(cause) else "".join(traceback.format_exception(e))
+    print(detail.rstrip(), file=err)
+    return line
 
 class Advisor:
     """One thread that judges finished hands in the order they end; ``state()`` is what the page shows."""
@@ -135,7 +150,7 @@ class Advisor:
                 rows = self.judge(record, mine)
                 error = None
             except Exception as e:       # the game goes on; the page says the verdict failed, and why
-                rows, error = [], f"{type(e).__name__}: {e}".splitlines()[0]
+                rows, error = [], failed(f"the verdict on hand {index}", e)
             with self.lock:
                 h = self.hands[index]
                 if now:
