@@ -327,3 +327,51 @@ def test_record_of_a_game_in_progress():
     # the first card dealt goes to the dealer (OpenSpiel deals from the dealer round)
     assert "9C" in rec["hands"][2] and "9D" in rec["hands"][3] and "9H" in rec["hands"][0]
 
+
+
+
+def _dealt(state):
+    """The hands as dealt and the kitty, read from an OpenSpiel euchre history (the dealer, 20 cards from the
+    dealer round, the upcard; the kitty the cards never dealt), without replaying the play."""
+    h = state.history()
+    dealer, cards = h[0], h[1:21]
+    hands = [set() for _ in range(4)]
+    for i, c in enumerate(cards):
+        hands[(dealer + i) % 4].add(c)
+    return hands, set(range(24)) - set(cards) - {h[21]}
+
+
+def test_openspiels_resampling_keeps_the_kitty_and_ignores_shown_voids():
+    """What docs/policies.md says of IS-MCTS against our bots.  OpenSpiel's euchre, when it deals the unseen cards
+    again for a seat (``ResampleFromInfostate``, the worlds its IS-MCTS searches), keeps the kitty as it really
+    is: the search knows which three cards are out of play, where our bots deal them among the unseen cards.  And
+    it deals a seat cards of a suit the seat has shown it lacks: some of its worlds cannot be, which our replay
+    refuses (a seat that did not follow suit holding that suit).  The other seats' cards are dealt afresh (checked
+    too, or the kitty's check says nothing)."""
+    import random
+    game, rng = _game(SETTINGS[0]), random.Random(13)
+    worlds, moved, impossible = 0, 0, 0
+    for _ in range(300):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        stop = rng.randrange(len(state.history()) + 1, len(state.history()) + 30)
+        while not state.is_terminal() and len(state.history()) < stop:
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        seat, (hands, kitty) = state.current_player(), _dealt(state)
+        in_play = len(osp.record_of(state)["plays"]) >= 5
+        for _ in range(5):
+            world = state.resample_from_infostate(seat, rng.random)
+            again, again_kitty = _dealt(world)
+            worlds += 1
+            assert again_kitty == kitty and again[seat] == hands[seat]
+            moved += any(again[p] != hands[p] for p in range(4) if p != seat)
+            if in_play:
+                try:
+                    osp.record_of(world)
+                except RuntimeError as e:
+                    assert "refused action" in str(e)
+                    impossible += 1
+    assert worlds >= 500 and moved >= worlds // 2 and impossible >= 20, (worlds, moved, impossible)
