@@ -184,6 +184,14 @@ def test_late_scores_name_the_calls_gains_and_losses_of_p_win_both_ways():
     assert _late_scores_text(sub[sub["ours"] == 2], 10, 4) == ""
 
 
+def test_the_points_call_is_too_close_where_its_interval_holds_0():
+    """best's dealer with two trumps and a bower gains +0.030 (-0.057 to +0.117): no call on points."""
+    from euchresim.report.win_probability import _points_call
+    assert _points_call({"points_gain": 0.030, "low": -0.057, "high": 0.117}).startswith("too close to call")
+    assert _points_call({"points_gain": -0.093, "low": -0.180, "high": -0.006}) == "pass"
+    assert _points_call({"points_gain": 1.134, "low": 1.075, "high": 1.194}) == "order"
+
+
 def test_a_search_bots_pieces_are_cut_into_its_declared_chunks_and_a_fast_bots_are_as_they_were():
     """Under ``best`` each piece was one chunk of 20,000 deals (one core, an hour a stop could lose); a search
     bot's chunks are capped by its declared cost, a fast bot's sizes (and so its numbers) unchanged."""

@@ -383,6 +383,14 @@ def _late_scores_text(sub: pd.DataFrame, T: int, pl: int) -> str:
             + ", and ".join(parts) + ".")
 
 
+def _points_call(r) -> str:
+    """The call the points gain gives, or that it gives none: a gain whose interval holds 0 is a toss-up on these
+    deals, and "order" on a +0.03 with an interval from -0.06 would be advice the numbers do not give."""
+    if r["low"] <= 0 <= r["high"]:
+        return "too close to call (the interval holds 0)"
+    return "order" if r["points_gain"] > 0 else "pass"
+
+
 def _decisions_text(T: int, gains: pd.DataFrame, dec: pd.DataFrame, flips: pd.DataFrame, pl: int,
                     policy: str = "") -> list[str]:
     """Each hand class's points gain, the scores where the change in P(win) has the other sign, and at the late
@@ -403,9 +411,8 @@ def _decisions_text(T: int, gains: pd.DataFrame, dec: pd.DataFrame, flips: pd.Da
             out.append(f"- **{r['class']}**: {r['deals']} deals, too few to rate.")
             continue
         f = flips[(flips["class"] == r["class"]) & (flips["target"] == T)]
-        best = "order" if r["points_gain"] > 0 else "pass"
         line = (f"- **{r['class']}** ({r['deals']:,} deals): ordering gains {r['points_gain']:+.3f} points "
-                f"(95% {r['low']:+.3f} to {r['high']:+.3f}), so on points: {best}. Game to {T}: ")
+                f"(95% {r['low']:+.3f} to {r['high']:+.3f}), so on points: {_points_call(r)}. Game to {T}: ")
         if not len(f):
             line += "the change in P(win) has the sign of the points gain at every score."
         else:
