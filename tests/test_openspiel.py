@@ -375,3 +375,24 @@ def test_openspiels_resampling_keeps_the_kitty_and_ignores_shown_voids():
                     assert "refused action" in str(e)
                     impossible += 1
     assert worlds >= 500 and moved >= worlds // 2 and impossible >= 20, (worlds, moved, impossible)
+
+
+@pytest.mark.slow
+def test_the_worlds_docs_policies_quotes_are_what_the_script_prints(capsys):
+    """docs/policies.md quotes scripts/openspiel_worlds.py (IS-MCTS's worlds): the script, run here, prints them."""
+    import importlib.util
+    import os
+    import re
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = importlib.util.spec_from_file_location("openspiel_worlds", os.path.join(root, "scripts", "openspiel_worlds.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.main()
+    out = capsys.readouterr().out
+    decisions, worlds = re.search(r"(\d+) decisions from the second trick on, (\d+) worlds", out).groups()
+    kept = re.search(r"kitty as it really is: (\d+) of", out).group(1)
+    impossible, pct = re.search(r"cannot be \(.*\): (\d+) of \d+ \(([\d.]+)%\)", out).groups()
+    assert kept == worlds
+    page = " ".join(open(os.path.join(root, "docs", "policies.md"), encoding="utf-8").read().split())
+    assert (f"of {int(worlds):,} worlds drawn at {int(decisions):,} decisions from the second trick on" in page
+            and f"{int(impossible):,} ({pct}%) cannot be" in page), out
