@@ -354,6 +354,21 @@ def test_a_share_that_is_not_certain_is_never_printed_as_certain():
     assert fmt_value("{:.0%}", 1.0) == "100%" and fmt_value("{:.0%}", 0.0) == "0%"
     assert fmt_value("{:.0%}", 0.003) == "0.3%" and fmt_value("{:.0%}", 0.5) == "50%"
     assert fmt_value("{:+.2f}", -0.001) == "+0.00"
+    assert fmt_value("{:+.1%}", 0.0001) == "+0.0%" and fmt_value("{:+.1%}", 0.228) == "+22.8%"   # a difference
+
+
+def test_a_heatmap_of_percentages_has_its_scale_in_percent():
+    """The win-probability report's order-minus-pass cells read +22.8% beside a scale that read 0.2."""
+    import pandas as pd
+    from euchresim.plots.grids import heatmap_figure
+    df = pd.DataFrame({"ours": [9, 9, 8, 8], "theirs": [9, 8, 9, 8], "delta": [0.228, 0.09, -0.116, -0.083]})
+    for fmt, want in (("{:+.1%}", "%"), ("{:+.2f}", None)):
+        fig = heatmap_figure(df, "ours", "theirs", "delta", fmt=fmt)
+        fig.canvas.draw()
+        ticks = [t.get_text() for t in fig.axes[1].get_yticklabels() if t.get_text()]
+        assert ticks and all(t.endswith("%") for t in ticks) is (want == "%"), (fmt, ticks)
+        if want:
+            assert any(t.startswith("+") for t in ticks), ticks
 
 
 def test_every_report_bar_chart_names_its_category_axis():

@@ -76,11 +76,12 @@ def label_of(v) -> str:
 def fmt_value(fmt: str, x: float) -> str:
     """fmt.format(x), with a value that rounds to zero shown as zero ("+0.00", never "-0.00"), and a share
     that is not certain never shown as certain: 99.5% is "99.5%", not "100%" (a digit more, as many as it
-    takes, up to four), 0.3% is "0.3%", not "0%"."""
+    takes, up to four), 0.3% is "0.3%", not "0%".  A signed format is a difference, not a share: printed at
+    its own precision ("+0.0%" beside "+0.4%", not "+0.01%"), or a chart's cells would mix precisions."""
     s = fmt.format(x)
     if s.lstrip().startswith("-") and not any(c in "123456789" for c in s):
         return fmt.format(0.0)
-    m = re.fullmatch(r"\{:([+ ]?)\.(\d+)%\}", fmt)
+    m = re.fullmatch(r"\{:( ?)\.(\d+)%\}", fmt)
     if m and math.isfinite(x):
         digits = int(m.group(2))
         while digits < 4 and ((s.lstrip("+ ").startswith("100") and x < 1) or (float(s.rstrip("%")) == 0 and x > 0)):

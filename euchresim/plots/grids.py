@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import matplotlib
 import numpy as np
@@ -124,7 +125,11 @@ def heatmap_figure(df: pd.DataFrame, row, col, value, title: str = "", caption: 
     norm = Normalize(center - half, center + half)
     im = ax.imshow(np.ma.masked_invalid(shown), cmap=cm, norm=norm, aspect="auto",
                    interpolation="nearest")
-    cb = fig.colorbar(im, ax=ax, shrink=0.9)
+    # the scale in the cells' unit: percentage-point cells beside a scale of fractions (+22.8% against 0.2)
+    # made the reader convert
+    pct = re.fullmatch(r"\{:([+ ]?)\.\d+%\}", fmt)
+    cb = fig.colorbar(im, ax=ax, shrink=0.9,
+                      format=(lambda x, _: f"{{:{pct.group(1)}.0%}}".format(x)) if pct else None)
     cb.ax.tick_params(labelsize=B.TICK_PT - 1)
     cb.set_label(value if value_label is None else value_label, fontsize=B.LABEL_PT)
     _ticks(ax, rows, cols)
