@@ -129,7 +129,8 @@ def heatmap_figure(df: pd.DataFrame, row, col, value, title: str = "", caption: 
     # made the reader convert
     pct = re.fullmatch(r"\{:([+ ]?)\.\d+%\}", fmt)
     cb = fig.colorbar(im, ax=ax, shrink=0.9,
-                      format=(lambda x, _: f"{{:{pct.group(1)}.0%}}".format(x)) if pct else None)
+                      format=(lambda x, _: f"{{:{pct.group(1)}.0%}}".format(x) if abs(x) > 1e-9 else "0%")
+                      if pct else None)
     cb.ax.tick_params(labelsize=B.TICK_PT - 1)
     cb.set_label(value if value_label is None else value_label, fontsize=B.LABEL_PT)
     _ticks(ax, rows, cols)
