@@ -192,6 +192,29 @@ def test_the_points_call_is_too_close_where_its_interval_holds_0():
     assert _points_call({"points_gain": 1.134, "low": 1.075, "high": 1.194}) == "order"
 
 
+def test_a_headline_gain_or_check_that_its_measure_again_does_not_reproduce_stops_the_report():
+    """Each class's gain is measured again on deals of its own; a z beyond chance after Holm's correction over
+    those and the DP's checks against games stops the report (one line naming it), one within chance does not."""
+    import pandas as pd
+    from euchresim.report import ReportError
+    from euchresim.report.win_probability import _replicated
+    gains = pd.DataFrame({"class": ["left 3T", "dealer 3T"], "position": [1, 0], "deals": [1651, 4398],
+                          "points_gain": [-0.093, 1.134], "low": [-0.180, 1.075], "high": [-0.006, 1.194]})
+    chk = pd.DataFrame({"state": ["0-0, first dealer"], "p_dp": [0.518], "p_games": [0.509], "z": [-0.77]})
+    se = 0.05 / 1.96
+    agree = pd.DataFrame({"replicate_deals": [1700, 4400], "replicate_gain": [-0.05, 1.10],
+                          "replicate_low": [-0.14, 1.04], "replicate_high": [0.04, 1.16]})
+    out = _replicated("rep", gains, agree, chk)
+    assert out.attrs["tests"] == 3 and list(out["replicate_gain"]) == [-0.05, 1.10]
+    assert abs(out["z_replicate"][1] - 0.034 / np.hypot(0.119 / 3.92, 0.12 / 3.92)) < 1e-3
+    differ = agree.assign(replicate_gain=[-0.093 + 6 * se, 1.10], replicate_low=[-0.093 + 5 * se, 1.04],
+                          replicate_high=[-0.093 + 7 * se, 1.16])
+    with pytest.raises(ReportError, match=r"rep: headline figures disagree .* over 3 comparisons\): left 3T"):
+        _replicated("rep", gains, differ, chk)
+    with pytest.raises(ReportError, match=r"P\(win\) at 0-0, first dealer"):        # the DP's check counts too
+        _replicated("rep", gains, agree, chk.assign(z=[4.5]))
+
+
 def test_a_search_bots_pieces_are_cut_into_its_declared_chunks_and_a_fast_bots_are_as_they_were():
     """Under ``best`` each piece was one chunk of 20,000 deals (one core, an hour a stop could lose); a search
     bot's chunks are capped by its declared cost, a fast bot's sizes (and so its numbers) unchanged."""

@@ -155,22 +155,67 @@ def _per_deal(V, rows: pd.DataFrame, players, target, tie, party) -> np.ndarray:
     return np.array(vals)[inv.ravel()]
 
 
+def _class_gain(part: dict, j: int, pos: int, pl: int):
+    """Class ``j``'s deals of a position's run, rotated (ordered, passed), and the paired points gain of ordering:
+    the deciding party's points less the others' mean, order minus pass, deal by deal."""
+    k = wp.parties(pl)
+    party = pos % k
+    d = {key: v[part["cls"] == j] for key, v in part.items()}
+    ra, rb = _rotated(d, "a", pl), _rotated(d, "b", pl)
+    net = []
+    for r in (ra, rb):
+        own = r[f"points{party}"].to_numpy(float)
+        rest = np.mean([r[f"points{p}"].to_numpy(float) for p in range(k) if p != party], axis=0)
+        net.append(own - rest)
+    return ra, rb, cf.summarize(net[0] - net[1]) if len(d["cls"]) else cf.summarize(np.zeros(0))
+
+
+def _again_gains(again: dict, pl: int) -> pd.DataFrame:
+    """Each class's points gain on the replicate runs' deals, a row a class in CLASSES' order."""
+    rep = []
+    for j, (pos, _, _, _) in enumerate(CLASSES):
+        ra, _, g = _class_gain(again[pos], j, pos, pl)
+        rep.append({"replicate_deals": len(ra), "replicate_gain": g["mean"], "replicate_low": g["low"],
+                    "replicate_high": g["high"]})
+    return pd.DataFrame(rep)
+
+
+def _replicated(out: str, gains: pd.DataFrame, rep: pd.DataFrame, chk: pd.DataFrame,
+                alpha: float = 0.05) -> pd.DataFrame:
+    """``gains`` with each class's points gain measured again on deals of its own (``rep``, of the replicate
+    runs) and the z of the two.  Where Holm's method, over those z's and the DP's checks against whole games,
+    finds one too large for two measures of one quantity (family-wise ``alpha``), the report stops with one line
+    naming them: a headline a fresh run would not reproduce is never printed."""
+    from statistics import NormalDist
+    from euchresim.report import ReportError
+    from euchresim.stats import holm
+    res = pd.concat([gains.reset_index(drop=True), rep.reset_index(drop=True)], axis=1)
+    se = lambda lo, hi: (res[hi] - res[lo]) / (2 * Z95)
+    res["z_replicate"] = (res["points_gain"] - res["replicate_gain"]) / np.hypot(se("low", "high"),
+                                                                                se("replicate_low", "replicate_high"))
+    zs = [(f"{r['class']}: {r['points_gain']:+.3f}, again {r['replicate_gain']:+.3f}", r["z_replicate"])
+          for _, r in res.iterrows() if np.isfinite(r["z_replicate"])]
+    zs += [(f"P(win) at {r['state']}: the DP {r['p_dp']:.3f}, games {r['p_games']:.3f}", r["z"])
+           for _, r in chk.iterrows() if np.isfinite(r["z"])]
+    rejected = holm([2 * (1 - NormalDist().cdf(abs(z))) for _, z in zs], alpha)
+    bad = [f"{what} (z {z:+.1f})" for (what, z), no in zip(zs, rejected) if no]
+    if bad:
+        raise ReportError(f"{out}: headline figures disagree with their measures again beyond chance (Holm, "
+                          f"{alpha:.0%} over {len(zs)} comparisons): {'; '.join(bad)}; the report is not "
+                          "written, its kept work is")
+    res.attrs["tests"] = len(zs)
+    return res
+
+
 def _decisions(ctx, dist, cfd, targets, tie):
     """Order against pass for each hand class: points gained, and the change in P(win) at every score."""
     pl = ctx.rules.players
     k = wp.parties(pl)
     gains, deltas = [], []
     for j, (pos, label, _, _) in enumerate(CLASSES):
-        d = {key: v[cfd[pos]["cls"] == j] for key, v in cfd[pos].items()}
-        n = len(d["cls"])
         party = pos % k
-        ra, rb = _rotated(d, "a", pl), _rotated(d, "b", pl)
-        net = []
-        for r in (ra, rb):
-            own = r[f"points{party}"].to_numpy(float)
-            rest = np.mean([r[f"points{p}"].to_numpy(float) for p in range(k) if p != party], axis=0)
-            net.append(own - rest)
-        g = cf.summarize(net[0] - net[1]) if n else cf.summarize(np.zeros(0))
+        ra, rb, g = _class_gain(cfd[pos], j, pos, pl)
+        n = len(ra)
         gains.append({"class": label, "position": pos, "deals": n, "points_gain": g["mean"],
                       "low": g["low"], "high": g["high"]})
         if n < 2:
@@ -203,13 +248,14 @@ def build(ctx) -> Section:
     rules, pl = ctx.rules, ctx.rules.players
     targets = (5, 7, 10) if pl == 4 else (rules.game_to,)
     n_games = max(200, ctx.hands // 10)
-    hands, games, cfd = _work(ctx, n_games)
+    hands, games, cfd, again = _work(ctx, n_games)
     dist = wp.outcome_distribution(pd.DataFrame(hands), pl, pool_seats=True)
     reps = SE_REPS if pl != 3 else SE_REPS // 2
     tables, charts, ses = _p_win(ctx, dist, targets, reps)
     T = rules.game_to
     tables["dp_vs_games"] = chk = _against_games(ctx, dist, games, ses[T])
     gains, dec, flips = _decisions(ctx, dist, cfd, targets, rules.cutthroat_tie)
+    gains = _replicated(ctx.out, gains, _again_gains(again, pl), chk)
     tables.update(order_pass_points=gains, order_pass_by_score=dec, order_pass_flips=flips)
     charts.update(_decision_charts(ctx, gains, dec, T))
     return Section(title=f"Win probability by score ({pl} players, {rules.deck} cards)",
@@ -223,12 +269,22 @@ def _work(ctx, n_games: int) -> tuple[dict, dict, dict]:
     hands = _run(ctx, "hands", hspec, partial(_hands_job, hspec), "hands")
     gspec = _spec(ctx, "games", n_games, ctx.seed + 7919)
     games = _run(ctx, "games", gspec, partial(_games_job, gspec), "games")
-    cfd = {}
+    cfd, again = {}, {}
     for pos in sorted({c[0] for c in CLASSES}):
         cspec = _spec(ctx, "hands", ctx.hands, ctx.seed + 15838 + pos)
         cfd[pos] = _run(ctx, f"order-pass-pos{pos}", cspec, partial(_cf_job, cspec, pos),
                         f"order vs pass, {pos} left of the dealer", classes=[list(c) for c in CLASSES])
-    return hands, games, cfd
+    for pos in sorted({c[0] for c in CLASSES}):
+        rspec = _spec(ctx, "hands", ctx.hands, again_seed(ctx.seed, pos))
+        again[pos] = _run(ctx, f"order-pass-pos{pos}-again", rspec, partial(_cf_job, rspec, pos),
+                          f"order vs pass again, {pos} left of the dealer", classes=[list(c) for c in CLASSES])
+    return hands, games, cfd, again
+
+
+def again_seed(seed: int, position: int) -> int:
+    """The seed of a position's replicate counterfactuals: numpy's SeedSequence([seed, 0x4A61, position + 1]),
+    derived so the report stays one seed, another stream so its deals are its own."""
+    return int(np.random.SeedSequence([int(seed), 0x4A61, int(position) + 1]).generate_state(1)[0])
 
 
 def _p_win(ctx, dist: pd.DataFrame, targets, reps: int) -> tuple[dict, dict, dict]:
@@ -383,6 +439,14 @@ def _late_scores_text(sub: pd.DataFrame, T: int, pl: int) -> str:
             + ", and ".join(parts) + ".")
 
 
+def _again_words(r) -> str:
+    """A class's gain measured again on deals of its own, and the z of the two, as the README says them."""
+    if "replicate_gain" not in r or not np.isfinite(r["replicate_gain"]):
+        return ""
+    return (f"; measured again on deals of its own {r['replicate_gain']:+.3f} ({int(r['replicate_deals']):,} "
+            f"deals, z {r['z_replicate']:+.1f})")
+
+
 def _points_call(r) -> str:
     """The call the points gain gives, or that it gives none: a gain whose interval holds 0 is a toss-up on these
     deals, and "order" on a +0.03 with an interval from -0.06 would be advice the numbers do not give."""
@@ -403,7 +467,11 @@ def _decisions_text(T: int, gains: pd.DataFrame, dec: pd.DataFrame, flips: pd.Da
            "the same deals, of P(win) after the hand ordered minus passed, the rest of the game from the "
            f"distribution above; its ± is the half-width of the paired 95% interval over deals ({Z95:.2f} "
            "standard errors; the distribution's own error left out). Trumps are counted in the hand the seat plays, "
-           "the dealer's with the upcard it takes up; the joker counts as a bower.\n",
+           "the dealer's with the upcard it takes up; the joker counts as a bower. Each class's gain is measured "
+           "again on deals of its own (a seed derived apart, `replicate_*` and `z_replicate` in "
+           "`order_pass_points.csv`); where Holm's method over those z's and the whole-game checks above "
+           f"finds one beyond chance (5% family-wise, {gains.attrs.get('tests', 0)} comparisons here), the "
+           "report is not written.\n",
            md_table(gains), ""]
     for _, r in gains.iterrows():
         sub = dec[(dec["class"] == r["class"]) & (dec["target"] == T)]
@@ -412,7 +480,8 @@ def _decisions_text(T: int, gains: pd.DataFrame, dec: pd.DataFrame, flips: pd.Da
             continue
         f = flips[(flips["class"] == r["class"]) & (flips["target"] == T)]
         line = (f"- **{r['class']}** ({r['deals']:,} deals): ordering gains {r['points_gain']:+.3f} points "
-                f"(95% {r['low']:+.3f} to {r['high']:+.3f}), so on points: {_points_call(r)}. Game to {T}: ")
+                f"(95% {r['low']:+.3f} to {r['high']:+.3f}){_again_words(r)}, so on points: {_points_call(r)}. "
+                f"Game to {T}: ")
         if not len(f):
             line += "the change in P(win) has the sign of the points gain at every score."
         else:
