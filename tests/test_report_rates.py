@@ -150,6 +150,60 @@ def test_decks_report(tmp_path):
     assert len(th) == 12
     app = pd.read_csv(out / "appendix_deal_odds.csv")
     assert set(app["deck"]) == {24, 25, 32, 33} and app["simulated"].notna().all()
+    rep = pd.read_csv(out / "decks_replicate.csv")                  # every headline rate measured again
+    assert len(rep) == len(HEADLINE) * 12 - 4 and rep["again_of"].gt(0).all() and "z_again" in rep   # no 2p loners
+    assert f"{int(rep['z_again'].notna().sum())} comparisons, the largest |z|" in readme
+
+
+def test_a_rate_measured_again_gets_the_two_proportion_z_and_holm_marks_the_one_beyond_chance():
+    """Known values: 300 of 1,000 against 260 of 1,000, pooled 0.28, z = 0.04 / sqrt(0.28 * 0.72 * 0.002) = 1.992;
+    alone it is beyond chance at 5% (p 0.046), beside a second test Holm asks p <= 0.025 of the smallest; a rate
+    with no hands or pooled at 0 has no z and is not counted."""
+    import math
+    from euchresim.analysis.targeted_stats import rate_replication
+    head = pd.DataFrame({"statistic": ["a", "b", "c", "d"], "count": [300, 50, 0, 0], "of": [1000, 1000, 0, 1000],
+                         "value": [0.3, 0.05, math.nan, 0.0]})
+    again = pd.DataFrame({"statistic": ["a", "b", "c", "d"], "count": [260, 52, 0, 0], "of": [1000, 1000, 0, 1000],
+                          "value": [0.26, 0.052, math.nan, 0.0]})
+    out = rate_replication(head, again, ["statistic"])
+    assert abs(out["z_again"][0] - 0.04 / math.sqrt(0.28 * 0.72 * 0.002)) < 1e-12
+    assert out["z_again"][2:].isna().all() and out.attrs["tests"] == 2
+    assert not out["beyond_chance"].any()                 # two tests: p 0.046 > 0.05 / 2, Holm's first step
+    one = rate_replication(head.drop(1), again.drop(1), ["statistic"])
+    assert one.attrs["tests"] == 1 and list(one["beyond_chance"]) == [True, False, False]   # p 0.046 <= 0.05
+
+
+def test_a_rate_its_measure_again_does_not_reproduce_stops_the_report_in_one_line():
+    from euchresim.report import ReportError
+    from euchresim.report.replicate import again_seed, rates_again
+    head = pd.DataFrame({"statistic": ["makers euchred"], "count": [1500], "of": [10000], "value": [0.15]})
+    again = head.assign(count=[1700], value=[0.17])
+    with pytest.raises(ReportError) as e:
+        rates_again("out", head, again, ["statistic"])
+    assert "\n" not in str(e.value) and "makers euchred: 15.0%, again 17.0% (z -3.9)" in str(e.value)
+    same = rates_again("out", head, head, ["statistic"])
+    assert same["z_again"][0] == 0 and "beyond_chance" not in same
+    assert again_seed(1) != 1 and again_seed(1) == again_seed(1) and again_seed(1) != again_seed(2)
+
+
+@pytest.mark.slow
+def test_every_summary_rate_and_decks_headline_rate_is_measured_again(rates, tmp_path):
+    """The rates reports measure their quoted rates again on hands of their own: the table has both and the z,
+    the measure again is a direct run from the derived seed, and the README's paragraph names the largest z."""
+    from euchresim.report.replicate import again_seed
+    rep = pd.read_csv(rates / "replicate.csv")
+    s = pd.read_csv(rates / "summary.csv")
+    assert set(rep["statistic"]) == set(s[(s["kind"] == "rate") & (s["of"] > 0)]["statistic"])
+    import dataclasses
+    ctx = report_context(kind="euchre-rates", out=str(tmp_path), hands=4000, seed=7, rules=Rules())
+    spec = euchre_rates.run_spec(ctx, Rules(), "heuristic", 4000)          # the report's run and chunking
+    c = runner.run(dataclasses.replace(spec, seed=again_seed(7)), workers=1)
+    direct = summary_frame(c, 4).set_index("statistic")
+    r = rep.set_index("statistic").loc["makers euchred"]
+    assert (r["again_count"], r["again_of"]) == (direct.loc["makers euchred", "count"], direct.loc["makers euchred", "of"])
+    z = rep["z_again"].abs()
+    readme = (rates / "README.md").read_text()
+    assert f"{int(z.notna().sum())} comparisons, the largest |z| {z.max():.1f}" in readme
 
 
 @pytest.mark.slow
@@ -181,7 +235,7 @@ def test_resume_gives_identical_tables(tmp_path, monkeypatch):
     played = []
     monkeypatch.setattr(euchre_rates, "_tally_job", lambda *a: played.append(a[-1]) or real(*a))
     write_section(ctx(part, resume=True), euchre_rates.build(ctx(part, resume=True)), 0.0)
-    assert sorted(played) == [2, 3]                 # only the missing chunks were played
+    assert sorted(played) == [0, 1, 2, 2, 3, 3]     # only the missing chunks: 2 and 3, and the measure again's four
     names = sorted(f for f in os.listdir(whole) if f.endswith(".csv"))
     assert names == sorted(f for f in os.listdir(part) if f.endswith(".csv"))
     for f in names:
@@ -282,7 +336,7 @@ def test_two_models_every_variant_as_a_direct_run_and_resumable(tmp_path):
         if m["policies"][0] == "baseline":
             shutil.rmtree(d)
             lost += 1
-    assert lost == 12
+    assert lost == 24                               # its twelve runs and their twelve measures again
     report("decks", out, 1000, "--policy", "heuristic", "--policy", "baseline", "--model-hands", "1000", "--resume")
     assert {f: (out / f).read_bytes() for f in meta["tables"]} == before
 
@@ -297,7 +351,7 @@ def test_a_search_bot_plays_every_variant(tmp_path):
     assert (mine["hands"] == 300).all()
     kept = [json.loads((d / "_manifest.json").read_text()) for d in (out / "_work").glob("decks-hands-*")]
     searched = [m for m in kept if m["report_work"]["policies"][0] == "pimc:worlds=2"]
-    assert len(searched) == 12
+    assert len(searched) == 24                      # twelve runs and their twelve measures again
     assert all(m["report_work"]["chunk_size"] == 250 and len(m["chunks"]) == 2 for m in searched)
     assert all(m["report_work"]["chunk_size"] == 1000 for m in kept if m not in searched)
     assert "refused" not in (out / "README.md").read_text()

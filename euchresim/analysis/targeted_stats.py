@@ -166,3 +166,35 @@ def replication(head: pd.DataFrame, again: pd.DataFrame, keys: list, alpha: floa
             out.at[i, "beyond_chance"] = True
     out.attrs["tests"] = len(zs)
     return out
+
+
+def rate_replication(head: pd.DataFrame, again: pd.DataFrame, keys: list, alpha: float = 0.05) -> pd.DataFrame:
+    """``head`` (rates: ``count`` of ``of``) with each rate measured again beside it (``again``: the same rates
+    on hands of their own, as ``again_count``, ``again_of``, ``again_value``) and ``z_again``, the two-proportion
+    z with the pooled rate; ``beyond_chance`` marks the z's Holm's method, over every z of the table, finds too
+    large for two measures of one rate at family-wise error ``alpha``.  A rate with no hands, or pooled at 0 or
+    1 (no spread to compare), has no z and is not tested.
+
+    The rates a report's readers quote are its headline cells as much as
+    a gain is: one a fresh run of the same size does not reproduce must
+    stop the report (``replication`` does the same for paired gains).
+    """
+    from statistics import NormalDist
+    from euchresim.stats import holm
+    rep = again[keys + ["count", "of", "value"]].rename(
+        columns={"count": "again_count", "of": "again_of", "value": "again_value"})
+    out = head.merge(rep, on=keys, how="left")
+    k1, n1 = out["count"].to_numpy(float), out["of"].to_numpy(float)
+    k2, n2 = out["again_count"].to_numpy(float), out["again_of"].to_numpy(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = (k1 + k2) / (n1 + n2)
+        se = np.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+        z = (k1 / n1 - k2 / n2) / se
+    z[~(np.isfinite(z) & (se > 0))] = np.nan
+    out["z_again"] = z
+    tested = np.flatnonzero(np.isfinite(z))
+    rejected = holm([2 * (1 - NormalDist().cdf(abs(z[i]))) for i in tested], alpha)
+    out["beyond_chance"] = False
+    out.loc[out.index[tested[np.asarray(rejected, bool)]] if len(tested) else [], "beyond_chance"] = True
+    out.attrs["tests"] = len(tested)
+    return out

@@ -25,6 +25,7 @@ from euchresim.report import Section, chunked, md_table, spec_key
 from euchresim.report import decks_models as M
 from euchresim.report.appendix import appendix, deal_rows
 from euchresim.report.euchre_rates import pct, pts, run_spec, tally_chunks
+from euchresim.report.replicate import again_words, rates_again
 
 PACKS = (24, 25, 32, 33)
 PLAYERS = (2, 3, 4)
@@ -141,8 +142,14 @@ def build(ctx) -> Section:
     charts, titles = _charts(ctx, summary, by_trumps, cap)
     text = (_findings_text(summary, pol, ctx.hands) + _threshold_text(thresh) + _tables_text(tables)
             + _charts_text(charts, titles, cap, ctx.rules.players))
+    more, refused = M.play_models(ctx, variants) if len(ctx.policies) > 1 else ([], [])
+    keys = ["players", "deck", "statistic", "policy"]
+    tables["decks_replicate"] = rates_again(ctx.out, M.models_table(heads, more, ctx.policies),
+                                            pd.DataFrame(M.again_rows(ctx, variants), columns=M.COLUMNS), keys)
+    text += ["", again_words(tables["decks_replicate"], "headline rate of every model in every variant",
+                             "decks_replicate.csv",
+                             lambda r: f"{r['players']} players, {r['deck']} cards, {r['statistic']}, {r['policy']}")]
     if len(ctx.policies) > 1:
-        more, refused = M.play_models(ctx, variants)
         models = M.models_table(heads, more, ctx.policies)
         tables["decks_models"] = models
         hands = [ctx.hands_for(k) for k in range(len(ctx.policies))]

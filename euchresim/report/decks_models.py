@@ -18,6 +18,7 @@ from euchresim.analysis import summary_frame
 from euchresim.policies import PolicyError
 from euchresim.report import md_table
 from euchresim.report.euchre_rates import pct, run_spec, tally_chunks
+from euchresim.report.replicate import again_spec
 from euchresim.stats import wilson
 
 # statistic: (words, summary_frame's row or None for round one)
@@ -67,6 +68,21 @@ def play_models(ctx, variants) -> tuple[list[dict], list[str]]:
                 continue
             rows += headline_rows(players, deck, pol, hc)
     return rows, refused
+
+
+def again_rows(ctx, variants) -> list[dict]:
+    """Every model's headline rows measured again on hands of their own (``report.replicate``: the same runs from
+    a seed derived apart, their own kept work); a variant a model refused is left out here as in its table."""
+    rows = []
+    for k, pol in enumerate(ctx.policies):
+        for players, deck, rules in variants:
+            spec = run_spec(ctx, rules, pol, ctx.hands_for(k), cost=ctx.models[k].cost if k else None)
+            try:
+                hc, _ = tally_chunks(ctx, "decks-hands-again", again_spec(spec), label=f"again {pol} {players}p {deck}")
+            except PolicyError:
+                continue
+            rows += headline_rows(players, deck, pol, hc)
+    return rows
 
 
 def models_table(main_rows: list[dict], further: list[dict], policies) -> pd.DataFrame:

@@ -23,6 +23,7 @@ from euchresim.analysis import position_names, side_names, summary_frame
 from euchresim.analysis.aggregates import group_frame
 from euchresim.report import Section, chunked, md_table, spec_key
 from euchresim.report.appendix import SAMPLE, appendix, deal_rows
+from euchresim.report.replicate import again_spec, again_words, rates_again
 
 GROUPING = ("maker_pos", "make_round", "maker_trumps", "maker_alone")
 MIN_CELL = 30                # made hands a cell needs before the text names it
@@ -147,11 +148,22 @@ def build(ctx) -> Section:
     if extra is not None:
         tables["by_policy"] = extra
         text += _policies_text(extra)
+    tables["replicate"] = _again(ctx, spec, tables["summary"], players)
+    text += ["", again_words(tables["replicate"], "rate of the run's summary", "replicate.csv", lambda r: r["statistic"])]
     text += _tables_text(tables) + _charts_text(charts, cap, players)
     md, app = appendix(ctx, deal_rows(ctx))
     tables.update(app)
     return Section(title="Euchre and march rates", text="\n".join(text) + "\n\n" + md, tables=tables,
                    charts=charts)
+
+
+def _again(ctx, spec, summary: pd.DataFrame, players: int) -> pd.DataFrame:
+    """The summary's rates measured again on hands of their own (``report.replicate``); one beyond chance stops
+    the report."""
+    counts, _ = tally_chunks(ctx, "rates-again", again_spec(spec), label="euchre-rates again")
+    rates = lambda s: s[(s["kind"] == "rate") & (s["of"] > 0)].drop_duplicates("statistic")    # noqa: E731
+    head = rates(summary)[["statistic", "count", "of", "value", "ci_low", "ci_high"]]
+    return rates_again(ctx.out, head, rates(summary_frame(counts, players)), ["statistic"])
 
 
 def _tables(counts: dict, players: int) -> dict:
