@@ -53,8 +53,9 @@ def again_words(res: pd.DataFrame, what: str, table: str, name) -> str:
         return ""
     w = res.loc[z.idxmax()]
     where = name(w)
+    digits = next((d for d in (1, 2, 3) if f"{100 * w['value']:.{d}f}" != f"{100 * w['again_value']:.{d}f}"), 3)
     return (f"Each {what} is measured again on hands of its own, as many, from a seed derived apart "
             f"(`again_count`, `again_of`, `again_value`, `z_again` in `{table}`): {int(z.notna().sum())} "
-            f"comparisons, the largest |z| {z.max():.1f} ({where}: {100 * w['value']:.1f}% against "
-            f"{100 * w['again_value']:.1f}%), none beyond chance (Holm's method, 5% family-wise; one that were "
-            f"would stop the report).")
+            f"comparisons, the largest |z| {z.max():.1f} ({where}: {100 * w['value']:.{digits}f}% against "
+            f"{100 * w['again_value']:.{digits}f}%), none beyond chance (Holm's method, 5% family-wise; one that "
+            f"were would stop the report).")
