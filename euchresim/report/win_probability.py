@@ -275,13 +275,13 @@ def _work(ctx, n_games: int) -> tuple[dict, dict, dict]:
         cfd[pos] = _run(ctx, f"order-pass-pos{pos}", cspec, partial(_cf_job, cspec, pos),
                         f"order vs pass, {pos} left of the dealer", classes=[list(c) for c in CLASSES])
     for pos in sorted({c[0] for c in CLASSES}):
-        rspec = _spec(ctx, "hands", ctx.hands, again_seed(ctx.seed, pos))
+        rspec = _spec(ctx, "hands", ctx.hands, _again_seed(ctx.seed, pos))
         again[pos] = _run(ctx, f"order-pass-pos{pos}-again", rspec, partial(_cf_job, rspec, pos),
                           f"order vs pass again, {pos} left of the dealer", classes=[list(c) for c in CLASSES])
     return hands, games, cfd, again
 
 
-def again_seed(seed: int, position: int) -> int:
+def _again_seed(seed: int, position: int) -> int:
     """The seed of a position's replicate counterfactuals: numpy's SeedSequence([seed, 0x4A61, position + 1]),
     derived so the report stays one seed, another stream so its deals are its own."""
     return int(np.random.SeedSequence([int(seed), 0x4A61, int(position) + 1]).generate_state(1)[0])
