@@ -124,6 +124,10 @@ def test_a_failure_is_one_line_for_the_page_and_its_traceback_for_the_terminal()
     except KeyError as e:
         assert failed("the verdict on hand 0", e, err) == "KeyError: 'seat'"
     assert "Traceback" in err.getvalue() and "test_play_verdicts.py" in err.getvalue()
+    assert failed("a hint", ValueError("\nthe second line says it"), io.StringIO()) == "ValueError: the second line says it"
+    gone = io.StringIO()
+    gone.close()                                            # the terminal is gone: the line, and no exception
+    assert failed("a hint", KeyError("seat"), gone) == "KeyError: 'seat'"
 
 
 def test_the_tally_adds_by_kind_with_half_widths_in_quadrature():

@@ -369,6 +369,11 @@ def test_a_heatmap_of_percentages_has_its_scale_in_percent():
         assert ticks and all(t.endswith("%") for t in ticks) is (want == "%"), (fmt, ticks)
         if want:
             assert any(t.startswith("+") for t in ticks) and "+0%" not in ticks, ticks
+    small = df.assign(delta=[-0.008, 0.004, 0.012, 0.0])      # a scale of +-1.2 points: whole percents repeat
+    fig = heatmap_figure(small, "ours", "theirs", "delta", fmt="{:+.1%}")
+    fig.canvas.draw()
+    ticks = [t.get_text() for t in fig.axes[1].get_yticklabels() if t.get_text()]
+    assert len(set(ticks)) == len(ticks) and "-0%" not in ticks and "-0.0%" not in ticks, ticks
 
 
 def test_every_report_bar_chart_names_its_category_axis():

@@ -181,6 +181,10 @@ def test_a_rate_its_measure_again_does_not_reproduce_stops_the_report_in_one_lin
     with pytest.raises(ReportError) as e:
         rates_again("out", head, again, ["statistic"])
     assert "\n" not in str(e.value) and "makers euchred: 15.0%, again 17.0% (z -3.9)" in str(e.value)
+    with pytest.raises(ReportError, match="hold a rate twice .makers euchred.: is a model given twice"):
+        rates_again("out", pd.concat([head, head]), pd.concat([again, again]), ["statistic"])
+    with pytest.raises(ReportError, match="a rate with no measure again .march."):
+        rates_again("out", pd.concat([head, head.assign(statistic="march")]), again, ["statistic"])
     same = rates_again("out", head, head, ["statistic"])
     assert same["z_again"][0] == 0 and "beyond_chance" not in same
     assert again_seed(1) != 1 and again_seed(1) == again_seed(1) and again_seed(1) != again_seed(2)

@@ -213,6 +213,10 @@ def test_a_headline_gain_or_check_that_its_measure_again_does_not_reproduce_stop
         _replicated("rep", gains, differ, chk)
     with pytest.raises(ReportError, match=r"P\(win\) at 0-0, first dealer"):        # the DP's check counts too
         _replicated("rep", gains, agree, chk.assign(z=[4.5]))
+    flat = gains.assign(low=gains["points_gain"], high=gains["points_gain"])     # no spread, and they differ:
+    with pytest.raises(ReportError, match="left 3T"):                            # z infinite, a disagreement
+        _replicated("rep", flat, agree.assign(replicate_low=agree["replicate_gain"],
+                                              replicate_high=agree["replicate_gain"]), chk)
 
 
 def test_a_search_bots_pieces_are_cut_into_its_declared_chunks_and_a_fast_bots_are_as_they_were():

@@ -183,7 +183,7 @@ def rate_replication(head: pd.DataFrame, again: pd.DataFrame, keys: list, alpha:
     from euchresim.stats import holm
     rep = again[keys + ["count", "of", "value"]].rename(
         columns={"count": "again_count", "of": "again_of", "value": "again_value"})
-    out = head.merge(rep, on=keys, how="left")
+    out = head.merge(rep, on=keys, how="left", validate="one_to_one")
     k1, n1 = out["count"].to_numpy(float), out["of"].to_numpy(float)
     k2, n2 = out["again_count"].to_numpy(float), out["again_of"].to_numpy(float)
     with np.errstate(divide="ignore", invalid="ignore"):

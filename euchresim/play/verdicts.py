@@ -74,12 +74,16 @@ def failed(what: str, e: BaseException, err=None) -> str:
     """The one line the page shows for a hint or verdict that failed, also written, with the worker's traceback,
     to the terminal the table was started from: the page's line names the error, the terminal says where it came
     from (a worker's error arrives with its traceback as the cause), so a bug in the advisor can be reported."""
-    line = f"{type(e).__name__}: {e}".splitlines()[0] if str(e) else type(e).__name__
+    said = next((ln.strip() for ln in str(e).splitlines() if ln.strip()), "")
+    line = f"{type(e).__name__}: {said}" if said else type(e).__name__
     err = sys.stderr if err is None else err
-    print(f"euchresim play: {what} failed: {line}", file=err)
     cause = getattr(e, "__cause__", None)
     detail = str(cause) if cause is not None and "Traceback" in str(cause) else "".join(traceback.format_exception(e))
-    print(detail.rstrip(), file=err)
+    try:                                    # a terminal gone (a closed pipe) must not stop the advisor's thread
+        print(f"euchresim play: {what} failed: {line}", file=err)
+        print(detail.rstrip(), file=err)
+    except (OSError, ValueError):
+        pass
     return line
 
 class Advisor:

@@ -88,6 +88,17 @@ def _ticks(ax, rows, cols) -> None:
         s.set_visible(False)
 
 
+def _percent_ticks(sign: str, half: float):
+    """A colorbar's tick labels in percent, with the digits the scale needs (a scale of +-1.2 points in whole
+    percents read -1%, -0%, 0%, +1%, +1%) and a tick at zero as 0%."""
+    digits = 0 if half >= 0.05 else 1 if half >= 0.005 else 2
+
+    def label(x, _):
+        s = f"{{:{sign}.{digits}%}}".format(x)
+        return s if any(c in "123456789" for c in s) else "0%"
+    return label
+
+
 def heatmap_figure(df: pd.DataFrame, row, col, value, title: str = "", caption: str = "",
                    ci_low=None, ci_high=None, fmt: str = "{:+.2f}", center: float = 0.0,
                    row_label=None, col_label=None, value_label=None, count=None,
@@ -128,9 +139,7 @@ def heatmap_figure(df: pd.DataFrame, row, col, value, title: str = "", caption: 
     # the scale in the cells' unit: percentage-point cells beside a scale of fractions (+22.8% against 0.2)
     # made the reader convert
     pct = re.fullmatch(r"\{:([+ ]?)\.\d+%\}", fmt)
-    cb = fig.colorbar(im, ax=ax, shrink=0.9,
-                      format=(lambda x, _: f"{{:{pct.group(1)}.0%}}".format(x) if abs(x) > 1e-9 else "0%")
-                      if pct else None)
+    cb = fig.colorbar(im, ax=ax, shrink=0.9, format=_percent_ticks(pct.group(1), half) if pct else None)
     cb.ax.tick_params(labelsize=B.TICK_PT - 1)
     cb.set_label(value if value_label is None else value_label, fontsize=B.LABEL_PT)
     _ticks(ax, rows, cols)

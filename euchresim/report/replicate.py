@@ -34,6 +34,15 @@ def rates_again(out: str, head: pd.DataFrame, again: pd.DataFrame, keys: list) -
     """``head``'s rates with their measures again and z's (``analysis.targeted_stats.rate_replication``);
     a rate beyond chance stops the report with one line naming it."""
     from euchresim.report import ReportError
+    for name, df in (("its rates", head), ("their measures again", again)):
+        twice = df[df.duplicated(keys, keep=False)]
+        if len(twice):
+            raise ReportError(f"{out}: {name} hold a rate twice ({', '.join(map(str, twice[keys].iloc[0]))}): "
+                              "is a model given twice?")
+    missing = head.merge(again[keys], on=keys, how="left", indicator=True)
+    missing = missing[missing["_merge"] == "left_only"]
+    if len(missing):
+        raise ReportError(f"{out}: a rate with no measure again ({', '.join(map(str, missing[keys].iloc[0]))})")
     res = rate_replication(head, again, keys)
     bad = res[res["beyond_chance"]]
     if len(bad):

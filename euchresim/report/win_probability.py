@@ -193,10 +193,11 @@ def _replicated(out: str, gains: pd.DataFrame, rep: pd.DataFrame, chk: pd.DataFr
     se = lambda lo, hi: (res[hi] - res[lo]) / (2 * Z95)
     res["z_replicate"] = (res["points_gain"] - res["replicate_gain"]) / np.hypot(se("low", "high"),
                                                                                 se("replicate_low", "replicate_high"))
+    # an infinite z (two measures without spread that differ) is a disagreement, tested with p 0; NaN is untested
     zs = [(f"{r['class']}: {r['points_gain']:+.3f}, again {r['replicate_gain']:+.3f}", r["z_replicate"])
-          for _, r in res.iterrows() if np.isfinite(r["z_replicate"])]
+          for _, r in res.iterrows() if not np.isnan(r["z_replicate"])]
     zs += [(f"P(win) at {r['state']}: the DP {r['p_dp']:.3f}, games {r['p_games']:.3f}", r["z"])
-           for _, r in chk.iterrows() if np.isfinite(r["z"])]
+           for _, r in chk.iterrows() if not np.isnan(r["z"])]
     rejected = holm([2 * (1 - NormalDist().cdf(abs(z))) for _, z in zs], alpha)
     bad = [f"{what} (z {z:+.1f})" for (what, z), no in zip(zs, rejected) if no]
     if bad:
@@ -263,8 +264,9 @@ def build(ctx) -> Section:
                    tables=tables, charts=charts)
 
 
-def _work(ctx, n_games: int) -> tuple[dict, dict, dict]:
-    """The runs: hands for the outcome distribution, whole games to check it, the order-or-pass counterfactuals."""
+def _work(ctx, n_games: int) -> tuple[dict, dict, dict, dict]:
+    """The runs: hands for the outcome distribution, whole games to check it, the order-or-pass counterfactuals
+    and their measures again."""
     hspec = _spec(ctx, "hands", ctx.hands, ctx.seed)
     hands = _run(ctx, "hands", hspec, partial(_hands_job, hspec), "hands")
     gspec = _spec(ctx, "games", n_games, ctx.seed + 7919)
@@ -441,7 +443,7 @@ def _late_scores_text(sub: pd.DataFrame, T: int, pl: int) -> str:
 
 def _again_words(r) -> str:
     """A class's gain measured again on deals of its own, and the z of the two, as the README says them."""
-    if "replicate_gain" not in r or not np.isfinite(r["replicate_gain"]):
+    if "replicate_gain" not in r or not np.isfinite(r["replicate_gain"]) or not np.isfinite(r["z_replicate"]):
         return ""
     return (f"; measured again on deals of its own {r['replicate_gain']:+.3f} ({int(r['replicate_deals']):,} "
             f"deals, z {r['z_replicate']:+.1f})")
