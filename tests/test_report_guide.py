@@ -283,3 +283,37 @@ def test_round_twos_calls_are_in_the_decision_table():
     assert "name your best suit: `3T R` +0.60 ±0.10, `2T R` +0.50 ±0.10" in line
     assert "pass: `0-1T -` -0.40 ±0.10" in line
     assert "Against seats that call as people do (heuristic:human): `2T R` pass (-0.50 ±0.10)" in line
+
+
+# ---------------------------------------------------------------- a pooled line beside its seats
+
+def _seat_frame(gains_by_pos: dict, n: int = 400, seed: int = 5):
+    """Makers of round one, ``n`` deals at each position, each position's gains normal about its mean, SD 1."""
+    rng = np.random.default_rng(seed)
+    rows = [{"policy": "best", "who": "maker", "round": 1, "position": pos, "gain": g, "took": 0}
+            for pos, mean in gains_by_pos.items() for g in rng.normal(mean, 1.0, n)]
+    return pd.DataFrame(rows)
+
+
+def test_a_pooled_round_line_names_each_seat_and_says_when_the_seats_differ():
+    from euchresim.report.loner import seat_words
+    # means 1 apart with n = 400 and SD 1: each cell's half-width is 0.1, the seats' Q some 100 on 3 df: differ
+    words = seat_words(_seat_frame({"left": 0.5, "partner": -0.5, "right": -0.5, "dealer": 0.5}), "best", "maker",
+                       1, 4)
+    assert "the seats differ" in words and "no seat's answer" in words
+    for pos in ("left", "partner", "right", "dealer"):
+        assert f"{pos} " in words
+    assert words.index("left") < words.index("partner") < words.index("right") < words.index("dealer")
+    # one mean at every seat: Q is chi-square on 3 df, and this seed's draw agrees at 5%
+    same = seat_words(_seat_frame({"left": 0.2, "partner": 0.2, "right": 0.2, "dealer": 0.2}), "best", "maker", 1, 4)
+    assert "the seats agree" in same
+    # the printed cell is the seat's mean and half-width (1.96 SD / sqrt(n))
+    df = _seat_frame({"left": 0.0, "partner": 1.0})
+    left = df[df["position"] == "left"]["gain"]
+    half = 1.959964 * left.std(ddof=1) / np.sqrt(len(left))
+    assert f"left {left.mean():+.2f} ±{half:.2f}" in seat_words(df, "best", "maker", 1, 4)
+    # a seat under 30 hands gets its count, not an interval; no second seat, no line
+    few = _seat_frame({"left": 0.0}).assign(position="left")
+    assert seat_words(few, "best", "maker", 1, 4) == ""
+    assert "(12 hands)" in seat_words(pd.concat([_seat_frame({"left": 0.0}), _seat_frame({"dealer": 0.0}, n=12)]),
+                                      "best", "maker", 1, 4)

@@ -248,3 +248,18 @@ def test_seats_agree_is_cochrans_q_with_the_chi_square_tail():
     h = pd.read_csv(os.path.join(os.path.dirname(__file__), "..", "reports", "loner", "loner_headline.csv"))
     seats = h[(h["hand_class"] == "3T RL") & (h["position"] != "all seats")]
     assert not seats_agree(seats["gain"], seats["ci_low"], seats["ci_high"])["agree"]
+
+
+def test_the_chi_square_tail_keeps_its_digits_far_out_and_q_is_worded_as_a_reader_can_use_it():
+    """Closed forms (df 1: erfc(sqrt(x/2)); df 2: exp(-x/2); df 3: erfc(sqrt(x/2)) + sqrt(2x/pi) exp(-x/2)) from
+    the body to the far tail, where 1 - P had printed p = 4e-14 for a tail near 1e-273; and the words."""
+    import math
+    from euchresim.analysis.targeted_stats import _chi2_sf, q_words
+    forms = {1: lambda x: math.erfc(math.sqrt(x / 2)), 2: lambda x: math.exp(-x / 2),
+             3: lambda x: math.erfc(math.sqrt(x / 2)) + math.sqrt(2 * x / math.pi) * math.exp(-x / 2)}
+    for x in (0.5, 2.0, 3.0, 3.84, 10.0, 50.0, 100.0, 1261.6):
+        for df, f in forms.items():
+            assert _chi2_sf(x, df) == pytest.approx(f(x), rel=1e-12), (x, df)
+    assert q_words({"q": 11.5, "df": 3, "p": 0.0094}) == "Cochran's Q 11.5 on 3 degrees of freedom, p = 0.0094"
+    assert q_words({"q": 0.5, "df": 1, "p": 0.4795}) == "Cochran's Q 0.5 on 1 degree of freedom, p = 0.48"
+    assert q_words({"q": 1261.6, "df": 3, "p": _chi2_sf(1261.6, 3)}).endswith("p < 0.001")

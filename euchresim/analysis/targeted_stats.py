@@ -85,19 +85,47 @@ def seats_agree(gains, lows, highs, alpha: float = 0.05, z: float = Z95) -> dict
 
 
 def _chi2_sf(x: float, df: int) -> float:
-    """P(chi-square with ``df`` degrees of freedom > x), by the regularised gamma series (no scipy needed)."""
+    """P(chi-square with ``df`` degrees of freedom > x), the regularised upper gamma Q(df/2, x/2) (no scipy
+    needed): below a + 1 by the lower series (Q = 1 - P), above it by the continued fraction for Q itself, so a
+    far tail keeps its digits (1 - P would give 4e-14 for a tail near 1e-270)."""
     if x <= 0:
         return 1.0
     a, t = df / 2.0, x / 2.0
-    # lower regularised gamma P(a, t) by its series; Q = 1 - P
-    term = total = 1.0 / a
-    n = 1
-    while abs(term) > 1e-15 * abs(total) and n < 10_000:
-        term *= t / (a + n)
-        total += term
-        n += 1
-    lower = total * math.exp(-t + a * math.log(t) - math.lgamma(a))
-    return float(min(1.0, max(0.0, 1.0 - lower)))
+    scale = math.exp(-t + a * math.log(t) - math.lgamma(a))
+    if t < a + 1:
+        term = total = 1.0 / a
+        n = 1
+        while abs(term) > 1e-15 * abs(total) and n < 10_000:
+            term *= t / (a + n)
+            total += term
+            n += 1
+        return float(min(1.0, max(0.0, 1.0 - total * scale)))
+    tiny = 1e-300                   # Lentz's method for the continued fraction of Q(a, t)
+    b = t + 1.0 - a
+    c, d = 1.0 / tiny, 1.0 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1.0 / d
+        step = d * c
+        h *= step
+        if abs(step - 1.0) < 1e-15:
+            break
+    return float(min(1.0, max(0.0, scale * h)))
+
+
+def q_words(test: dict) -> str:
+    """A ``seats_agree`` result as words: "Cochran's Q 11.5 on 3 degrees of freedom, p = 0.0094" (p < 0.001 as
+    that: a smaller p says no more, and its digits would claim a precision the normal cells do not have)."""
+    dof = test["df"]
+    p = test["p"]
+    return (f"Cochran's Q {test['q']:.1f} on {dof} degree{'s' if dof != 1 else ''} of freedom, "
+            + ("p < 0.001" if p < 0.001 else f"p = {p:.2g}" if p < 0.05 else f"p = {p:.2f}"))
 
 
 def pooled_by_reach(deals: pd.DataFrame, dealt: pd.Series, z: float = Z95) -> dict:

@@ -21,7 +21,7 @@ from euchresim.analysis.call_stats import (PUBLISHED_ALONE, PUBLISHED_URL, class
                                       HAND_CLASS_NOTE, gain_table, hand_class, interval_sign, model_compare,
                                       played_features, published_points, TOSS_UP)
 from euchresim.analysis.count_error import REFITS, refits, spread
-from euchresim.report.paired_chunks import chose_note, collect, fmt_gain
+from euchresim.report.paired_chunks import MIN_INTERVAL_HANDS, chose_note, collect, fmt_gain
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
 
@@ -73,7 +73,7 @@ def build(ctx) -> Section:
     decisions = _decisions(df, policies[0], players)
     if decisions:
         charts["decision_card"] = _decision_card(ctx, decisions, policies[0])
-    text = (_method_text(players, maker_word, note_def) + _gain_text(t, players, strong)
+    text = (_method_text(players, maker_word, note_def) + _gain_text(t, players, strong, df, policies[0])
             + _decision_text(decisions, policies, players)
             + _where_it_pays_text(t["loner_fit"]) + _chart_text(ctx, charts, df, policies)
             + _threshold_text(t) + count_text(t, policies[0]) + _models_text(t["loner_models"], policies)
@@ -290,9 +290,14 @@ def _decision_text(decisions: list[tuple], policies: list, players: int) -> list
     return text
 
 
-def _gain_text(t: dict, players: int, strong: tuple | None = None) -> list[str]:
+def _gain_text(t: dict, players: int, strong: tuple | None = None, df: pd.DataFrame | None = None,
+               main: str | None = None) -> list[str]:
     """The gain of going and of defending alone by round made, and for the strongest makers' classes
-    (``strong``: the words and the lines of the classes whose main-model cells come from targeted deals)."""
+    (``strong``: the words and the lines of the classes whose main-model cells come from targeted deals).
+
+    Each round's line pools the seats, so the main model's cell at each seat
+    follows it (``df``, ``main``), with the test of whether the seats agree:
+    a pooled figure is an answer for one seat only where they do (issue 36)."""
     by_who, by_class = t["loner_by_round"], t["loner_by_class"]
     alone = _alone_word(players)
     text = [f"## {alone}\n"]
@@ -302,7 +307,8 @@ def _gain_text(t: dict, players: int, strong: tuple | None = None) -> list[str]:
             if len(rows):
                 text.append(f"- {who}, trump made in round {rnd}: {word} gains "
                             + "; ".join(fmt_gain(r, r["policy"]) for _, r in rows.iterrows())
-                            + f"; right on {rows.iloc[0]['right']:.1%} of hands ({rows.iloc[0]['policy']}).")
+                            + f"; right on {rows.iloc[0]['right']:.1%} of hands ({rows.iloc[0]['policy']})."
+                            + (seat_words(df, main, who, rnd, players) if df is not None else ""))
     text.append("")
     targeted = strong[1] if strong else {}
     if strong:
@@ -316,6 +322,31 @@ def _gain_text(t: dict, players: int, strong: tuple | None = None) -> list[str]:
             text.append(f"- maker with `{cls}`: " + "; ".join(fmt_gain(r, r["policy"]) for _, r in rows.iterrows()) + ".")
     text.append("")
     return text
+
+
+def seat_words(df: pd.DataFrame, main: str, who: str, rnd: int, players: int) -> str:
+    """The main model's cell of one who and round at each seat, in speaking order, and whether the seats
+    agree (Cochran's Q, ``analysis.targeted_stats.seats_agree``): "" when fewer than two seats have deals."""
+    from euchresim.analysis import speaking_order
+    from euchresim.analysis.targeted_stats import q_words, seats_agree
+    sub = df[(df["policy"] == main) & (df["who"] == who) & (df["round"] == rnd)]
+    if not len(sub):
+        return ""
+    cells = gain_table(sub, ["position"]).set_index("position")
+    order = [p for p in (position_names(players)[s] for s in speaking_order(players)) if p in cells.index]
+    if len(order) < 2:
+        return ""
+    parts = []
+    for pos in order:
+        c = cells.loc[pos]
+        half = (c["ci_high"] - c["ci_low"]) / 2
+        parts.append(f"{pos} {c['gain']:+.2f} ±{half:.2f}" if int(c["n"]) >= MIN_INTERVAL_HANDS and half == half
+                     else f"{pos} {c['gain']:+.2f} ({int(c['n'])} hand{'s' if int(c['n']) != 1 else ''})")
+    test = seats_agree(cells.loc[order, "gain"], cells.loc[order, "ci_low"], cells.loc[order, "ci_high"])
+    verdict = ("too few seats with an interval to test whether they agree" if test["q"] != test["q"] else
+               f"the seats agree ({q_words(test)})" if test["agree"] else
+               f"the seats differ ({q_words(test)}): the pooled figure is no seat's answer")
+    return f" By seat ({main}): " + ", ".join(parts) + f"; {verdict}."
 
 
 def _where_it_pays_text(fit: pd.DataFrame) -> list[str]:

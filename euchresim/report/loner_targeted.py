@@ -30,7 +30,7 @@ import pandas as pd
 
 from euchresim.analysis import position_names, speaking_order
 from euchresim.analysis.call_stats import class_order, gain_table
-from euchresim.analysis.targeted_stats import mean_share, pooled_by_reach, seats_agree
+from euchresim.analysis.targeted_stats import mean_share, pooled_by_reach, q_words, seats_agree
 from euchresim.report.paired_chunks import fmt_gain
 from euchresim.report.targeted_cells import replication_words, targeted_deals
 
@@ -132,13 +132,11 @@ def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, class_de
                     parts.append(fmt_gain(cell.iloc[0], f"{policy}, untargeted"))
             per_seat.append(f"  - {pos}: " + "; ".join(parts))
         if test["agree"]:
-            together = ("the seats agree (Cochran's Q " f"{test['q']:.1f} on {test['df']} degrees of freedom, "
-                        f"p = {test['p']:.2f}); pooled: " + fmt_gain(
-                            {"gain": pooled["gain"], "ci_low": pooled["ci_low"], "ci_high": pooled["ci_high"],
-                             "n": pooled["reached"]}, f"{main}, targeted, seats weighted by reach"))
+            together = (f"the seats agree ({q_words(test)}); pooled: " + fmt_gain(
+                {"gain": pooled["gain"], "ci_low": pooled["ci_low"], "ci_high": pooled["ci_high"],
+                 "n": pooled["reached"]}, f"{main}, targeted, seats weighted by reach"))
         else:
-            together = (f"the seats differ (Cochran's Q {test['q']:.1f} on {test['df']} degrees of freedom, "
-                        f"p = {test['p']:.2g}): no answer for all seats")
+            together = f"the seats differ ({q_words(test)}): no answer for all seats"
         lines[c] = (f"- maker with `{c}`, trump made in round one (the hand {pooled['share']:.2%} of a seat's "
                     f"deals, {pooled['share_low']:.2%}-{pooled['share_high']:.2%}); {together}:\n"
                     + "\n".join(per_seat))
