@@ -1,6 +1,7 @@
 """The order-up and loner reports: small fixed-seed runs through the CLI, checked against direct computations."""
 import json
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -71,7 +72,9 @@ def test_order_up_files_and_quoted_numbers(order_up):
     for rule in ("fitted count", "always pass", "heuristic's own call", "published count (call at 7+)"):
         r = sp[(sp["round"] == 1) & (sp["what"] == "agree") & (sp["name"] == rule)].iloc[0]
         assert r["refits"] == 5 and r["min"] <= r["mean"] <= r["max"]
-        assert f"round 1, {rule}: agrees {r['mean']:.2%} held out ({r['min']:.2%} to {r['max']:.2%}" in readme
+        g = sp[(sp["round"] == 1) & (sp["what"] == "given_up") & (sp["name"] == rule)].iloc[0]
+        assert (f"round 1, {rule}: gives up {g['mean']:.3f} points a hand held out ({g['min']:.3f} to "
+                f"{g['max']:.3f}, SD {g['sd']:.3f}); agrees {r['mean']:.2%} ({r['min']:.2%} to {r['max']:.2%}") in readme
     assert set(sp.loc[sp["what"] == "threshold", "name"]) == {"dealer", "left", "partner", "right"}
     assert "For dd (sees every hand) `policy_chose`" in readme       # a cheat's own call says what it is
     # the README opens with the call at the table, the cells another model answers the other way named
@@ -123,7 +126,21 @@ def test_loner_files(loner):
     assert fmt_gain(r, "heuristic") in readme
     sp = pd.read_csv(os.path.join(loner, "loner_count_refits.csv"))
     r = sp[(sp["what"] == "agree") & (sp["name"] == "fitted count")].iloc[0]
-    assert r["refits"] == 5 and f"- fitted count: agrees {r['mean']:.2%} held out" in readme
+    g = sp[(sp["what"] == "given_up") & (sp["name"] == "fitted count")].iloc[0]
+    assert r["refits"] == 5 and (f"- fitted count: gives up {g['mean']:.3f} points a hand held out "
+                                 f"({g['min']:.3f} to {g['max']:.3f}, SD {g['sd']:.3f}); agrees {r['mean']:.2%}") in readme
+    # the fitted count judged first in points: the share of the bot's own gain it keeps, and its thresholds
+    # beside the range their refits gave
+    ev = pd.read_csv(os.path.join(loner, "loner_count_eval.csv"))
+    e = ev[(ev["rule"] == "fitted count") & (ev["policy"] == "heuristic")].iloc[0]
+    assert f"keeps {e['recovered']:.0%} ({e['recovered_low']:.0%}-{e['recovered_high']:.0%}) of heuristic's own" in readme
+    thr = pd.read_csv(os.path.join(loner, "loner_count_thresholds.csv"))
+    assert {"refits_min", "refits_max", "within"} <= set(thr.columns)
+    assert ("Each round's threshold lies within" in readme) == bool(thr["within"].all())
+    # each chart's caption in the README counts the hands behind that chart, not every deal of the report
+    caps = re.findall(r"!\[(\w+)\]\(\w+\.png\)\n\n\*[^*]* · ([\d,]+) hands", readme)
+    df_n = {name: int(n.replace(",", "")) for name, n in caps}
+    assert df_n["bars_round"] > df_n["heatmap_maker"] > df_n["heatmap_defender"]
     # the decision table on one page: a panel per who and round, linked from the table
     meta = json.load(open(os.path.join(loner, "meta.json")))
     assert "decision_card.png" in meta["charts"] and "one page to keep: [decision_card.png]" in readme

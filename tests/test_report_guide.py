@@ -239,7 +239,7 @@ def test_the_decision_table_gives_the_answer_against_seats_that_call_as_people_d
 
 def test_a_lower_trump_worth_more_than_a_higher_one_gets_a_sentence_of_why():
     """The committed count gave the left bower 1 and a low trump 3: the README says why such weights arise."""
-    from euchresim.report.order_up_count import _doubted_values_text
+    from euchresim.report.order_up_count import doubted_values_text as _doubted_values_text
     pts = pd.DataFrame({"round": [1] * 5 + [2] * 2,
                         "card_class": ["right", "left", "trump_ace", "trump_kq", "trump_low", "right", "left"],
                         "points": [4, 1, 3, 2, 3, 4, 3], "fitted_gain": [0.0] * 7})

@@ -73,11 +73,18 @@ def test_euchre_rates_folder_and_numbers(rates):
     assert t["made"].sum() == s.loc["trump made", "count"]
     assert t["euchred"].sum() == s.loc["makers euchred", "count"]
     for r in t[t["made"] >= 30].itertuples():
-        assert f"- {r.maker_trumps} trumps ({r.made:,} hands): euchred {100 * r.euchred_rate:.1f}%" in readme
+        word = "trump" if r.maker_trumps == 1 else "trumps"
+        assert f"- {r.maker_trumps} {word} ({r.made:,} hands): euchred {100 * r.euchred_rate:.1f}%" in readme
     pr = pd.read_csv(rates / "by_position_round.csv")
     assert pr["march"].sum() == s.loc["march", "count"]
     lone = pd.read_csv(rates / "lone_by_position.csv")
     assert lone["made"].sum() == s.loc["maker alone", "count"]
+    # a rate pooled over seats stands beside the test of whether the seats share it (issue 36)
+    from euchresim.analysis.targeted_stats import chi_words, rates_agree
+    big = pr[pr["made"] >= 30]
+    test = rates_agree(big["euchred"], big["made"])
+    assert f"The euchre rate {'is one rate across' if test['agree'] else 'differs between'} the seats and rounds " \
+           f"({chi_words(test)})" in readme
 
 
 def test_appendix_exact_and_simulated(rates):
@@ -373,3 +380,21 @@ def test_every_decks_caption_names_what_played_written_out(tmp_path):
     models = [c for c in captions if "heuristic:human" in c]
     assert models and all(f"policy heuristic:human = {canonical('heuristic:human')}, 1,000 hands" in c
                           for c in models)
+
+
+def test_the_seats_rates_test_is_pearsons_chi_square_and_a_near_certain_rate_is_not_printed_certain():
+    """Known values: 10 of 100 against 20 of 100 pool to 0.15, expected 15, 15, 85, 85, chi-square
+    25/15 * 2 + 25/85 * 2 = 3.9216 on one degree of freedom, tail erfc(sqrt(3.9216 / 2)) = 0.0477; equal
+    rates give 0. And 81,435 lone makers of 81,445 making their bid is 99.99%, not 100.0%."""
+    import math
+    from euchresim.analysis.targeted_stats import chi_words, rates_agree
+    from euchresim.report.euchre_rates import pct
+    t = rates_agree([10, 20], [100, 100])
+    assert t["q"] == pytest.approx(50 / 15 + 50 / 85) and t["df"] == 1
+    assert t["p"] == pytest.approx(math.erfc(math.sqrt(t["q"] / 2)), rel=1e-12) and not t["agree"]
+    assert chi_words(t) == "chi-square 3.9 on 1 degree of freedom, p = 0.048"
+    same = rates_agree([10, 20, 30], [100, 200, 300])
+    assert same["q"] == pytest.approx(0.0) and same["p"] == pytest.approx(1.0) and same["agree"]
+    assert rates_agree([5, 0], [10, 0])["q"] != rates_agree([5, 0], [10, 0])["q"]        # one seat: no test
+    assert pct(81435 / 81445, 0.9997, 0.99995).startswith("99.99% (")
+    assert "100.0%" not in pct(81435 / 81445, 0.9997, 0.99995)

@@ -507,3 +507,21 @@ def test_the_readme_has_a_decision_table_per_seat_for_going_and_defending_alone(
     for pos in POSITIONS:
         assert any(ln.startswith(f"- **{pos}**: ") for ln in one.splitlines()), pos
     assert "it pays" in one and "it costs" in one and "Defending alone" in table
+
+
+def test_the_decision_tables_targeted_cells_print_the_headline_lines_numbers(loner):
+    """The round-one makers' cells of the targeted classes in the decision table are the targeted cells the
+    headline lines give (issue 36: "the heatmaps print the same numbers as the text"), each seat's; the
+    other cells stay the untargeted ones."""
+    readme = (loner / "lo" / "README.md").read_text()
+    head = pd.read_csv(loner / "lo" / "loner_headline.csv")
+    table = readme.split("## The decision table", 1)[1].split("\n## ", 1)[0]
+    assert "come from the targeted deals, as the lines above give them" in table
+    one = table.split("Going alone, trump made in round one:")[1].split("\n\n", 2)[1]
+    checked = 0
+    for _, h in head[(head["position"] != "all seats") & (head["reached"] >= 30)].iterrows():
+        line = next(ln for ln in one.splitlines() if ln.startswith(f"- **{h['position']}**: "))
+        half = (h["ci_high"] - h["ci_low"]) / 2
+        assert f"`{h['hand_class']}` {h['gain']:+.2f} ±{half:.2f}" in line, (h["position"], h["hand_class"])
+        checked += 1
+    assert checked >= 6

@@ -84,6 +84,32 @@ def seats_agree(gains, lows, highs, alpha: float = 0.05, z: float = Z95) -> dict
     return {"q": q, "df": k - 1, "p": p, "agree": bool(p >= alpha), "mean": mean}
 
 
+def rates_agree(successes, totals, alpha: float = 0.05) -> dict:
+    """Do the seats' rates estimate one rate? Pearson's chi-square of homogeneity on the 2 x k table of
+    successes and failures, (k - 1) degrees of freedom; seats without hands are left out.  The words take
+    ``q_words``'s form with "chi-square" for Cochran's Q (``chi_words``).
+
+    A pooled rate (lone makers march in 63%) is every seat's only where this
+    does not reject: the seats' lone marches run from 40% to 68%."""
+    k_ = np.asarray(successes, float)
+    n = np.asarray(totals, float)
+    ok = n > 0
+    k_, n = k_[ok], n[ok]
+    if len(n) < 2 or k_.sum() in (0, n.sum()):
+        return {"q": math.nan, "df": max(len(n) - 1, 0), "p": math.nan, "agree": True}
+    p = k_.sum() / n.sum()
+    expected = np.concatenate([n * p, n * (1 - p)])
+    observed = np.concatenate([k_, n - k_])
+    chi = float(((observed - expected) ** 2 / expected).sum())
+    pv = _chi2_sf(chi, len(n) - 1)
+    return {"q": chi, "df": len(n) - 1, "p": pv, "agree": bool(pv >= alpha)}
+
+
+def chi_words(test: dict) -> str:
+    """A ``rates_agree`` result as words: "chi-square 41.2 on 3 degrees of freedom, p < 0.001"."""
+    return q_words(test).replace("Cochran's Q", "chi-square", 1)
+
+
 def _chi2_sf(x: float, df: int) -> float:
     """P(chi-square with ``df`` degrees of freedom > x), the regularised upper gamma Q(df/2, x/2) (no scipy
     needed): below a + 1 by the lower series (Q = 1 - P), above it by the continued fraction for Q itself, so a

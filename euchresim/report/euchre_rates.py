@@ -27,6 +27,7 @@ from euchresim.report.replicate import again_spec, again_words, rates_again
 
 GROUPING = ("maker_pos", "make_round", "maker_trumps", "maker_alone")
 MIN_CELL = 30                # made hands a cell needs before the text names it
+ROUND_MADE = "round trump was made"      # the legend's title, not the column's name
 CHART_TITLES = {
     "euchred_by_position_round": "Makers euchred, by the maker's seat and bidding round (share of made hands)",
     "march_by_position_round": "Makers marched, by the maker's seat and bidding round (share of made hands)",
@@ -98,10 +99,13 @@ def run_spec(ctx, rules, policy: str, count: int, mode: str = "hands", groups=()
 
 # ---------------------------------------------------------------- words
 def pct(v, lo, hi) -> str:
-    """A rate and its interval in words: '67.3% (67.0–67.6%)'."""
+    """A rate and its interval in words: '67.3% (67.0–67.6%)'; a rate that is not certain is never printed as
+    certain (81,435 of 81,445 is 99.99%, not 100.0%: ``plots.drawing.fmt_value`` takes the digits it needs)."""
+    from euchresim.plots.drawing import fmt_value
     if v != v:
         return "– (no hands)"
-    return f"{100 * v:.1f}% ({100 * lo:.1f}–{100 * hi:.1f}%)"
+    one = lambda x: fmt_value("{:.1%}", x)          # noqa: E731
+    return f"{one(v)} ({one(lo).rstrip('%')}–{one(hi)})"
 
 
 def pts(v, lo, hi) -> str:
@@ -120,6 +124,19 @@ def said(summary, statistic, what="rate") -> str:
     if r is None:
         return "–"
     return (pct if what == "rate" else pts)(r["value"], r["ci_low"], r["ci_high"])
+
+
+def _seats_words(cells: pd.DataFrame, measure: str, what: str, unit: str) -> str:
+    """Whether the cells' rates (seats, or seats by round) are one rate (Pearson's chi-square of homogeneity,
+    ``analysis.targeted_stats.rates_agree``): a pooled rate is every seat's answer only where they are."""
+    from euchresim.analysis.targeted_stats import chi_words, rates_agree
+    test = rates_agree(cells[measure], cells["made"])
+    if test["q"] != test["q"]:
+        return ""
+    if test["agree"]:
+        return f"The {what} is one rate across the {unit} as far as they tell ({chi_words(test)})."
+    return (f"The {what} differs between the {unit} ({chi_words(test)}): the rate of all of them together is "
+            "none of theirs; read each one's.")
 
 
 def _cells(counts, grouping, players, where=None) -> pd.DataFrame:
@@ -190,9 +207,10 @@ def _charts(ctx, tables: dict, cap, players: int) -> dict:
     charts = {}
     for measure, words in (("euchred", "Makers euchred"), ("march", "Makers marched")):
         charts[f"{measure}_by_position_round"] = plots.bars(
-            by_pos_round, "maker_pos", f"{measure}_rate", ctx.path(f"{measure}_by_position_round.png"),
+            by_pos_round.assign(**{ROUND_MADE: by_pos_round["make_round"]}), "maker_pos", f"{measure}_rate",
+            ctx.path(f"{measure}_by_position_round.png"),
             title=f"{words}, by the maker's seat and bidding round", caption=cap("share of made hands"),
-            ci_low=f"{measure}_low", ci_high=f"{measure}_high", group="make_round",
+            ci_low=f"{measure}_low", ci_high=f"{measure}_high", group=ROUND_MADE,
             value_label=f"{words.lower()} (% of made hands)", percent=True, category_label="maker's seat")
     long = pd.concat([by_trumps.assign(measure=m, rate=by_trumps[f"{m}_rate"], low=by_trumps[f"{m}_low"],
                                        high=by_trumps[f"{m}_high"]) for m in ("euchred", "march")])
@@ -243,10 +261,11 @@ def _findings_text(tables: dict, pol: str, n: int, players: int) -> list[str]:
         text.append(f"By seat and round, the makers most often euchred were the {hi.maker_pos} in round "
                     f"{hi.make_round}: {pct(hi.euchred_rate, hi.euchred_low, hi.euchred_high)} of "
                     f"{hi.made:,} hands; the least, the {lo.maker_pos} in round {lo.make_round}: "
-                    f"{pct(lo.euchred_rate, lo.euchred_low, lo.euchred_high)} of {lo.made:,}.")
+                    f"{pct(lo.euchred_rate, lo.euchred_low, lo.euchred_high)} of {lo.made:,}. "
+                    + _seats_words(big, "euchred", "euchre rate", "seats and rounds"))
     text += ["", "By the trumps the maker held as it played:", ""]
     for r in by_trumps[by_trumps["made"] >= MIN_CELL].itertuples(index=False):
-        text.append(f"- {r.maker_trumps} trumps ({r.made:,} hands): euchred "
+        text.append(f"- {r.maker_trumps} trump{'' if str(r.maker_trumps) == '1' else 's'} ({r.made:,} hands): euchred "
                     f"{pct(r.euchred_rate, r.euchred_low, r.euchred_high)}, marched "
                     f"{pct(r.march_rate, r.march_low, r.march_high)}.")
     if lone is not None:
@@ -256,6 +275,8 @@ def _findings_text(tables: dict, pol: str, n: int, players: int) -> list[str]:
         for r in lone[lone["made"] >= MIN_CELL].itertuples(index=False):
             text.append(f"Alone from the {r.maker_pos} ({r.made:,} hands): marched "
                         f"{pct(r.march_rate, r.march_low, r.march_high)}.")
+        if len(lone[lone["made"] >= MIN_CELL]) >= 2:
+            text.append(_seats_words(lone[lone["made"] >= MIN_CELL], "march", "lone march rate", "seats"))
     text += ["", f"{mine[0].upper() + mine[1:]} made trump in {said(summary, f'trump made by {mine}')} of hands "
                  f"and {other} in {said(summary, f'trump made by {other}')}. The edge of {mine} is "
                  f"{said(summary, f'edge of {mine}, points per hand', 'mean')} points per hand."]

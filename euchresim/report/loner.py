@@ -18,6 +18,7 @@ from euchresim.analysis import position_names
 from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table
 from euchresim.analysis.call_stats import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, count_points, evaluate, fit_count,
+                                      recovered,
                                       HAND_CLASS_NOTE, gain_table, hand_class, interval_sign, model_compare,
                                       played_features, published_points, TOSS_UP)
 from euchresim.analysis.count_error import REFITS, refits, spread
@@ -60,7 +61,7 @@ def build(ctx) -> Section:
     df, note_def = _deals(ctx, policies)
     t = _tables(df, policies, [p for p, m in zip(policies, ctx.models) if m.cheats])
     t.update(_fitted_count(df, policies, maker_word))
-    charts = _charts(ctx, df, t, policies)
+    charts, counts = _charts(ctx, df, t, policies)
     strong = None
     if ctx.classes:             # the makers' headline cells from targeted deals (report/loner_targeted.py)
         from euchresim.report import loner_targeted as targeted
@@ -70,12 +71,12 @@ def build(ctx) -> Section:
         head = targeted.headline_table(tdf, shares, df, policies[0], players)
         t["loner_headline"] = replicated(ctx, head, lambda c: targeted.simulate(c, tab, deal_frame)[0])
         strong = targeted.headline_text(t["loner_headline"], df, policies, ctx.class_deals)
-    decisions = _decisions(df, policies[0], players)
+    decisions = _decisions(df, policies[0], players, t.get("loner_headline"))
     if decisions:
         charts["decision_card"] = _decision_card(ctx, decisions, policies[0])
     text = (_method_text(players, maker_word, note_def) + _gain_text(t, players, strong, df, policies[0])
             + _decision_text(decisions, policies, players)
-            + _where_it_pays_text(t["loner_fit"]) + _chart_text(ctx, charts, df, policies)
+            + _where_it_pays_text(t["loner_fit"]) + _chart_text(ctx, charts, counts, policies)
             + _threshold_text(t) + count_text(t, policies[0]) + _models_text(t["loner_models"], policies)
             + chose_note(policies, ctx.models))
     return Section(title="Going alone: paired counterfactuals", text="\n".join(text), tables=t, charts=charts)
@@ -116,7 +117,8 @@ def _tables(df: pd.DataFrame, policies: list, cheats=()) -> dict:
         t = gain_table(df, ["policy", "who", feat]).rename(columns={feat: "level"})
         t.insert(2, "feature", feat)
         feats.append(t)
-    models = model_compare(by_class, ["who", "hand_class"], policies)
+    fair = [p for p in policies if str(p) not in {str(c) for c in cheats}]     # a cheat's cell is no advice
+    models = model_compare(by_class, ["who", "hand_class"], fair)
     for c in [c for c in models if c.startswith("n_")]:
         models[c] = models[c].fillna(0).astype(int)
     return {"loner_by_round": gain_table(df, ["policy", "who", "round"]), "loner_by_class": by_class,
@@ -147,13 +149,27 @@ def _fitted_count(df: pd.DataFrame, policies: list, maker_word: str) -> dict:
             rules = {"fitted count": count_points(held, fit["points"])
                      >= held["round"].map(fit["thresholds"]).fillna(np.inf).to_numpy(),
                      **_baselines(held, policy, maker_word)}
+            own = rules[f"{policy}'s own choice"]
             for name, call in rules.items():
                 ev_rows.append({"policy": policy, "deals_from": "odd chunks (held out)" if policy == first else "all",
-                                "rule": name, **evaluate(gain, call)})
+                                "rule": name, **evaluate(gain, call), **recovered(gain, call, own)})
         mine = maker[maker["policy"] == first]
         spread_t = spread(refits(mine, _baselines(mine, first, maker_word), group="round"))
+        thr = _with_refit_range(thr, spread_t)
     return {"loner_count_points": pts, "loner_count_thresholds": thr, "loner_count_eval": pd.DataFrame(ev_rows),
             "loner_count_refits": spread_t}
+
+
+def _with_refit_range(thr: pd.DataFrame, sp: pd.DataFrame) -> pd.DataFrame:
+    """Each round's fitted threshold beside the range its refits on other halves gave, and ``within`` whether
+    the table's value lies in it (a threshold its refits never give is one half's noise, and the README says so)."""
+    if not len(thr) or not len(sp):
+        return thr
+    r = sp[sp["what"] == "threshold"][["name", "min", "max"]].rename(columns={"min": "refits_min", "max": "refits_max"})
+    r = r.assign(round=r["name"].astype(int)).drop(columns="name")
+    out = thr.merge(r, on="round", how="left")
+    out["within"] = (out["fitted_threshold"] >= out["refits_min"]) & (out["fitted_threshold"] <= out["refits_max"])
+    return out
 
 
 def _baselines(held: pd.DataFrame, policy: str, maker_word: str) -> dict:
@@ -163,39 +179,45 @@ def _baselines(held: pd.DataFrame, policy: str, maker_word: str) -> dict:
             f"never alone ({maker_word})": np.zeros(len(held), bool)}
 
 
-def _charts(ctx, df: pd.DataFrame, t: dict, policies: list) -> dict:
-    """Heatmaps and threshold curves for the maker and the defender, and the bars by round made."""
+def _charts(ctx, df: pd.DataFrame, t: dict, policies: list) -> tuple[dict, dict]:
+    """Heatmaps and threshold curves for the maker and the defender, and the bars by round made; and the
+    hands behind each chart, which its caption in the chart and in the README both give."""
     from euchresim import plots
     by_class, by_points, by_who = t["loner_by_class"], t["loner_by_points"], t["loner_by_round"]
     n_of = {(p, w): int(((df["policy"] == p) & (df["who"] == w)).sum()) for p in policies for w in ("maker", "defender")}
-    charts = {}
+    charts, counts = {}, {}
     for who in ("maker", "defender"):
         c = by_class[by_class["who"] == who].copy()
         if not len(c):
             continue
         c["hand_class"] = pd.Categorical(c["hand_class"], [k for k in class_order() if k in set(c["hand_class"])],
                                          ordered=True)
+        counts[f"heatmap_{who}"] = sum(n_of[(p, who)] for p in policies)
         charts[f"heatmap_{who}"] = plots.heatmap(
             c.sort_values(["policy", "hand_class"]), "policy", "hand_class", "gain", ctx.path(f"heatmap_{who}.png"),
             title=f"Gain of {'going alone' if who == 'maker' else 'defending alone'} by hand class and play model",
-            caption=ctx.caption(", ".join(policies), sum(n_of[(p, who)] for p in policies),
-                                f"the {who}'s choices; {HAND_CLASS_NOTE}"),
+            caption=ctx.caption(", ".join(policies), counts[f"heatmap_{who}"],
+                                f"the {who}'s choices, every seat and both rounds together (each seat's "
+                                f"cells: the decision table); {HAND_CLASS_NOTE}"),
             ci_low="ci_low", ci_high="ci_high", row_label="play model", col_label="trumps held, bowers",
             value_label="gain (points)", count="n")
-        tp = by_points[(by_points["who"] == who) & (by_points["n"] >= 20)]
+        tp = by_points[(by_points["who"] == who) & (by_points["n"] >= MIN_INTERVAL_HANDS)]
+        counts[f"threshold_{who}"] = int(tp["n"].sum())
         charts[f"threshold_{who}"] = plots.threshold(
             tp, "points", "gain", ctx.path(f"threshold_{who}.png"),
             title=f"Gain of {'going alone' if who == 'maker' else 'defending alone'} by the published point count",
-            caption=ctx.caption(", ".join(policies), sum(n_of[(p, who)] for p in policies), "points with 20+ deals"),
+            caption=ctx.caption(", ".join(policies), counts[f"threshold_{who}"],
+                                f"points with {MIN_INTERVAL_HANDS}+ deals, the hands behind them"),
             ci_low="ci_low", ci_high="ci_high", group="policy", x_label="published points (euchrestrategy.info)",
             y_label="gain (points)")
+    counts["bars_round"] = len(df)
     charts["bars_round"] = plots.bars(
         by_who.assign(what=by_who["who"] + " r" + by_who["round"].astype(str)), "what", "gain",
         ctx.path("bars_round.png"), title="Gain of going alone (maker) and defending alone, by round made",
         caption=ctx.caption(", ".join(policies), len(df), "one bar per play model"),
         ci_low="ci_low", ci_high="ci_high", group="policy", value_label="points a hand",
         category_label="who chose, and the round trump was made (r1, r2)")
-    return charts
+    return charts, counts
 
 
 def _alone_word(players: int) -> str:
@@ -221,10 +243,15 @@ WHAT = (("maker", "Going alone"), ("defender", "Defending alone"))
 CARD_WORDS = {"maker": {"order": "alone", "pass": "don't"}, "defender": {"order": "defend", "pass": "don't"}}
 
 
-def _decisions(df: pd.DataFrame, main: str, players: int) -> list[tuple]:
+def _decisions(df: pd.DataFrame, main: str, players: int, head: pd.DataFrame | None = None) -> list[tuple]:
     """Per who (maker, defender) and round made: the main model's call table by seat and hand class
-    (``table_calls``: it pays, a toss-up, too few hands, it costs), as (who, words, round, calls)."""
+    (``table_calls``: it pays, a toss-up, too few hands, it costs), as (who, words, round, calls).
+
+    The round-one makers' cells of the targeted classes come from their targeted deals (``head``, the
+    headline table), as the headline lines give them: the table a player keeps prints the same number
+    as the line above it, the better-measured one."""
     from euchresim.analysis.call_stats import table_calls
+    from euchresim.report.order_up_targeted import with_targeted
     mine = df[df["policy"] == main]
     out = []
     for who, what in WHAT:
@@ -232,7 +259,12 @@ def _decisions(df: pd.DataFrame, main: str, players: int) -> list[tuple]:
             sub = mine[(mine["who"] == who) & (mine["round"] == rnd)]
             if len(sub):
                 cells = gain_table(sub.assign(policy=main), ["policy", "round", "position", "hand_class"])
-                out.append((who, what, rnd, table_calls(cells, [main], rnd)))
+                if who == "maker" and rnd == 1 and head is not None:
+                    cells = with_targeted(cells, head, main)
+                calls = table_calls(cells, [main], rnd)
+                calls["targeted"] = (who == "maker" and rnd == 1 and head is not None
+                                     and calls["hand_class"].isin(set(head["hand_class"])))
+                out.append((who, what, rnd, calls))
     return out
 
 
@@ -255,8 +287,24 @@ def _decision_card(ctx, decisions: list[tuple], main: str):
         caption=ctx.caption(main, sum(int(c["n"].sum()) for _, c in panels),
                             "the gain of going (defending) alone over not, per seat; alone/defend where it pays, "
                             f"don't where it costs, close within ±{TOSS_UP:.2f} of 0, few: too few hands to say; "
-                            + HAND_CLASS_NOTE, intervals=False),
+                            + _card_targeted(decisions) + HAND_CLASS_NOTE, intervals=False),
         row_label="seat", col_label="trumps held, bowers")
+
+
+def _targeted_note(decisions: list[tuple]) -> str:
+    """Which cells of the decision table come from targeted deals (the headline lines' cells), if any."""
+    classes = sorted({c for who, _, rnd, calls in decisions if "targeted" in calls
+                      for c in calls.loc[calls["targeted"].astype(bool), "hand_class"]},
+                     key=lambda c: -class_order().index(c))
+    if not classes:
+        return ""
+    return (" The round-one makers' cells of " + ", ".join(f"`{c}`" for c in classes)
+            + " come from the targeted deals, as the lines above give them.")
+
+
+def _card_targeted(decisions: list[tuple]) -> str:
+    classes = _targeted_note(decisions)
+    return "round one's targeted classes from their targeted deals; " if classes else ""
 
 
 def _decision_text(decisions: list[tuple], policies: list, players: int) -> list[str]:
@@ -273,7 +321,7 @@ def _decision_text(decisions: list[tuple], policies: list, players: int) -> list
             "where it pays, not with those where it costs; each class with its gain in points a hand and the "
             "95% interval's half-width, or its hand count where there are too few to say"
             + (" (all of it on one page to keep: [decision_card.png](decision_card.png))" if decisions else "")
-            + ".\n"]
+            + "." + _targeted_note(decisions) + "\n"]
     words = {"order": "it pays", "close": "a toss-up", "too few hands": "too few hands to say", "pass": "it costs"}
     for who, what, rnd, calls in decisions:
         text.append(f"{what}, trump made in round {'one' if rnd == 1 else 'two'}:\n")
@@ -369,8 +417,9 @@ def _where_it_pays_text(fit: pd.DataFrame) -> list[str]:
     return text
 
 
-def _chart_text(ctx, charts: dict, df: pd.DataFrame, policies: list) -> list[str]:
-    return [f"![{name}]({name}.png)\n\n*{ctx.caption(', '.join(policies), len(df))}*\n"
+def _chart_text(ctx, charts: dict, counts: dict, policies: list) -> list[str]:
+    """Each chart under its caption, with the hands behind that chart (as the chart's own caption gives)."""
+    return [f"![{name}]({name}.png)\n\n*{ctx.caption(', '.join(policies), counts[name])}*\n"
             for name in ("heatmap_maker", "threshold_maker", "bars_round", "heatmap_defender", "threshold_defender")
             if name in charts]
 
@@ -379,29 +428,42 @@ def _threshold_text(t: dict) -> list[str]:
     """Where going (defending) alone first gains, on the published count."""
     text = ["## Thresholds\n"]
     for (policy, who), g in t["loner_by_points"].groupby(["policy", "who"], observed=True):
-        g = g[g["n"] >= 20].sort_values("points")
+        g = g[g["n"] >= MIN_INTERVAL_HANDS].sort_values("points")
         pos = g[g["gain"] > 0]
         if len(g):
             text.append(f"- {who}, {policy}: {'going' if who == 'maker' else 'defending'} alone first gains at "
                         + (f"{int(pos['points'].iloc[0])} published points ({fmt_gain(pos.iloc[0], policy)})"
-                           if len(pos) else "no count with 20+ deals")
+                           if len(pos) else f"no count with {MIN_INTERVAL_HANDS}+ deals")
                         + f" (the page says {PUBLISHED_ALONE}+ to consider it).")
     text.append("")
     return text
 
 
 def count_text(t: dict, first: str) -> list[str]:
+    """The fitted loner count: its points (with a sentence where a lower trump outweighs a higher one), its
+    thresholds beside their refits' range, and every rule judged first in points given up and the share of
+    the bot's own gain over never going alone it keeps (agreement counts a tie as a pick, so it comes last)."""
+    from euchresim.report.order_up_count import doubted_values_text, refit_rule_lines
     pts, thr, ev = t["loner_count_points"], t["loner_count_thresholds"], t["loner_count_eval"]
     if not len(pts):
         return []
     text = [f"A fitted loner count (least squares on the {first} makers' even chunks, right bower = 4) "
             "and per-round thresholds:\n\n" + md_table(pts.assign(fitted_gain=pts["fitted_gain"].round(3)))
-            + "\n\n" + md_table(thr) + "\n",
-            f"Against the published count ({PUBLISHED_URL}, alone at {PUBLISHED_ALONE}+), on the same deals:\n"]
+            + "\n", doubted_values_text(pts), md_table(thr) + "\n", _outside_refits_text(thr),
+            f"Against the published count ({PUBLISHED_URL}, alone at {PUBLISHED_ALONE}+), on the same deals: "
+            "*given up* is the points a hand lost against the better choice, *keeps* the share of the "
+            "bot's own gain over never going alone that a rule keeps in those points (over 100% where the rule "
+            "does better than the bot's own choices), *agrees* the share of "
+            "deals where the rule picks the better choice (a tie counts as a pick, so it says little of the "
+            "points at stake):\n"]
     for _, r in ev.iterrows():
-        text.append(f"- {r['rule']}, {r['policy']} ({r['deals']:,} deals, {r['deals_from']}): agrees "
-                    f"{r['agree']:.1%} ({r['agree_low']:.1%}-{r['agree_high']:.1%}), gives up "
-                    f"{r['given_up']:.3f} points a hand ({r['given_up_low']:.3f}-{r['given_up_high']:.3f}).")
+        keeps = ""
+        if r["rule"].startswith(("fitted", "published")) and r.get("recovered") == r.get("recovered"):
+            keeps = (f"keeps {r['recovered']:.0%} ({r['recovered_low']:.0%}-{r['recovered_high']:.0%}) of "
+                     f"{r['policy']}'s own gain over never going alone; ")
+        text.append(f"- {r['rule']}, {r['policy']} ({r['deals']:,} deals, {r['deals_from']}): {keeps}gives up "
+                    f"{r['given_up']:.3f} points a hand ({r['given_up_low']:.3f}-{r['given_up_high']:.3f}); agrees "
+                    f"{r['agree']:.1%} ({r['agree_low']:.1%}-{r['agree_high']:.1%}).")
     text.append("")
     sp = t["loner_count_refits"]
     if len(sp):
@@ -413,19 +475,38 @@ def count_text(t: dict, first: str) -> list[str]:
             g = sp[sp["what"] == what]
             text.append(f"- {unit}: " + ", ".join(f"{r['name']} {r['mean']:.1f} ({r['min']:.0f} to {r['max']:.0f})"
                                                 for _, r in g.iterrows()) + ".")
-        for _, r in sp[sp["what"] == "agree"].iterrows():
-            text.append(f"- {r['name']}: agrees {r['mean']:.2%} held out ({r['min']:.2%} to {r['max']:.2%}, "
-                        f"SD {r['sd']:.2%}).")
+        text += [f"- {line}" for line in refit_rule_lines(sp)]
         text.append("")
     return text
 
 
+def _outside_refits_text(thr: pd.DataFrame) -> str:
+    """A sentence naming the rounds whose threshold the refits never gave, or saying every one lies within."""
+    if "within" not in thr:
+        return ""
+    off = thr[~thr["within"].fillna(True).astype(bool)]
+    if not len(off):
+        return ("Each round's threshold lies within the range its refits on other halves of the deals gave "
+                "(`refits_min`, `refits_max`).\n")
+    said = "; ".join(f"round {r['round']}: {r['fitted_threshold']:g} (refits {r['refits_min']:g}-"
+                     f"{r['refits_max']:g})" for _, r in off.iterrows())
+    return (f"Some thresholds lie outside the range their refits gave ({said}): where the gain near the "
+            "threshold is flat it moves from half to half of the deals; use the refits' range there.\n")
+
+
 def _models_text(models: pd.DataFrame, policies: list) -> list[str]:
-    if len(policies) < 2:
+    """The fair play models side by side by class (a model that sees every card is left out: its cells are
+    no advice); whether their intervals overlap is a description, not a test corrected for its number."""
+    if len(policies) < 2 or not len(models) or "models" not in models:
         return []
     counts = models["models"].value_counts()
-    text = ["## Where the play models agree\n\nBy hand class, intervals overlapping or not: "
-            + ", ".join(f"{v} {k}" for k, v in counts.items()) + " (`loner_models.csv`).\n"]
+    fair = [c[len("gain_"):] for c in models if c.startswith("gain_")]
+    if len(fair) < 2:
+        return []
+    text = ["## Where the play models agree\n\nBy hand class, the fair models (" + ", ".join(fair) + "; a "
+            "model that sees every card is left out), their 95% intervals overlapping or not, cells of 30 or "
+            "more hands in each model (an overlap is a description, not a test corrected for the number of "
+            "cells): " + ", ".join(f"{v} {k}" for k, v in counts.items()) + " (`loner_models.csv`).\n"]
     shown = models[models["models"].str.startswith("differ")].head(12)
     if len(shown):
         text.append(md_table(shown, "{:+.2f}") + "\n")

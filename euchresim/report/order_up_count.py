@@ -91,17 +91,19 @@ def hands_counted(df: pd.DataFrame, policies: list) -> tuple[dict, dict]:
 TRUMP_RANKS = ("right", "left", "trump_ace", "trump_kq", "trump_low")      # high to low
 
 
-def _doubted_values_text(pts: pd.DataFrame) -> str:
+def doubted_values_text(pts: pd.DataFrame) -> str:
     """A sentence where the fitted count gives a lower trump more points than a higher one (a trump nine
-    worth 3 beside a left bower worth 1): why a player may trust it, and how far."""
+    worth 3 beside a left bower worth 1): why a player may trust it, and how far.  ``pts`` has a ``round``
+    column for a count per round (order-up), none for one count of both rounds (loner)."""
     out = []
-    for rnd, g in pts.groupby("round"):
+    groups = pts.groupby("round") if "round" in pts else [(None, pts)]
+    for rnd, g in groups:
         v = dict(zip(g["card_class"], g["points"]))
         pairs = [(hi, lo) for k, hi in enumerate(TRUMP_RANKS) for lo in TRUMP_RANKS[k + 1:]
                  if hi in v and lo in v and v[lo] > v[hi]]
         if pairs:
             said = ", ".join(f"`{lo}` {v[lo]:g} above `{hi}` {v[hi]:g}" for hi, lo in pairs[:3])
-            out.append(f"Round {rnd} gives some lower trumps more points than higher ones ({said}). A "
+            out.append(f"{f'Round {rnd}' if rnd is not None else 'The count'} gives some lower trumps more points than higher ones ({said}). A "
                        "weight is what a card adds to the gain with the rest of the hand held, fitted jointly: "
                        "every trump also counts toward the trumps a hand holds, and a hand with the left bower "
                        "is one that lacks it in its own suit, so the fit splits their worth between classes "
@@ -124,7 +126,7 @@ def count_text(ctx, df: pd.DataFrame, t: dict, charts: dict, policies: list) -> 
             "deals. `up_signed` is the upcard: +1 when it goes to the seat's side (the dealer or "
             "the dealer's partner), -1 when it goes to the other side.\n",
             md_table(pts.assign(fitted_gain=pts["fitted_gain"].round(3))) + "\n",
-            _doubted_values_text(pts),
+            doubted_values_text(pts),
             md_table(thr.drop(columns=["pos"])) + "\n",
             _outside_refits_text(thr),
             f"Compared with the published count of euchrestrategy.info, \"Euchre Point System\" "
@@ -168,6 +170,20 @@ def _outside_refits_text(thr: pd.DataFrame) -> str:
             "half; use the refits' range for those seats.\n")
 
 
+def refit_rule_lines(sp: pd.DataFrame) -> list[str]:
+    """Each rule's held-out points given up over the refits, then its agreement (a tie counts as agreeing, so
+    the share says little of the points at stake): "fitted count: gives up 0.374 points a hand held out ..."."""
+    out = []
+    given = sp[sp["what"] == "given_up"].set_index("name")
+    for _, r in sp[sp["what"] == "agree"].iterrows():
+        g = given.loc[r["name"]] if r["name"] in given.index else None
+        out.append(f"{r['name']}: "
+                   + (f"gives up {g['mean']:.3f} points a hand held out ({g['min']:.3f} to {g['max']:.3f}, "
+                      f"SD {g['sd']:.3f}); " if g is not None else "")
+                   + f"agrees {r['mean']:.2%} ({r['min']:.2%} to {r['max']:.2%}, SD {r['sd']:.2%}).")
+    return out
+
+
 def _refit_text(sp: pd.DataFrame, first: str) -> list[str]:
     """The count's own error: its points, thresholds and held-out agreement over refits on other halves."""
     if not len(sp):
@@ -183,8 +199,7 @@ def _refit_text(sp: pd.DataFrame, first: str) -> list[str]:
             f"{r['name']} {r['mean']:.1f} ({r['min']:.0f} to {r['max']:.0f})" for _, r in pts.iterrows())
             + "; thresholds by seat: " + ", ".join(
             f"{r['name']} {r['mean']:.1f} ({r['min']:.0f} to {r['max']:.0f})" for _, r in thr.iterrows()) + ".")
-        for _, r in g[g["what"] == "agree"].iterrows():
-            text.append(f"- round {rnd}, {r['name']}: agrees {r['mean']:.2%} held out "
-                        f"({r['min']:.2%} to {r['max']:.2%}, SD {r['sd']:.2%}).")
+        for line in refit_rule_lines(g):
+            text.append(f"- round {rnd}, {line}")
     text.append("")
     return text
