@@ -4,7 +4,9 @@ Each report states in its README and meta.json the command, seed, hand
 counts, policies and versions that made it, how long it took and on what
 machine (meta.json's ``machine``; the script prints both as each report ends).  The
 counts below are what the committed set was made with on the 2-core dev
-machine; ``--scale 0.1`` makes a quick, smaller set (not to be committed).
+machine, each with what it cost there (``COST``, the committed meta.json's run
+time summed over its sittings; ``--costs`` prints them from meta.json without
+running anything); ``--scale 0.1`` makes a quick, smaller set (not to be committed).
 """
 from __future__ import annotations
 
@@ -38,6 +40,35 @@ REPORTS = [
 ]
 
 
+# what each committed report cost on the 2-core machine its meta.json names (2 workers): seconds of run time summed
+# over its sittings, as its meta.json records (tests/test_report_cli.py keeps the two the same)
+COST = {
+    "order-up": (21286, 5),            # 5.9 hours over 5 sittings
+    "loner": (3951, 2),                # 66 minutes over 2 sittings
+    "euchre-rates": (19, 1),
+    "decks": (1250, 1),                # 21 minutes
+    "win-probability": (4236, 6),      # 71 minutes over 6 sittings
+}
+
+
+def costs(out="reports") -> list[str]:
+    """Each committed report's cost as its meta.json records it: run time over its sittings, and the machine."""
+    import json
+    lines = []
+    for name, _ in REPORTS:
+        try:
+            with open(os.path.join(ROOT, out, name, "meta.json"), encoding="utf-8") as fh:
+                meta = json.load(fh)
+        except OSError:
+            lines.append(f"{name}: not made")
+            continue
+        sec = meta["run_seconds"]
+        took = f"{sec / 3600:.1f} hours" if sec >= 3600 else f"{sec / 60:.0f} minutes" if sec >= 60 else ""
+        lines.append(f"{name}: {sec:,.0f} s{f' ({took})' if took else ''}{_over(meta.get('sittings', 1))} on "
+                     f"{meta.get('machine', 'a machine not recorded')}")
+    return lines
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", nargs="*", help="only these reports (folder names)")
@@ -45,7 +76,11 @@ def main(argv=None):
     ap.add_argument("--out", default="reports", help="relative to the repository root")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--costs", action="store_true", help="print what each committed report cost (meta.json) and stop")
     args = ap.parse_args(argv)
+    if args.costs:
+        print("\n".join(costs(args.out)))
+        return
     os.chdir(ROOT)                     # the commands the reports state name reports/NAME, not this machine's path
     from euchresim.cli.app import main as cli
     for name, rest in REPORTS:

@@ -113,6 +113,25 @@ def test_make_reports_index_says_run_time_machine_and_engine(tmp_path):
     assert mr._machine(str(tmp_path / name)) == "2 cores (a CPU)"
 
 
+def test_make_reports_states_what_each_committed_report_cost(tmp_path):
+    """The script's COST is each committed report's meta.json run time and sittings (a remade report that
+    took other hours fails here until the script says so), and --costs prints them from meta.json."""
+    import importlib.util
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = importlib.util.spec_from_file_location("make_reports", os.path.join(root, "scripts", "make_reports.py"))
+    mr = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mr)
+    assert set(mr.COST) == {name for name, _ in mr.REPORTS}
+    for name, (seconds, sittings) in mr.COST.items():
+        meta = json.loads(open(os.path.join(root, "reports", name, "meta.json"), encoding="utf-8").read())
+        assert seconds == round(meta["run_seconds"]) and sittings == meta.get("sittings", 1), name
+    lines = mr.costs()
+    assert len(lines) == len(mr.REPORTS)
+    assert any(ln.startswith(f"order-up: {mr.COST['order-up'][0]:,} s (") for ln in lines)
+    (tmp_path / mr.REPORTS[0][0]).mkdir()
+    assert mr.costs(str(tmp_path))[1].endswith(": not made")
+
+
 @pytest.mark.slow
 def test_resume_with_another_seed_is_refused_naming_it(tmp_path, rates):
     args = ["report", "euchre-rates", "--hands", "2000", "--out", "r", "--workers", "1", "--quiet"]
