@@ -348,6 +348,19 @@ def test_call_grid_prints_each_cells_gain_and_tells_too_few_hands_from_close():
     assert [bool(p.get_hatch()) for p in cells] == [False, False, True]
 
 
+def test_a_call_cell_under_30_hands_prints_its_count_not_a_mean():
+    """No mean of a handful of hands printed as a gain (issue 36: "+2.00" from one hand): with ``count``, a cell
+    under 30 hands prints n=K, the card as the chart."""
+    df = pd.DataFrame(dict(seat=["dealer", "left", "left"], hand=["2T R", "3T R", "0-1T L"],
+                           call=["order", "too few hands", "too few hands"], gain=[1.37, 0.3, 2.0], n=[400, 29, 1]))
+    ax = P.call_grid_figure(df, "seat", "hand", "call", value="gain", count="n").axes[0]
+    assert _texts(ax, "gain") == ["+1.37", "n=29", "n=1"]
+    card = P.decision_card_figure([("one", df)], "seat", "hand", "call", value="gain", count="n").axes[0]
+    assert _texts(card, "gain") == ["+1.37", "n=29", "n=1"]
+    assert _texts(P.call_grid_figure(df, "seat", "hand", "call", value="gain").axes[0], "gain") == \
+        ["+1.37", "+0.30", "+2.00"]                       # without counts, as before
+
+
 def test_a_share_that_is_not_certain_is_never_printed_as_certain():
     from euchresim.plots.drawing import fmt_value
     assert fmt_value("{:.0%}", 0.995) == "99.5%" and fmt_value("{:.0%}", 0.9996) == "99.96%"

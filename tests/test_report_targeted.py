@@ -209,6 +209,13 @@ def test_the_main_models_heatmap_prints_the_targeted_cells_and_its_caption_count
     assert hands == int(df["n"].sum()) and hands != 1000
     other, other_caption = DRAWN["heatmap_heuristic_1.png"]          # the second model: untargeted throughout
     assert int(re.search(r"· ([\d,]+) hands ·", other_caption).group(1).replace(",", "")) == int(other["n"].sum())
+    # the README's caption under each chart counts what the chart's own caption counts (issue 36: 64,795 in the
+    # README beside 248,836 in the chart)
+    readme = (order_up / "ou" / "README.md").read_text()
+    for png, (_, cap) in DRAWN.items():
+        if f"]({png})" in readme:
+            below = readme.split(f"]({png})", 1)[1].split("\n\n", 2)[1]
+            assert re.search(r"· ([\d,]+) hands ·", below).group(1) == re.search(r"· ([\d,]+) hands ·", cap).group(1), png
 
 
 def test_every_headline_cell_is_measured_again_and_its_z_printed(order_up):

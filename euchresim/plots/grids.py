@@ -258,16 +258,19 @@ CALL_COLOURS = {"order": "#2166ac", "call": "#2166ac", "alone": "#2166ac", "defe
 
 
 def call_grid_figure(df: pd.DataFrame, row, col, call, marked=None, title: str = "", caption: str = "",
-                     row_label=None, col_label=None, figsize=B.FIGSIZE, value=None, fmt: str = "{:+.2f}"):
+                     row_label=None, col_label=None, figsize=B.FIGSIZE, value=None, fmt: str = "{:+.2f}",
+                     count=None):
     """The call as a word in each cell ("order" or "call", "pass", "close", "too few hands"), coloured, with
     the gain under it when ``value`` is given; cells in df[marked] outlined.
 
     A chart to read at the table: words large, the number small under them;
     "too few hands" is white and hatched, so it never reads as a toss-up; a
     thick outline (not a colour, so it reads in grey too) says where another
-    model gives the opposite answer (df[marked] non-empty).
+    model gives the opposite answer (df[marked] non-empty). With ``count``
+    (the hands behind each cell), a cell under 30 hands prints "n=12", not a
+    mean of a dozen hands that would read as a measured gain.
     """
-    B.need(df, row, col, call, marked, value)
+    B.need(df, row, col, call, marked, value, count)
     rows, cols = B.order(df[row]), B.order(df[col])
     chars, lines = _call_chars(df, call), 2 if value else 1
     fig, ax = B.new_figure(_fit_size(figsize, len(rows), len(cols), chars, lines))
@@ -276,7 +279,7 @@ def call_grid_figure(df: pd.DataFrame, row, col, call, marked=None, title: str =
         B.no_data(ax)
         return B.finish(fig, caption)
     pt = max(B.NUMBER_PT + 1, _annotation_pt(fig, len(rows), len(cols), chars + 1, lines))   # bold: a glyph wider
-    _call_cells(ax, df, row, col, call, marked, value, fmt, pt)
+    _call_cells(ax, df, row, col, call, marked, value, fmt, pt, count=count)
     return B.finish(fig, caption)
 
 
@@ -285,19 +288,24 @@ def _call_chars(df, call) -> int:
     return max([len(str(w)) for w in df[call] if str(w) != "too few hands"] or [5])
 
 
-def _call_cells(ax, df, row, col, call, marked, value, fmt, pt, cols=None) -> None:
+FEW = 30                        # hands under which a cell prints its count, not its mean (no normal interval)
+
+
+def _call_cells(ax, df, row, col, call, marked, value, fmt, pt, cols=None, count=None) -> None:
     """Draw one grid of calls on ``ax``: its cells, words, gains and outlines (call_grid_figure's rules);
     ``cols`` the columns to show (a card's panels share theirs), else those of ``df``."""
     rows, cols = B.order(df[row]), B.order(df[col]) if cols is None else cols
     values = df[value] if value else [math.nan] * len(df)
-    cells = {(r, c): (w, bool(m) if marked else False, x)
-             for r, c, w, m, x in zip(df[row], df[col], df[call], df[marked] if marked else [""] * len(df), values)}
+    counts = df[count] if count else [math.inf] * len(df)
+    cells = {(r, c): (w, bool(m) if marked else False, x, k)
+             for r, c, w, m, x, k in zip(df[row], df[col], df[call], df[marked] if marked else [""] * len(df),
+                                         values, counts)}
     _ticks(ax, rows, cols)
     for i, r in enumerate(rows):
         for j, c in enumerate(cols):
             if (r, c) not in cells:
                 continue
-            word, mark, x = cells[r, c]
+            word, mark, x, k = cells[r, c]
             few = str(word) == "too few hands"
             colour = CALL_COLOURS.get(str(word), "#ffffff")
             ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor="#bdbdbd" if few else "white",
@@ -307,9 +315,9 @@ def _call_cells(ax, df, row, col, call, marked, value, fmt, pt, cols=None) -> No
             ax.text(j, i, shown, ha="center", va="bottom" if value else "center", fontsize=pt,
                     color=text_colour, fontweight="normal" if word in ("close", "too few hands") else "bold",
                     gid="value")
-            if value and math.isfinite(x):
-                ax.text(j, i, B.fmt_value(fmt, x), ha="center", va="top", fontsize=max(B.NUMBER_PT, pt * 0.8),
-                        color=text_colour, gid="gain")
+            if value and (math.isfinite(x) or k < FEW):
+                ax.text(j, i, f"n={int(k)}" if k < FEW else B.fmt_value(fmt, x), ha="center", va="top",
+                        fontsize=max(B.NUMBER_PT, pt * 0.8), color=text_colour, gid="gain")
             if mark:
                 ax.add_patch(Rectangle((j - 0.44, i - 0.42), 0.88, 0.84, fill=False, edgecolor="#ffbf00",
                                        linewidth=4.0, gid="marked"))
@@ -318,7 +326,7 @@ def _call_cells(ax, df, row, col, call, marked, value, fmt, pt, cols=None) -> No
 
 
 def decision_card_figure(panels, row, col, call, title: str = "", caption: str = "", row_label=None,
-                         col_label=None, value=None, fmt: str = "{:+.2f}", marked=None):
+                         col_label=None, value=None, fmt: str = "{:+.2f}", marked=None, count=None):
     """Every decision of a report on one page a player can keep: one call grid per panel, stacked.
 
     ``panels`` is a list of (panel title, frame); each frame is drawn as
@@ -331,7 +339,7 @@ def decision_card_figure(panels, row, col, call, title: str = "", caption: str =
     if not panels:
         raise ValueError("a decision card needs at least one panel with cells")
     for _, d in panels:
-        B.need(d, row, col, call, marked, value)
+        B.need(d, row, col, call, marked, value, count)
     lines = 2 if value else 1
     chars = max(_call_chars(d, call) for _, d in panels)
     cols = _shared_columns([d[col] for _, d in panels])
@@ -346,7 +354,7 @@ def decision_card_figure(panels, row, col, call, title: str = "", caption: str =
     for ax, (sub, d) in zip(axes, panels):
         ax.tick_params(labelsize=B.TICK_PT)
         B.titles(ax, sub, col if col_label is None else col_label, row if row_label is None else row_label)
-        _call_cells(ax, d, row, col, call, marked, value, fmt, pt, cols)
+        _call_cells(ax, d, row, col, call, marked, value, fmt, pt, cols, count)
     return B.finish(fig, caption)
 
 
@@ -362,15 +370,15 @@ def _shared_columns(series: list) -> list:
 
 
 def decision_card(panels, row, col, call, path, title: str = "", caption: str = "", row_label=None,
-                  col_label=None, value=None, fmt: str = "{:+.2f}", marked=None, dpi: int = B.DPI):
+                  col_label=None, value=None, fmt: str = "{:+.2f}", marked=None, dpi: int = B.DPI, count=None):
     """Write decision_card_figure's page as a PNG at path; returns path."""
     return B.save(decision_card_figure(panels, row, col, call, title, caption, row_label, col_label, value, fmt,
-                                       marked), path, dpi)
+                                       marked, count), path, dpi)
 
 
 def call_grid(df: pd.DataFrame, row, col, call, path, marked=None, title: str = "", caption: str = "",
               row_label=None, col_label=None, figsize=B.FIGSIZE, dpi: int = B.DPI, value=None,
-              fmt: str = "{:+.2f}"):
+              fmt: str = "{:+.2f}", count=None):
     """Write call_grid_figure's chart as a PNG at path; returns path."""
     return B.save(call_grid_figure(df, row, col, call, marked, title, caption, row_label, col_label, figsize,
-                                   value, fmt), path, dpi)
+                                   value, fmt, count), path, dpi)

@@ -282,11 +282,12 @@ def _decision_card(ctx, decisions: list[tuple], main: str):
         panels.append((f"{what}, trump made in round {'one' if rnd == 1 else 'two'}",
                        c.sort_values(["position", "hand_class"])))
     return plots.decision_card(
-        panels, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain",
+        panels, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain", count="n",
         title=f"When to go alone and to defend alone, by seat ({main})",
         caption=ctx.caption(main, sum(int(c["n"].sum()) for _, c in panels),
                             "the gain of going (defending) alone over not, per seat; alone/defend where it pays, "
-                            f"don't where it costs, close within ±{TOSS_UP:.2f} of 0, few: too few hands to say; "
+                            f"don't where it costs, close within ±{TOSS_UP:.2f} of 0, few: too few hands to say (n=K: under 30 "
+                            "hands, its count, not its mean); "
                             + _card_targeted(decisions) + HAND_CLASS_NOTE, intervals=False),
         row_label="seat", col_label="trumps held, bowers")
 

@@ -19,7 +19,7 @@ from euchresim.report import Section, md_table
 from euchresim.analysis.call_stats import (HAND_CLASS_NOTE, PUBLISHED_CALL, TOSS_UP, best_suit, class_order, count_points,
                                       gain_table, hand_class, interval_sign, model_compare, played_features,
                                       table_calls)
-from euchresim.report.paired_chunks import chose_note, collect, fmt_gain
+from euchresim.report.paired_chunks import MIN_INTERVAL_HANDS, chose_note, collect, fmt_gain
 from euchresim.report.order_up_count import count_text, hands_counted, count_tables
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
@@ -95,14 +95,15 @@ def build(ctx) -> Section:
         t["order_up_headline"] = replicated(
             ctx, head, lambda c: targeted.simulate(c, tab, speaking_order(players), deal_frame)[0])
         strong = targeted.headline_text(t["order_up_headline"], t["order_up_by_class"], policies, ctx.class_deals)
-    charts = _charts(ctx, df, t, fits, policies)
+    counts: dict = {}               # the hands behind each chart: its caption in the PNG and in the README
+    charts = _charts(ctx, df, t, fits, policies, counts)
     human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order, ctx.canonical)
     text = (_at_the_table_text(ctx, t, charts, policies) + _decision_text(t, policies, order, ctx.canonical) + _method_text()
             + _by_seat_text(t, order, strong)
-            + _heatmap_text(ctx, df, policies)
+            + _heatmap_text(ctx, counts, policies)
             + (human[0] if human is not None else []) + _models_text(t["order_up_models"], policies)
             + _upcard_text(t["order_up_by_upcard"], policies[0])
-            + count_text(ctx, df, t, charts, policies) + _tables_text() + chose_note(policies, ctx.models))
+            + count_text(ctx, t, charts, policies, counts) + _tables_text() + chose_note(policies, ctx.models))
     if human is not None:
         t["order_up_like_people"] = human[1]
     return Section(title="When to order up: paired counterfactuals", text="\n".join(text), tables=t,
@@ -133,11 +134,12 @@ def _tables(df: pd.DataFrame, policies: list, order: list) -> dict:
             "order_up_models": models}
 
 
-def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
-    """A round-one heatmap per model, bars by seat and model, the fitted count's threshold, the counts' record."""
+def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list, counts: dict) -> dict:
+    """A round-one heatmap per model, bars by seat and model, the fitted count's threshold, the counts' record;
+    ``counts`` gets the hands behind each chart, which the README's caption gives as the chart's own does."""
     from euchresim import plots
     by_class, by_pos, ev = t["order_up_by_class"], t["order_up_by_position"], t["order_up_count_eval"]
-    n_of, n_r1 = hands_counted(df, policies)
+    n_of, _ = hands_counted(df, policies)
     charts = {}
     for rnd in (1, 2):
         targeted = rnd == 1 and "order_up_headline" in t
@@ -154,12 +156,13 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
             word = "order up" if rnd == 1 else "name a suit"
             charts[f"calls_round{rnd}"] = plots.call_grid(
                 _sorted_calls(calls), "position", "hand_class", "call",
-                ctx.path(f"calls_round{rnd}.png"), marked="differ", value="gain",
+                ctx.path(f"calls_round{rnd}.png"), marked="differ", value="gain", count="n",
                 title=f"Round {rnd}: {word} or pass, by seat and hand ({policies[0]})",
                 caption=ctx.caption(policies[0], int(calls["n"].sum()),
                                     f"the gain of calling under each word; close: within ±{TOSS_UP:.2f} of 0 "
                                     "either way; few: too few hands to say (the interval holds 0 and reaches "
-                                    "past that, or under 30 hands); outlined: another fair model gives the "
+                                    "past that, or under 30 hands, printed n=K, its count, not its mean); "
+                                    "outlined: another fair model gives the "
                                     "opposite call (Holm-corrected); " + HAND_CLASS_NOTE
                                     + (f"; {', '.join(ctx.classes)} from targeted deals" if targeted else ""),
                                     intervals=False),
@@ -175,19 +178,21 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
                                          ordered=True)
         c = c.sort_values(["position", "hand_class"])
         name = _heat_name(policy, policies)
+        counts[name] = int(c["n"].sum())
         charts[name] = plots.heatmap(
             c, "position", "hand_class", "gain", ctx.path(f"{name}.png"),
             title=f"Round one: points a hand gained by ordering up over passing ({policy})",
-            caption=ctx.caption(policy, int(c["n"].sum()), "round one, all seats; the hands behind the cells"
+            caption=ctx.caption(policy, counts[name], "round one, all seats; the hands behind the cells"
                                 + ("; the targeted classes from their targeted deals" if policy == policies[0]
                                    and "order_up_headline" in t else "")
                                 + "; cells under 30 hands hatched, no interval; " + HAND_CLASS_NOTE),
             ci_low="ci_low", ci_high="ci_high", row_label="seat", col_label="trumps held, bowers",
             value_label="gain (points)", count="n")
+    counts["bars_position"] = sum(n_of.values())
     charts["bars_position"] = plots.bars(
         by_pos.assign(where=by_pos["position"].astype(str) + " r" + by_pos["round"].astype(str)),
         "where", "gain", ctx.path("bars_position.png"), title="Gain of calling over passing by seat and round",
-        caption=ctx.caption(", ".join(policies), sum(n_of.values()), "one bar per play model"),
+        caption=ctx.caption(", ".join(policies), counts["bars_position"], "one bar per play model"),
         ci_low="ci_low", ci_high="ci_high", group="policy", value_label="points a hand",
         category_label="seat and round (r1: round one, r2: round two)")
     first = policies[0]
@@ -195,20 +200,23 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list) -> dict:
         r1 = df[(df["policy"] == first) & (df["round"] == 1)].copy()
         r1["points"] = np.clip(count_points(r1, fits[1]["points"]), -4, 24)
         tc = gain_table(r1, ["position", "points"])
-        tc = tc[tc["n"] >= 20]
+        tc = tc[tc["n"] >= MIN_INTERVAL_HANDS]             # no normal interval under 30 hands
+        counts["threshold"] = int(tc["n"].sum())
         charts["threshold"] = plots.threshold(
             tc, "points", "gain", ctx.path("threshold.png"),
             title="Round one: gain of ordering up by the fitted point count",
-            caption=ctx.caption(first, len(r1), "points clipped to -4..24; groups with 20+ deals"),
+            caption=ctx.caption(first, counts["threshold"], f"points clipped to -4..24; groups with "
+                                f"{MIN_INTERVAL_HANDS}+ deals, the hands behind them"),
             ci_low="ci_low", ci_high="ci_high", group="position", x_label="fitted points",
             y_label="gain of ordering (points)")
     if len(ev):
         e = ev[ev["rule"].isin(["fitted count", f"published count (call at {PUBLISHED_CALL}+)"])]
         e = e.assign(what=e["policy"] + " r" + e["round"].astype(str))       # the model as named, not a file label
+        counts["bars_counts"] = int(e["deals"].sum() // 2)
         charts["bars_counts"] = plots.bars(
             e, "what", "given_up", ctx.path("bars_counts.png"),
             title="Points a hand a point count gives up against the simulation's best call",
-            caption=ctx.caption(", ".join(policies), int(e["deals"].sum() // 2),
+            caption=ctx.caption(", ".join(policies), counts["bars_counts"],
                                 "fitted count judged on deals it was not fitted on"),
             ci_low="given_up_low", ci_high="given_up_high", group="rule", value_label="points a hand given up",
             category_label="play model and round (r1: round one, r2: round two)")
@@ -223,7 +231,7 @@ def _decision_card(ctx, t: dict, main: str) -> dict:
     if not card:
         return {}
     return {"decision_card": plots.decision_card(
-        card, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain", marked="differ",
+        card, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain", marked="differ", count="n",
         title=f"When to call: every seat, both rounds ({main})",
         caption=ctx.caption(main, sum(int(f["n"].sum()) for _, f in card),
                             "the report's two call charts on one page, drawn by the same rules; " + HAND_CLASS_NOTE,
@@ -254,7 +262,7 @@ def _at_the_table_text(ctx, t: dict, charts: dict, policies: list) -> list[str]:
         text.append(f"Round {rnd}, at the table: **{word}** in the blue cells, pass in the red, either in the grey "
                     f"(\"close\": {policies[0]}'s gain is within ±{TOSS_UP:.2f} points of 0 either way; the white "
                     "hatched \"few\" cells have too few hands to say, their interval holding 0 but reaching past "
-                    "that, or under 30 hands; each cell prints its gain"
+                    "that, or under 30 hands; each cell prints its gain, or under 30 hands n=K, its count"
                     + (f"; the cells of {', '.join(f'`{c}`' for c in ctx.classes)} from its targeted deals"
                        if "targeted" in calls and calls["targeted"].any() else "") + "). "
                     + (f"{len(differ)} of {len(calls)} cells are outlined in yellow: there "
@@ -358,15 +366,16 @@ def _by_seat_text(t: dict, order: list, strong_text: list | None = None) -> list
     return text
 
 
-def _heatmap_text(ctx, df: pd.DataFrame, policies: list) -> list[str]:
-    n_of, n_r1 = hands_counted(df, policies)
+def _heatmap_text(ctx, counts: dict, policies: list) -> list[str]:
+    """The heatmaps and the bars by seat, each caption counting the hands behind its chart (``counts``)."""
     first = policies[0]
     text = ["![Round one heatmap]({}) \n\n*{}*\n".format(
-        f"{_heat_name(first, policies)}.png", ctx.caption(first, n_r1[first], "round one, all seats"))]
+        f"{_heat_name(first, policies)}.png", ctx.caption(first, counts[_heat_name(first, policies)],
+                                                          "round one, all seats"))]
     for policy in policies[1:]:
         text.append(f"![{policy}]({_heat_name(policy, policies)}.png)\n\n"
-                    f"*{ctx.caption(policy, n_r1[policy], 'round one, all seats')}*\n")
-    text.append(f"![By seat](bars_position.png)\n\n*{ctx.caption(', '.join(policies), sum(n_of.values()))}*\n")
+                    f"*{ctx.caption(policy, counts[_heat_name(policy, policies)], 'round one, all seats')}*\n")
+    text.append(f"![By seat](bars_position.png)\n\n*{ctx.caption(', '.join(policies), counts['bars_position'])}*\n")
     return text
 
 

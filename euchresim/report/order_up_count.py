@@ -112,13 +112,13 @@ def doubted_values_text(pts: pd.DataFrame) -> str:
     return ("\n".join(out) + "\n") if out else ""
 
 
-def count_text(ctx, df: pd.DataFrame, t: dict, charts: dict, policies: list) -> list[str]:
-    """The fitted count, its thresholds, and both counts judged on the same deals."""
+def count_text(ctx, t: dict, charts: dict, policies: list, counts: dict) -> list[str]:
+    """The fitted count, its thresholds, and both counts judged on the same deals; the charts' captions count
+    the hands behind each chart (``counts``, as the charts' own captions do)."""
     pts, thr, ev = t["order_up_count_points"], t["order_up_count_thresholds"], t["order_up_count_eval"]
     if not len(pts):
         return []
     first = policies[0]
-    n_of, _ = hands_counted(df, policies)
     text = ["## A point count to use at the table\n",
             f"Fitted by least squares of the paired gain on the hand's card classes, on the even "
             f"chunks of the {first} deals (right bower scaled to 4 points, whole points); each "
@@ -149,9 +149,9 @@ def count_text(ctx, df: pd.DataFrame, t: dict, charts: dict, policies: list) -> 
     text.append("")
     text += _refit_text(t["order_up_count_refits"], first)
     if "threshold" in charts:
-        text.append(f"![Threshold](threshold.png)\n\n*{ctx.caption(first, n_of[first], 'round one')}*\n")
+        text.append(f"![Threshold](threshold.png)\n\n*{ctx.caption(first, counts['threshold'], 'round one')}*\n")
     if "bars_counts" in charts:
-        text.append(f"![Counts](bars_counts.png)\n\n*{ctx.caption(', '.join(policies), sum(n_of.values()))}*\n")
+        text.append(f"![Counts](bars_counts.png)\n\n*{ctx.caption(', '.join(policies), counts['bars_counts'])}*\n")
     return text
 
 
