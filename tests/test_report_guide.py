@@ -317,3 +317,26 @@ def test_a_pooled_round_line_names_each_seat_and_says_when_the_seats_differ():
     assert seat_words(few, "best", "maker", 1, 4) == ""
     assert "(12 hands)" in seat_words(pd.concat([_seat_frame({"left": 0.0}), _seat_frame({"dealer": 0.0}, n=12)]),
                                       "best", "maker", 1, 4)
+
+
+def test_the_loner_decision_table_gives_the_answer_against_seats_that_call_as_people_do():
+    """Where the people-like table's cell (heuristic:human) gives the opposite answer, clear of zero, the seat's
+    line says so with that cell's gain; where both agree, nothing is added."""
+    from euchresim.policies.presets import preset_name
+    from euchresim.report.loner import _decision_text, _decisions
+    rng = np.random.default_rng(9)
+    rows = []
+    for policy, dealer_mean in (("best", -0.6), ("heuristic:human", +0.6)):
+        for pos, cls, mean in (("dealer", "2T R", dealer_mean), ("left", "3T RL", 0.8)):
+            rows += [{"policy": policy, "who": "maker", "round": 1, "position": pos, "hand_class": cls, "gain": g,
+                      "took": 0} for g in rng.normal(mean, 1.0, 300)]
+    df = pd.DataFrame(rows)
+    canonical = lambda p: preset_name("heuristic", "human") if p == "heuristic:human" else p    # noqa: E731
+    text = "\n".join(_decision_text(_decisions(df, "best", 4), ["best", "heuristic:human"], 4, df, canonical))
+    dealer = next(ln for ln in text.splitlines() if ln.startswith("- **dealer**"))
+    left = next(ln for ln in text.splitlines() if ln.startswith("- **left**"))
+    human = df[(df["policy"] == "heuristic:human") & (df["position"] == "dealer")]["gain"]
+    half = 1.959964 * human.std(ddof=1) / np.sqrt(len(human))
+    assert "it costs: `2T R`" in dealer
+    assert f"Against seats that call as people do (heuristic:human): `2T R` it pays ({human.mean():+.2f} ±{half:.2f})" in dealer
+    assert "people" not in left                      # both say it pays there: nothing added

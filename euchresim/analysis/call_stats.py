@@ -280,6 +280,19 @@ TOSS_UP = 0.10
 TOO_FEW = "too few hands"
 
 
+def answer_flips(bot: pd.DataFrame, people: pd.DataFrame, keys: list, min_n: int = 200) -> pd.DataFrame:
+    """Cells measured under two tables (``bot``: every seat calls as heuristic; ``people``: as people do), side
+    by side (``_heuristic``, ``_human``), those with ``min_n``+ deals under both; ``flips`` where the answer
+    changes: the two gains' intervals each clear of zero, on opposite sides (a class whose answer rests on
+    how the rest of the table calls, not on the hand alone)."""
+    cols = ["n", "gain", "ci_low", "ci_high"]
+    both = bot[keys + cols].merge(people[keys + cols], on=keys, suffixes=("_heuristic", "_human"))
+    both = both[(both["n_heuristic"] >= min_n) & (both["n_human"] >= min_n)].reset_index(drop=True)
+    sign = {side: interval_sign(both[f"ci_low_{side}"], both[f"ci_high_{side}"]) for side in ("heuristic", "human")}
+    both["flips"] = sign["heuristic"] * sign["human"] < 0
+    return both
+
+
 def table_calls(by_class: pd.DataFrame, policies: list, rnd: int = 1, min_n: int = 30, alpha: float = 0.05,
                 advisers=None) -> pd.DataFrame:
     """The call a player can take to the table: per seat and hand class, the main model's answer and who differs.

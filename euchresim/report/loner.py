@@ -75,7 +75,7 @@ def build(ctx) -> Section:
     if decisions:
         charts["decision_card"] = _decision_card(ctx, decisions, policies[0])
     text = (_method_text(players, maker_word, note_def) + _gain_text(t, players, strong, df, policies[0])
-            + _decision_text(decisions, policies, players)
+            + _decision_text(decisions, policies, players, df, ctx.canonical)
             + _where_it_pays_text(t["loner_fit"]) + _chart_text(ctx, charts, counts, policies)
             + _threshold_text(t) + count_text(t, policies[0]) + _models_text(t["loner_models"], policies)
             + chose_note(policies, ctx.models))
@@ -308,35 +308,64 @@ def _card_targeted(decisions: list[tuple]) -> str:
     return "round one's targeted classes from their targeted deals; " if classes else ""
 
 
-def _decision_text(decisions: list[tuple], policies: list, players: int) -> list[str]:
+def _decision_text(decisions: list[tuple], policies: list, players: int, df: pd.DataFrame | None = None,
+                   canonical=None) -> list[str]:
     """The decision table for going alone and defending alone: per who, round and seat, the classes where it
     pays, is a toss-up, has too few hands to say, or costs, each with its gain and half-width (or its hand
     count), under the main model; every answer per seat, as the seats differ (a pooled answer was wrong for
-    two of them)."""
+    two of them). Where the report also ran a model whose other seats call as people do (``heuristic:human``)
+    and its cell gives the opposite answer (both clear of zero), that answer follows the seat's line: the
+    answer that rests on how the table calls."""
     from euchresim.analysis import speaking_order
     from euchresim.analysis.call_stats import decision_table
+    from euchresim.report.order_up import people_model
     main = policies[0]
     order = [position_names(players)[p] for p in speaking_order(players)]
+    human = people_model(policies[1:], canonical) if canonical is not None and df is not None else None
     text = ["## The decision table\n",
             f"Per seat and round ({main}; {HAND_CLASS_NOTE}): go alone (or defend alone) with the classes "
             "where it pays, not with those where it costs; each class with its gain in points a hand and the "
             "95% interval's half-width, or its hand count where there are too few to say"
             + (" (all of it on one page to keep: [decision_card.png](decision_card.png))" if decisions else "")
-            + "." + _targeted_note(decisions) + "\n"]
+            + "." + _targeted_note(decisions)
+            + (f" Where the same deals played with the other seats calling as people do ({human}) give the "
+               "opposite answer, that answer follows the seat's line." if human else "") + "\n"]
     words = {"order": "it pays", "close": "a toss-up", "too few hands": "too few hands to say", "pass": "it costs"}
     for who, what, rnd, calls in decisions:
         text.append(f"{what}, trump made in round {'one' if rnd == 1 else 'two'}:\n")
         table = decision_table(calls, order)
+        people = _people_calls(df, human, who, rnd) if human else None
         for pos in order:
             seat = table[table["position"] == pos]
             if len(seat):
-                text.append(f"- **{pos}**: " + "; ".join(
+                line = f"- **{pos}**: " + "; ".join(
                     f"{words[r['call']]}: " + ", ".join(
                         f"`{c}` " + (f"{g:+.2f} ±{(hi - lo) / 2:.2f}" if n >= 30 else
                                      f"{n} hand{'s' if n != 1 else ''}") for c, g, lo, hi, n in r["cells"])
-                    for _, r in seat.iterrows()) + ".")
+                    for _, r in seat.iterrows())
+                if people is not None and len(people):
+                    mine = calls[calls["position"].astype(str) == pos].set_index(["position", "hand_class"])
+                    other = [(k[1], people.loc[k]) for k in mine.index if k in people.index
+                             and people.loc[k, "call"] in ("order", "pass") and mine.loc[k, "call"] in ("order", "pass")
+                             and people.loc[k, "call"] != mine.loc[k, "call"]]
+                    if other:
+                        line += (f". Against seats that call as people do ({human}): " + ", ".join(
+                            f"`{c}` {words[r['call']]} ({r['gain']:+.2f} ±{(r['ci_high'] - r['ci_low']) / 2:.2f})"
+                            for c, r in other))
+                text.append(line + ".")
         text.append("")
     return text
+
+
+def _people_calls(df: pd.DataFrame, human: str, who: str, rnd: int) -> pd.DataFrame:
+    """The people-like table's call per seat and class for one who and round (``table_calls``), by (seat, class)."""
+    from euchresim.analysis.call_stats import table_calls
+    sub = df[(df["policy"] == human) & (df["who"] == who) & (df["round"] == rnd)]
+    if not len(sub):
+        return pd.DataFrame()
+    cells = gain_table(sub.assign(policy=human), ["policy", "round", "position", "hand_class"])
+    calls = table_calls(cells, [human], rnd)
+    return calls.assign(position=calls["position"].astype(str)).set_index(["position", "hand_class"])
 
 
 def _gain_text(t: dict, players: int, strong: tuple | None = None, df: pd.DataFrame | None = None,

@@ -291,7 +291,7 @@ def _decision_text(t: dict, policies: list, order: list, canonical) -> list[str]
             "interval's half-width, or its hand count where there are too few to say"
             + (" (the two charts above on one page to keep: [decision_card.png](decision_card.png))"
                if "order_up_calls_round1" in t else "") + ".\n"]
-    human = _people(policies[1:], canonical)
+    human = people_model(policies[1:], canonical)
     for rnd, word in ((1, "order up"), (2, "name your best suit")):
         calls = t.get(f"order_up_calls_round{rnd}")
         if calls is None or not len(calls):
@@ -428,7 +428,7 @@ def _heat_name(policy: str, policies: list) -> str:
     return f"heatmap_{_label(policy, policies)}"
 
 
-def _people(policies, canonical):
+def people_model(policies, canonical):
     """The model among ``policies`` that calls as people do (``heuristic:human`` however it was given), or None."""
     from euchresim.policies.presets import preset_name
     return next((p for p in policies if canonical(p) == preset_name("heuristic", "human")), None)
@@ -446,7 +446,7 @@ def _like_people(by_pos, by_class, policies, players, order, canonical):
     if players != 4:
         return None
     bot = next((p for p in policies if canonical(p) == "heuristic"), None)
-    people = _people(policies, canonical)
+    people = people_model(policies, canonical)
     if bot is None or people is None:
         return None
     text = ["## When the other seats call like people\n",
@@ -460,14 +460,9 @@ def _like_people(by_pos, by_class, policies, players, order, canonical):
         if len(rows) == 2:
             a, b = (rows[rows["policy"] == p].iloc[0] for p in (bot, people))
             text.append(f"- **{pos}**: {fmt_gain(a, 'heuristic')}; {fmt_gain(b, 'heuristic:human')}.")
+    from euchresim.analysis.call_stats import answer_flips
     r1 = by_class[by_class["round"] == 1]
-    keys = ["position", "hand_class"]
-    cols = ["n", "gain", "ci_low", "ci_high"]
-    both = r1[r1["policy"] == bot][keys + cols].merge(r1[r1["policy"] == people][keys + cols], on=keys,
-                                                      suffixes=("_heuristic", "_human"))
-    both = both[(both["n_heuristic"] >= 200) & (both["n_human"] >= 200)].reset_index(drop=True)
-    sign = {side: interval_sign(both[f"ci_low_{side}"], both[f"ci_high_{side}"]) for side in ("heuristic", "human")}
-    both["flips"] = sign["heuristic"] * sign["human"] < 0      # opposite answers, each clear of zero
+    both = answer_flips(r1[r1["policy"] == bot], r1[r1["policy"] == people], ["position", "hand_class"])
     flips = both[both["flips"]]
     text.append(f"\nOf {len(both)} seat and hand classes with 200+ deals under both, the answer (order or pass) "
                 f"changes at {len(flips)}, both intervals clear of zero (`order_up_like_people.csv`)"
