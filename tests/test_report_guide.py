@@ -340,3 +340,19 @@ def test_the_loner_decision_table_gives_the_answer_against_seats_that_call_as_pe
     assert "it costs: `2T R`" in dealer
     assert f"Against seats that call as people do (heuristic:human): `2T R` it pays ({human.mean():+.2f} ±{half:.2f})" in dealer
     assert "people" not in left                      # both say it pays there: nothing added
+
+
+def test_how_often_calling_is_right_is_the_main_models_and_never_a_cheats():
+    """The order-up report quoted "calling is right on 73.6% ... dd" for the dealer in round two, where the main
+    model had no hands: the clause is the main model's or absent."""
+    from euchresim.report.order_up import _by_seat_text
+    row = dict(n=100, gain=0.1, ci_low=0.0, ci_high=0.2, right=0.736, right_low=0.7, right_high=0.77, round=2,
+               position="dealer")
+    by_pos = pd.DataFrame([dict(row, policy="dd")])
+    t = {"order_up_by_position": by_pos, "order_up_by_class": pd.DataFrame(columns=["round", "hand_class"])}
+    line = next(ln for ln in _by_seat_text(t, ["dealer"], main="best") if ln.startswith("- **dealer**"))
+    assert "73.6%" not in line and "right on" not in line and line.endswith("dd).")
+    by_pos = pd.DataFrame([dict(row, policy="dd"), dict(row, policy="best", right=0.5, right_low=0.4, right_high=0.6)])
+    t["order_up_by_position"] = by_pos
+    line = next(ln for ln in _by_seat_text(t, ["dealer"], main="best") if ln.startswith("- **dealer**"))
+    assert "calling is right on 50.0% of hands (40.0%-60.0%, best)" in line

@@ -385,7 +385,7 @@ def _gain_text(t: dict, players: int, strong: tuple | None = None, df: pd.DataFr
             if len(rows):
                 text.append(f"- {who}, trump made in round {rnd}: {word} gains "
                             + "; ".join(fmt_gain(r, r["policy"]) for _, r in rows.iterrows())
-                            + f"; right on {rows.iloc[0]['right']:.1%} of hands ({rows.iloc[0]['policy']})."
+                            + _right_words(rows, main) + "."
                             + (seat_words(df, main, who, rnd, players) if df is not None else ""))
     text.append("")
     targeted = strong[1] if strong else {}
@@ -400,6 +400,13 @@ def _gain_text(t: dict, players: int, strong: tuple | None = None, df: pd.DataFr
             text.append(f"- maker with `{cls}`: " + "; ".join(fmt_gain(r, r["policy"]) for _, r in rows.iterrows()) + ".")
     text.append("")
     return text
+
+
+def _right_words(rows: pd.DataFrame, main: str | None) -> str:
+    """How often going (defending) alone was right, the main model's (``main``; the first row where not
+    given), and nothing where the main model has no hands: never another model's in its place."""
+    mine = rows[rows["policy"].astype(str) == str(main)] if main is not None else rows.iloc[:1]
+    return f"; right on {mine.iloc[0]['right']:.1%} of hands ({mine.iloc[0]['policy']})" if len(mine) else ""
 
 
 def seat_words(df: pd.DataFrame, main: str, who: str, rnd: int, players: int) -> str:

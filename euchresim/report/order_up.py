@@ -99,7 +99,7 @@ def build(ctx) -> Section:
     charts = _charts(ctx, df, t, fits, policies, counts)
     human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order, ctx.canonical)
     text = (_at_the_table_text(ctx, t, charts, policies) + _decision_text(t, policies, order, ctx.canonical) + _method_text()
-            + _by_seat_text(t, order, strong)
+            + _by_seat_text(t, order, strong, policies[0])
             + _heatmap_text(ctx, counts, policies)
             + (human[0] if human is not None else []) + _models_text(t["order_up_models"], policies)
             + _upcard_text(t["order_up_by_upcard"], policies[0])
@@ -341,9 +341,11 @@ def _method_text() -> list[str]:
             "neither.\n"]
 
 
-def _by_seat_text(t: dict, order: list, strong_text: list | None = None) -> list[str]:
+def _by_seat_text(t: dict, order: list, strong_text: list | None = None, main: str | None = None) -> list[str]:
     """The gain of calling by seat and round, then round one's classes with a bower and two or three trumps
-    (``strong_text`` in their place when the main model's come from targeted deals)."""
+    (``strong_text`` in their place when the main model's come from targeted deals).  How often calling is
+    right is the main model's (``main``), and left out where it has no hands: another model's, a cheat's
+    perhaps, was quoted in its place."""
     by_pos, by_class = t["order_up_by_position"], t["order_up_by_class"]
     text = ["## Calling over passing, by seat\n"]
     for pos in order:
@@ -351,9 +353,11 @@ def _by_seat_text(t: dict, order: list, strong_text: list | None = None) -> list
             rows = by_pos[(by_pos["position"] == pos) & (by_pos["round"] == rnd)]
             if len(rows):
                 parts = "; ".join(fmt_gain(r, r["policy"]) for _, r in rows.iterrows())
-                r0 = rows.iloc[0]
-                text.append(f"- **{pos}**, round {rnd}: calling gains {parts}; calling is right on "
-                            f"{r0['right']:.1%} of hands ({r0['right_low']:.1%}-{r0['right_high']:.1%}, {r0['policy']}).")
+                mine = rows[rows["policy"].astype(str) == str(main)]       # the main model's, never another's
+                right = "" if not len(mine) else (
+                    f"; calling is right on {mine.iloc[0]['right']:.1%} of hands ({mine.iloc[0]['right_low']:.1%}-"
+                    f"{mine.iloc[0]['right_high']:.1%}, {main})")
+                text.append(f"- **{pos}**, round {rnd}: calling gains {parts}{right}.")
     text.append("")
     if strong_text is not None:
         return text + strong_text
