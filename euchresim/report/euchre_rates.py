@@ -28,6 +28,9 @@ from euchresim.report.replicate import again_spec, again_words, rates_again
 GROUPING = ("maker_pos", "make_round", "maker_trumps", "maker_alone")
 MIN_CELL = 30                # made hands a cell needs before the text names it
 ROUND_MADE = "round trump was made"      # the legend's title, not the column's name
+# the one convention of every report (analysis.call_stats.HAND_CLASS_NOTE), in this report's words: a maker's
+# trumps are those of the hand it played, the dealer's after taking up the upcard (engine.features maker_trumps)
+TRUMPS_NOTE = "trumps of the hand the maker played: the dealer's with the upcard it took up"
 CHART_TITLES = {
     "euchred_by_position_round": "Makers euchred, by the maker's seat and bidding round (share of made hands)",
     "march_by_position_round": "Makers marched, by the maker's seat and bidding round (share of made hands)",
@@ -219,12 +222,12 @@ def _charts(ctx, tables: dict, cap, players: int) -> dict:
         long, "maker_trumps", "rate", ctx.path("rates_by_trumps.png"),
         title="Euchres and marches by the trumps the maker held", caption=cap(f"cells with {MIN_CELL}+ made hands"),
         ci_low="low", ci_high="high", group="measure", value_label="% of made hands", percent=True,
-        category_label="trumps in the maker's hand (after the exchange)")
+        category_label="trumps in the hand the maker played (the dealer's with the upcard it took up)")
     mean_euchre = row_of(summary, "makers euchred")["value"]
     charts["euchred_heatmap"] = plots.heatmap(
         tables["by_position_trumps"], "maker_pos", "maker_trumps", "euchred_rate", ctx.path("euchred_heatmap.png"),
-        title="Euchre rate by the maker's seat and trumps", caption=cap(f"colour centred on the overall "
-                                                                       f"{100 * mean_euchre:.1f}%"),
+        title="Euchre rate by the maker's seat and trumps", caption=cap(
+            f"colour centred on the overall {100 * mean_euchre:.1f}%; {TRUMPS_NOTE}"),
         ci_low="euchred_low", ci_high="euchred_high", fmt="{:.0%}", center=float(mean_euchre), row_label="maker's seat", col_label="maker's trumps",
         value_label="euchred (share of made hands)", count="made", cmap="RdBu_r")
     if lone is not None and len(lone):
@@ -263,7 +266,7 @@ def _findings_text(tables: dict, pol: str, n: int, players: int) -> list[str]:
                     f"{hi.made:,} hands; the least, the {lo.maker_pos} in round {lo.make_round}: "
                     f"{pct(lo.euchred_rate, lo.euchred_low, lo.euchred_high)} of {lo.made:,}. "
                     + _seats_words(big, "euchred", "euchre rate", "seats and rounds"))
-    text += ["", "By the trumps the maker held as it played:", ""]
+    text += ["", f"By the trumps the maker held ({TRUMPS_NOTE}):", ""]
     for r in by_trumps[by_trumps["made"] >= MIN_CELL].itertuples(index=False):
         text.append(f"- {r.maker_trumps} trump{'' if str(r.maker_trumps) == '1' else 's'} ({r.made:,} hands): euchred "
                     f"{pct(r.euchred_rate, r.euchred_low, r.euchred_high)}, marched "
