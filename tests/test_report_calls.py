@@ -137,6 +137,13 @@ def test_loner_files(loner):
     thr = pd.read_csv(os.path.join(loner, "loner_count_thresholds.csv"))
     assert {"refits_min", "refits_max", "within"} <= set(thr.columns)
     assert ("Each round's threshold lies within" in readme) == bool(thr["within"].all())
+    # where going alone pays per seat, round and class, and the policy's share of loners in those cells
+    fit = pd.read_csv(os.path.join(loner, "loner_fit_by_seat.csv"))
+    assert "heuristic" in set(fit["policy"]) and "dd" not in set(fit["policy"]) and (fit["n"] >= 30).all()  # a cheat out
+    g = fit[fit["policy"] == "heuristic"]
+    costs = g[g["verdict"] == "costs"]
+    share = (costs["n"] * costs["alone_rate"]).sum() / costs["n"].sum()
+    assert f"on {share:.1%} of those in the {len(costs)} where it costs." in readme
     # each chart's caption in the README counts the hands behind that chart, not every deal of the report
     caps = re.findall(r"!\[(\w+)\]\(\w+\.png\)\n\n\*[^*]* · ([\d,]+) hands", readme)
     df_n = {name: int(n.replace(",", "")) for name, n in caps}

@@ -76,7 +76,7 @@ def build(ctx) -> Section:
         charts["decision_card"] = _decision_card(ctx, decisions, policies[0])
     text = (_method_text(players, maker_word, note_def) + _gain_text(t, players, strong, df, policies[0])
             + _decision_text(decisions, policies, players, df, ctx.canonical)
-            + _where_it_pays_text(t["loner_fit"]) + _chart_text(ctx, charts, counts, policies)
+            + _where_it_pays_text(t["loner_fit"], t["loner_fit_by_seat"]) + _chart_text(ctx, charts, counts, policies)
             + _threshold_text(t) + count_text(t, policies[0]) + _models_text(t["loner_models"], policies)
             + chose_note(policies, ctx.models))
     return Section(title="Going alone: paired counterfactuals", text="\n".join(text), tables=t, charts=charts)
@@ -123,6 +123,9 @@ def _tables(df: pd.DataFrame, policies: list, cheats=()) -> dict:
         models[c] = models[c].fillna(0).astype(int)
     return {"loner_by_round": gain_table(df, ["policy", "who", "round"]), "loner_by_class": by_class,
             "loner_by_feature": pd.concat(feats, ignore_index=True), "loner_fit": _alone_where_it_pays(by_class, cheats),
+            "loner_fit_by_seat": _alone_where_it_pays(
+                gain_table(df[df["who"] == "maker"], ["policy", "who", "round", "position", "hand_class"]), cheats,
+                min_deals=MIN_INTERVAL_HANDS),
             "loner_by_points": gain_table(df.assign(points=np.clip(df["published"], 0, 24)),
                                           ["policy", "who", "points"]),
             "loner_models": models}
@@ -434,7 +437,7 @@ def seat_words(df: pd.DataFrame, main: str, who: str, rnd: int, players: int) ->
     return f" By seat ({main}): " + ", ".join(parts) + f"; {verdict}."
 
 
-def _where_it_pays_text(fit: pd.DataFrame) -> list[str]:
+def _where_it_pays_text(fit: pd.DataFrame, by_seat: pd.DataFrame | None = None) -> list[str]:
     if not len(fit):
         return []
     text = ["## Does the bot go alone where it pays?\n",
@@ -444,9 +447,17 @@ def _where_it_pays_text(fit: pd.DataFrame) -> list[str]:
             "pays and not where it costs (`loner_fit.csv`).\n"]
     for policy, g in fit.groupby("policy", sort=False):
         pays, costs = g[g["verdict"] == "pays"], g[g["verdict"] == "costs"]
-        share = lambda t: (t["n"] * t["alone_rate"]).sum() / t["n"].sum() if len(t) else float("nan")
-        text.append(f"- {policy}: alone on {share(pays):.1%} of the deals in the {len(pays)} classes where it "
-                    f"pays, and on {share(costs):.1%} of those in the {len(costs)} where it costs.")
+        text.append(f"- {policy}: alone on {_share_alone(pays):.1%} of the deals in the {len(pays)} classes where "
+                    f"it pays, and on {_share_alone(costs):.1%} of those in the {len(costs)} where it costs.")
+    if by_seat is not None and len(by_seat):
+        text.append("\nThe classes above pool the seats and both rounds, where going alone pays at one seat and "
+                    "costs at another; per seat, round and class (the cells of the decision table, "
+                    f"{MIN_INTERVAL_HANDS} or more deals each, `loner_fit_by_seat.csv`):\n")
+        for policy, g in by_seat.groupby("policy", sort=False):
+            pays, costs = g[g["verdict"] == "pays"], g[g["verdict"] == "costs"]
+            text.append(f"- {policy}: alone on {_share_alone(pays):.1%} of the deals in the {len(pays)} cells "
+                        f"where it pays, and on {_share_alone(costs):.1%} of those in the {len(costs)} where "
+                        "it costs.")
     shown = fit[["policy", "hand_class", "n", "gain", "ci_low", "ci_high", "verdict", "alone_rate"]].copy()
     from euchresim.plots.drawing import fmt_value        # 99.5% is not printed as 100% (issue 36)
     shown["alone_rate"] = [fmt_value("{:.0%}", x) for x in shown["alone_rate"]]
@@ -564,3 +575,8 @@ def _alone_where_it_pays(by_class: pd.DataFrame, cheats, min_deals: int = 200) -
     t["verdict"] = np.where(sign > 0, "pays", np.where(sign < 0, "costs", "cannot tell"))
     t["alone_rate"] = t["policy_chose"]
     return t.reset_index(drop=True)
+
+
+def _share_alone(t: pd.DataFrame) -> float:
+    """The share of deals in cells ``t`` where the policy went alone (cells weighted by their deals)."""
+    return float((t["n"] * t["alone_rate"]).sum() / t["n"].sum()) if len(t) else float("nan")
