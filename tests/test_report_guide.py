@@ -323,7 +323,7 @@ def test_the_loner_decision_table_gives_the_answer_against_seats_that_call_as_pe
     """Where the people-like table's cell (heuristic:human) gives the opposite answer, clear of zero, the seat's
     line says so with that cell's gain; where both agree, nothing is added."""
     from euchresim.policies.presets import preset_name
-    from euchresim.report.loner import _decision_text, _decisions
+    from euchresim.report.loner_decisions import decision_text as _decision_text, decisions as _decisions
     rng = np.random.default_rng(9)
     rows = []
     for policy, dealer_mean in (("best", -0.6), ("heuristic:human", +0.6)):

@@ -17,7 +17,7 @@ from euchresim.cards import JOKER
 from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table
 from euchresim.analysis.call_stats import (HAND_CLASS_NOTE, PUBLISHED_CALL, TOSS_UP, best_suit, class_order, count_points,
-                                      gain_table, hand_class, interval_sign, model_compare, played_features,
+                                      gain_table, hand_class, model_compare, played_features,
                                       table_calls)
 from euchresim.report.paired_chunks import MIN_INTERVAL_HANDS, chose_note, collect, fmt_gain
 from euchresim.report.order_up_count import count_text, hands_counted, count_tables
@@ -195,6 +195,14 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list, counts: 
         caption=ctx.caption(", ".join(policies), counts["bars_position"], "one bar per play model"),
         ci_low="ci_low", ci_high="ci_high", group="policy", value_label="points a hand",
         category_label="seat and round (r1: round one, r2: round two)")
+    charts.update(_count_charts(ctx, df, fits, ev, policies, counts))
+    return charts
+
+
+def _count_charts(ctx, df: pd.DataFrame, fits: dict, ev: pd.DataFrame, policies: list, counts: dict) -> dict:
+    """The fitted count's threshold chart and the counts' record (points given up), their hands in ``counts``."""
+    from euchresim import plots
+    charts = {}
     first = policies[0]
     if 1 in fits:
         r1 = df[(df["policy"] == first) & (df["round"] == 1)].copy()

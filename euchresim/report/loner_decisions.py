@@ -1,0 +1,142 @@
+"""The loner report's decision table: per who (maker, defender), round and seat, where going (defending) alone
+pays, is a toss-up, has too few hands to say, or costs, under the main model; the same on one page a player
+keeps (``decision_card.png``); and where the other seats calling as people do give the opposite answer.
+
+Split from ``report.loner`` so each stays short; the round-one makers' cells of the targeted classes come
+from their targeted deals (``report.loner_targeted``), as the headline lines give them.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from euchresim.analysis import position_names
+from euchresim.analysis.call_stats import HAND_CLASS_NOTE, TOSS_UP, class_order, gain_table
+
+
+WHAT = (("maker", "Going alone"), ("defender", "Defending alone"))
+CARD_WORDS = {"maker": {"order": "alone", "pass": "don't"}, "defender": {"order": "defend", "pass": "don't"}}
+
+
+def decisions(df: pd.DataFrame, main: str, players: int, head: pd.DataFrame | None = None) -> list[tuple]:
+    """Per who (maker, defender) and round made: the main model's call table by seat and hand class
+    (``table_calls``: it pays, a toss-up, too few hands, it costs), as (who, words, round, calls).
+
+    The round-one makers' cells of the targeted classes come from their targeted deals (``head``, the
+    headline table), as the headline lines give them: the table a player keeps prints the same number
+    as the line above it, the better-measured one."""
+    from euchresim.analysis.call_stats import table_calls
+    from euchresim.report.order_up_targeted import with_targeted
+    mine = df[df["policy"] == main]
+    out = []
+    for who, what in WHAT:
+        for rnd in (1, 2):
+            sub = mine[(mine["who"] == who) & (mine["round"] == rnd)]
+            if len(sub):
+                cells = gain_table(sub.assign(policy=main), ["policy", "round", "position", "hand_class"])
+                if who == "maker" and rnd == 1 and head is not None:
+                    cells = with_targeted(cells, head, main)
+                calls = table_calls(cells, [main], rnd)
+                calls["targeted"] = (who == "maker" and rnd == 1 and head is not None
+                                     and calls["hand_class"].isin(set(head["hand_class"])))
+                out.append((who, what, rnd, calls))
+    return out
+
+
+def decision_card(ctx, decisions: list[tuple], main: str):
+    """Every row of the decision table on one page a player keeps: a panel per who and round."""
+    from euchresim import plots
+    from euchresim.analysis import speaking_order
+    seats = [position_names(ctx.rules.players)[p] for p in speaking_order(ctx.rules.players)]
+    classes = list(class_order())
+    panels = []
+    for who, what, rnd, calls in decisions:
+        c = calls.assign(call=calls["call"].replace(CARD_WORDS[who]),
+                         position=pd.Categorical(calls["position"].astype(str), seats, ordered=True),
+                         hand_class=pd.Categorical(calls["hand_class"], classes, ordered=True))
+        panels.append((f"{what}, trump made in round {'one' if rnd == 1 else 'two'}",
+                       c.sort_values(["position", "hand_class"])))
+    return plots.decision_card(
+        panels, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain", count="n",
+        title=f"When to go alone and to defend alone, by seat ({main})",
+        caption=ctx.caption(main, sum(int(c["n"].sum()) for _, c in panels),
+                            "the gain of going (defending) alone over not, per seat; alone/defend where it pays, "
+                            f"don't where it costs, close within ±{TOSS_UP:.2f} of 0, few: too few hands to say (n=K: under 30 "
+                            "hands, its count, not its mean); "
+                            + _card_targeted(decisions) + HAND_CLASS_NOTE, intervals=False),
+        row_label="seat", col_label="trumps held, bowers")
+
+
+def _targeted_note(decisions: list[tuple]) -> str:
+    """Which cells of the decision table come from targeted deals (the headline lines' cells), if any."""
+    classes = sorted({c for who, _, rnd, calls in decisions if "targeted" in calls
+                      for c in calls.loc[calls["targeted"].astype(bool), "hand_class"]},
+                     key=lambda c: -class_order().index(c))
+    if not classes:
+        return ""
+    return (" The round-one makers' cells of " + ", ".join(f"`{c}`" for c in classes)
+            + " come from the targeted deals, as the lines above give them.")
+
+
+def _card_targeted(decisions: list[tuple]) -> str:
+    classes = _targeted_note(decisions)
+    return "round one's targeted classes from their targeted deals; " if classes else ""
+
+
+def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.DataFrame | None = None,
+                   canonical=None) -> list[str]:
+    """The decision table for going alone and defending alone: per who, round and seat, the classes where it
+    pays, is a toss-up, has too few hands to say, or costs, each with its gain and half-width (or its hand
+    count), under the main model; every answer per seat, as the seats differ (a pooled answer was wrong for
+    two of them). Where the report also ran a model whose other seats call as people do (``heuristic:human``)
+    and its cell gives the opposite answer (both clear of zero), that answer follows the seat's line: the
+    answer that rests on how the table calls."""
+    from euchresim.analysis import speaking_order
+    from euchresim.analysis.call_stats import decision_table
+    from euchresim.report.order_up import people_model
+    main = policies[0]
+    order = [position_names(players)[p] for p in speaking_order(players)]
+    human = people_model(policies[1:], canonical) if canonical is not None and df is not None else None
+    text = ["## The decision table\n",
+            f"Per seat and round ({main}; {HAND_CLASS_NOTE}): go alone (or defend alone) with the classes "
+            "where it pays, not with those where it costs; each class with its gain in points a hand and the "
+            "95% interval's half-width, or its hand count where there are too few to say"
+            + (" (all of it on one page to keep: [decision_card.png](decision_card.png))" if decisions else "")
+            + "." + _targeted_note(decisions)
+            + (f" Where the same deals played with the other seats calling as people do ({human}) give the "
+               "opposite answer, that answer follows the seat's line." if human else "") + "\n"]
+    words = {"order": "it pays", "close": "a toss-up", "too few hands": "too few hands to say", "pass": "it costs"}
+    for who, what, rnd, calls in decisions:
+        text.append(f"{what}, trump made in round {'one' if rnd == 1 else 'two'}:\n")
+        table = decision_table(calls, order)
+        people = _people_calls(df, human, who, rnd) if human else None
+        for pos in order:
+            seat = table[table["position"] == pos]
+            if len(seat):
+                line = f"- **{pos}**: " + "; ".join(
+                    f"{words[r['call']]}: " + ", ".join(
+                        f"`{c}` " + (f"{g:+.2f} ±{(hi - lo) / 2:.2f}" if n >= 30 else
+                                     f"{n} hand{'s' if n != 1 else ''}") for c, g, lo, hi, n in r["cells"])
+                    for _, r in seat.iterrows())
+                if people is not None and len(people):
+                    mine = calls[calls["position"].astype(str) == pos].set_index(["position", "hand_class"])
+                    other = [(k[1], people.loc[k]) for k in mine.index if k in people.index
+                             and people.loc[k, "call"] in ("order", "pass") and mine.loc[k, "call"] in ("order", "pass")
+                             and people.loc[k, "call"] != mine.loc[k, "call"]]
+                    if other:
+                        line += (f". Against seats that call as people do ({human}): " + ", ".join(
+                            f"`{c}` {words[r['call']]} ({r['gain']:+.2f} ±{(r['ci_high'] - r['ci_low']) / 2:.2f})"
+                            for c, r in other))
+                text.append(line + ".")
+        text.append("")
+    return text
+
+
+def _people_calls(df: pd.DataFrame, human: str, who: str, rnd: int) -> pd.DataFrame:
+    """The people-like table's call per seat and class for one who and round (``table_calls``), by (seat, class)."""
+    from euchresim.analysis.call_stats import table_calls
+    sub = df[(df["policy"] == human) & (df["who"] == who) & (df["round"] == rnd)]
+    if not len(sub):
+        return pd.DataFrame()
+    cells = gain_table(sub.assign(policy=human), ["policy", "round", "position", "hand_class"])
+    calls = table_calls(cells, [human], rnd)
+    return calls.assign(position=calls["position"].astype(str)).set_index(["position", "hand_class"])
