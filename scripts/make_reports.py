@@ -45,7 +45,7 @@ REPORTS = [
 COST = {
     "order-up": (21286, 5),            # 5.9 hours over 5 sittings
     "loner": (3951, 2),                # 66 minutes over 2 sittings
-    "euchre-rates": (17, 1),
+    "euchre-rates": (16, 1),
     "decks": (1250, 1),                # 21 minutes
     "win-probability": (4236, 6),      # 71 minutes over 6 sittings
 }

@@ -300,13 +300,18 @@ def test_a_pooled_round_line_names_each_seat_and_says_when_the_seats_differ():
     # means 1 apart with n = 400 and SD 1: each cell's half-width is 0.1, the seats' Q some 100 on 3 df: differ
     words = seat_words(_seat_frame({"left": 0.5, "partner": -0.5, "right": -0.5, "dealer": 0.5}), "best", "maker",
                        1, 4)
-    assert "the seats differ" in words and "no seat's answer" in words
+    assert "the test finds the seats differ" in words and "no seat's answer" in words
     for pos in ("left", "partner", "right", "dealer"):
         assert f"{pos} " in words
     assert words.index("left") < words.index("partner") < words.index("right") < words.index("dealer")
     # one mean at every seat: Q is chi-square on 3 df, and this seed's draw agrees at 5%
     same = seat_words(_seat_frame({"left": 0.2, "partner": 0.2, "right": 0.2, "dealer": 0.2}), "best", "maker", 1, 4)
-    assert "the seats agree" in same
+    assert "the test finds no difference between the seats" in same
+    # a seat under 30 hands is shown with its count and left out of the test: two large seats alike and a
+    # 12-hand seat far off are no difference found
+    alike = pd.concat([_seat_frame({"left": 0.3, "partner": 0.3}, n=4000), _seat_frame({"right": 2.7}, n=12)])
+    words = seat_words(alike, "best", "maker", 1, 4)
+    assert "right +" in words and "(12 hands)" in words and "the test finds no difference" in words
     # the printed cell is the seat's mean and half-width (1.96 SD / sqrt(n))
     df = _seat_frame({"left": 0.0, "partner": 1.0})
     left = df[df["position"] == "left"]["gain"]
@@ -356,3 +361,18 @@ def test_how_often_calling_is_right_is_the_main_models_and_never_a_cheats():
     t["order_up_by_position"] = by_pos
     line = next(ln for ln in _by_seat_text(t, ["dealer"], main="best") if ln.startswith("- **dealer**"))
     assert "calling is right on 50.0% of hands (40.0%-60.0%, best)" in line
+
+
+def test_answer_flips_needs_both_tables_measured_and_both_answers_clear_of_zero():
+    """Known cells: opposite signs, each interval clear of zero and 200+ hands under both: a flip; an interval
+    holding zero, or too few hands under one table: none."""
+    from euchresim.analysis.call_stats import answer_flips
+    cell = lambda pos, n, g, half: {"position": pos, "hand_class": "2T R", "n": n, "gain": g,   # noqa: E731
+                                    "ci_low": g - half, "ci_high": g + half}
+    bot = pd.DataFrame([cell("dealer", 300, -0.5, 0.1), cell("left", 300, -0.5, 0.1), cell("right", 150, -0.5, 0.1)])
+    people = pd.DataFrame([cell("dealer", 300, +0.3, 0.1), cell("left", 300, +0.05, 0.1),
+                           cell("right", 300, +0.5, 0.1)])
+    got = answer_flips(bot, people, ["position", "hand_class"]).set_index("position")
+    assert list(got.index) == ["dealer", "left"]                  # right: 150 hands under the bot's table
+    assert bool(got.loc["dealer", "flips"]) and not bool(got.loc["left", "flips"])
+    assert got.loc["dealer", "gain_human"] == 0.3 and got.loc["dealer", "gain_heuristic"] == -0.5

@@ -260,6 +260,11 @@ def test_the_chi_square_tail_keeps_its_digits_far_out_and_q_is_worded_as_a_reade
     for x in (0.5, 2.0, 3.0, 3.84, 10.0, 50.0, 100.0, 1261.6):
         for df, f in forms.items():
             assert _chi2_sf(x, df) == pytest.approx(f(x), rel=1e-12), (x, df)
-    assert q_words({"q": 11.5, "df": 3, "p": 0.0094}) == "Cochran's Q 11.5 on 3 degrees of freedom, p = 0.0094"
-    assert q_words({"q": 0.5, "df": 1, "p": 0.4795}) == "Cochran's Q 0.5 on 1 degree of freedom, p = 0.48"
+    assert q_words({"q": 11.5, "df": 3, "p": 0.0094}) == "Cochran's Q 11.5 on 3 degrees of freedom, p = 0.009"
+    assert q_words({"q": 0.5, "df": 1, "p": 0.4805}) == "Cochran's Q 0.5 on 1 degree of freedom, p = 0.480"
+    # beside 5%, three digits: 0.0499 never reads "0.05" beside "the seats differ"
+    assert q_words({"q": 3.85, "df": 1, "p": 0.0499}).endswith("p = 0.0499")
+    assert q_words({"q": 3.8, "df": 1, "p": 0.0512}).endswith("p = 0.0512")
+    assert q_words({"q": 0.0, "df": 1, "p": 0.9996}).endswith("p > 0.999")
+    assert _chi2_sf(float("nan"), 2) != _chi2_sf(float("nan"), 2)        # no number for no statistic
     assert q_words({"q": 1261.6, "df": 3, "p": _chi2_sf(1261.6, 3)}).endswith("p < 0.001")

@@ -99,6 +99,8 @@ def rates_agree(successes, totals, alpha: float = 0.05) -> dict:
         return {"q": math.nan, "df": max(len(n) - 1, 0), "p": math.nan, "agree": True}
     p = k_.sum() / n.sum()
     expected = np.concatenate([n * p, n * (1 - p)])
+    if expected.min() < 5:                  # the chi-square tail is no guide to so few: not tested
+        return {"q": math.nan, "df": len(n) - 1, "p": math.nan, "agree": True, "small": True}
     observed = np.concatenate([k_, n - k_])
     chi = float(((observed - expected) ** 2 / expected).sum())
     pv = _chi2_sf(chi, len(n) - 1)
@@ -114,6 +116,8 @@ def _chi2_sf(x: float, df: int) -> float:
     """P(chi-square with ``df`` degrees of freedom > x), the regularised upper gamma Q(df/2, x/2) (no scipy
     needed): below a + 1 by the lower series (Q = 1 - P), above it by the continued fraction for Q itself, so a
     far tail keeps its digits (1 - P would give 4e-14 for a tail near 1e-270)."""
+    if x != x:
+        return math.nan
     if x <= 0:
         return 1.0
     a, t = df / 2.0, x / 2.0
@@ -146,12 +150,26 @@ def _chi2_sf(x: float, df: int) -> float:
 
 
 def q_words(test: dict) -> str:
-    """A ``seats_agree`` result as words: "Cochran's Q 11.5 on 3 degrees of freedom, p = 0.0094" (p < 0.001 as
-    that: a smaller p says no more, and its digits would claim a precision the normal cells do not have)."""
+    """A ``seats_agree`` result as words: "Cochran's Q 11.5 on 3 degrees of freedom, p = 0.009"; three digits,
+    so a p beside 5% never reads as its verdict's opposite (0.0499 is not "0.05"), and p < 0.001 as that: a
+    smaller p says no more, its digits would claim a precision the normal cells do not have."""
     dof = test["df"]
     p = test["p"]
-    return (f"Cochran's Q {test['q']:.1f} on {dof} degree{'s' if dof != 1 else ''} of freedom, "
-            + ("p < 0.001" if p < 0.001 else f"p = {p:.2g}" if p < 0.05 else f"p = {p:.2f}"))
+    near = abs(p - 0.05) < 0.005                    # beside the 5% the verdicts use: the digits that decide
+    shown = ("p < 0.001" if p < 0.001 else "p > 0.999" if p > 0.999 else f"p = {p:.4f}" if near
+             else f"p = {p:.3f}")
+    return f"Cochran's Q {test['q']:.1f} on {dof} degree{'s' if dof != 1 else ''} of freedom, {shown}"
+
+
+def seats_verdict(test: dict, differ_says: str, words=q_words) -> str:
+    """Whether the seats (cells) share one value, in words a reader cannot take for more than the test says:
+    a rejection is a difference the test finds (``differ_says`` follows it), a non-rejection only that none
+    was found; fewer than two cells with an interval: not tested."""
+    if test["q"] != test["q"]:
+        return "not tested (fewer than two seats with 30 or more hands)"
+    if test["agree"]:
+        return f"the test finds no difference between the seats ({words(test)})"
+    return f"the test finds the seats differ ({words(test)}): {differ_says}"
 
 
 def pooled_by_reach(deals: pd.DataFrame, dealt: pd.Series, z: float = Z95) -> dict:

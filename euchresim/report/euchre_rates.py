@@ -129,17 +129,20 @@ def said(summary, statistic, what="rate") -> str:
     return (pct if what == "rate" else pts)(r["value"], r["ci_low"], r["ci_high"])
 
 
-def _seats_words(cells: pd.DataFrame, measure: str, what: str, unit: str) -> str:
-    """Whether the cells' rates (seats, or seats by round) are one rate (Pearson's chi-square of homogeneity,
-    ``analysis.targeted_stats.rates_agree``): a pooled rate is every seat's answer only where they are."""
-    from euchresim.analysis.targeted_stats import chi_words, rates_agree
+def _seats_words(cells: pd.DataFrame, measure: str, what: str, where: str = "") -> str:
+    """Whether the seats' rates are one rate (Pearson's chi-square of homogeneity,
+    ``analysis.targeted_stats.rates_agree``): a pooled rate is every seat's only where they are. Cells with a
+    ``make_round`` are tested within each round (the rounds differ for reasons of their own)."""
+    from euchresim.analysis.targeted_stats import chi_words, rates_agree, seats_verdict
+    if "make_round" in cells:
+        return " ".join(_seats_words(g.drop(columns="make_round"), measure, what, f" in round {r}")
+                        for r, g in cells.groupby("make_round", sort=True) if len(g) >= 2)
     test = rates_agree(cells[measure], cells["made"])
-    if test["q"] != test["q"]:
-        return ""
-    if test["agree"]:
-        return f"The {what} is one rate across the {unit} as far as they tell ({chi_words(test)})."
-    return (f"The {what} differs between the {unit} ({chi_words(test)}): the rate of all of them together is "
-            "none of theirs; read each one's.")
+    if test.get("small"):
+        return f"The {what} by seat{where}: not tested (a cell expects fewer than 5 hands)."
+    said = seats_verdict(test, "the rate of them all together is none of theirs; read each one's",
+                         words=chi_words)
+    return f"The {what} by seat{where}: {said}."
 
 
 def _cells(counts, grouping, players, where=None) -> pd.DataFrame:
@@ -265,7 +268,7 @@ def _findings_text(tables: dict, pol: str, n: int, players: int) -> list[str]:
                     f"{hi.make_round}: {pct(hi.euchred_rate, hi.euchred_low, hi.euchred_high)} of "
                     f"{hi.made:,} hands; the least, the {lo.maker_pos} in round {lo.make_round}: "
                     f"{pct(lo.euchred_rate, lo.euchred_low, lo.euchred_high)} of {lo.made:,}. "
-                    + _seats_words(big, "euchred", "euchre rate", "seats and rounds"))
+                    + _seats_words(big, "euchred", "euchre rate"))
     text += ["", f"By the trumps the maker held ({TRUMPS_NOTE}):", ""]
     for r in by_trumps[by_trumps["made"] >= MIN_CELL].itertuples(index=False):
         text.append(f"- {r.maker_trumps} trump{'' if str(r.maker_trumps) == '1' else 's'} ({r.made:,} hands): euchred "
@@ -279,7 +282,7 @@ def _findings_text(tables: dict, pol: str, n: int, players: int) -> list[str]:
             text.append(f"Alone from the {r.maker_pos} ({r.made:,} hands): marched "
                         f"{pct(r.march_rate, r.march_low, r.march_high)}.")
         if len(lone[lone["made"] >= MIN_CELL]) >= 2:
-            text.append(_seats_words(lone[lone["made"] >= MIN_CELL], "march", "lone march rate", "seats"))
+            text.append(_seats_words(lone[lone["made"] >= MIN_CELL], "march", "lone march rate"))
     text += ["", f"{mine[0].upper() + mine[1:]} made trump in {said(summary, f'trump made by {mine}')} of hands "
                  f"and {other} in {said(summary, f'trump made by {other}')}. The edge of {mine} is "
                  f"{said(summary, f'edge of {mine}, points per hand', 'mean')} points per hand."]

@@ -119,7 +119,7 @@ def _tables(df: pd.DataFrame, policies: list, cheats=()) -> dict:
         t.insert(2, "feature", feat)
         feats.append(t)
     fair = [p for p in policies if str(p) not in {str(c) for c in cheats}]     # a cheat's cell is no advice
-    models = model_compare(by_class, ["who", "hand_class"], fair)
+    models = model_compare(by_class, ["who", "hand_class"], fair) if len(fair) >= 2 else pd.DataFrame()
     for c in [c for c in models if c.startswith("n_")]:
         models[c] = models[c].fillna(0).astype(int)
     return {"loner_by_round": gain_table(df, ["policy", "who", "round"]), "loner_by_class": by_class,
@@ -172,7 +172,8 @@ def _with_refit_range(thr: pd.DataFrame, sp: pd.DataFrame) -> pd.DataFrame:
     r = sp[sp["what"] == "threshold"][["name", "min", "max"]].rename(columns={"min": "refits_min", "max": "refits_max"})
     r = r.assign(round=r["name"].astype(int)).drop(columns="name")
     out = thr.merge(r, on="round", how="left")
-    out["within"] = (out["fitted_threshold"] >= out["refits_min"]) & (out["fitted_threshold"] <= out["refits_max"])
+    inside = (out["fitted_threshold"] >= out["refits_min"]) & (out["fitted_threshold"] <= out["refits_max"])
+    out["within"] = inside.astype(object).where(out["refits_min"].notna(), None)     # no refits: not known
     return out
 
 
@@ -288,7 +289,7 @@ def seat_words(df: pd.DataFrame, main: str, who: str, rnd: int, players: int) ->
     """The main model's cell of one who and round at each seat, in speaking order, and whether the seats
     agree (Cochran's Q, ``analysis.targeted_stats.seats_agree``): "" when fewer than two seats have deals."""
     from euchresim.analysis import speaking_order
-    from euchresim.analysis.targeted_stats import q_words, seats_agree
+    from euchresim.analysis.targeted_stats import seats_agree, seats_verdict
     sub = df[(df["policy"] == main) & (df["who"] == who) & (df["round"] == rnd)]
     if not len(sub):
         return ""
@@ -300,12 +301,13 @@ def seat_words(df: pd.DataFrame, main: str, who: str, rnd: int, players: int) ->
     for pos in order:
         c = cells.loc[pos]
         half = (c["ci_high"] - c["ci_low"]) / 2
-        parts.append(f"{pos} {c['gain']:+.2f} ±{half:.2f}" if int(c["n"]) >= MIN_INTERVAL_HANDS and half == half
+        digits = 3 if half < 0.01 else 2           # two digits that say something, not ±0.00 (as fmt_gain)
+        parts.append(f"{pos} {c['gain']:+.{digits}f} ±{half:.{digits}f}"
+                     if int(c["n"]) >= MIN_INTERVAL_HANDS and half == half
                      else f"{pos} {c['gain']:+.2f} ({int(c['n'])} hand{'s' if int(c['n']) != 1 else ''})")
-    test = seats_agree(cells.loc[order, "gain"], cells.loc[order, "ci_low"], cells.loc[order, "ci_high"])
-    verdict = ("too few seats with an interval to test whether they agree" if test["q"] != test["q"] else
-               f"the seats agree ({q_words(test)})" if test["agree"] else
-               f"the seats differ ({q_words(test)}): the pooled figure is no seat's answer")
+    tested = [p for p in order if int(cells.loc[p, "n"]) >= MIN_INTERVAL_HANDS]   # a seat without an interval
+    test = seats_agree(cells.loc[tested, "gain"], cells.loc[tested, "ci_low"], cells.loc[tested, "ci_high"])
+    verdict = seats_verdict(test, "the pooled figure is no seat's answer")
     return f" By seat ({main}): " + ", ".join(parts) + f"; {verdict}."
 
 
@@ -323,8 +325,8 @@ def _where_it_pays_text(fit: pd.DataFrame, by_seat: pd.DataFrame | None = None) 
                     f"it pays, and on {_share_alone(costs):.1%} of those in the {len(costs)} where it costs.")
     if by_seat is not None and len(by_seat):
         text.append("\nThe classes above pool the seats and both rounds, where going alone pays at one seat and "
-                    "costs at another; per seat, round and class (the cells of the decision table, "
-                    f"{MIN_INTERVAL_HANDS} or more deals each, `loner_fit_by_seat.csv`):\n")
+                    "costs at another; per seat, round and class (the untargeted deals, "
+                    f"{MIN_INTERVAL_HANDS} or more each, `loner_fit_by_seat.csv`):\n")
         for policy, g in by_seat.groupby("policy", sort=False):
             pays, costs = g[g["verdict"] == "pays"], g[g["verdict"] == "costs"]
             text.append(f"- {policy}: alone on {_share_alone(pays):.1%} of the deals in the {len(pays)} cells "
@@ -404,13 +406,16 @@ def _outside_refits_text(thr: pd.DataFrame) -> str:
     """A sentence naming the rounds whose threshold the refits never gave, or saying every one lies within."""
     if "within" not in thr:
         return ""
-    off = thr[~thr["within"].fillna(True).astype(bool)]
+    off = thr[thr["within"].map(lambda w: w is False or w == False)]      # noqa: E712 (None: no refits)
     if not len(off):
+        if thr["within"].isna().all():
+            return ""
         return ("Each round's threshold lies within the range its refits on other halves of the deals gave "
-                "(`refits_min`, `refits_max`).\n")
+                f"(`refits_min`, `refits_max`; {REFITS} refits: a range, not an interval).\n")
     said = "; ".join(f"round {r['round']}: {r['fitted_threshold']:g} (refits {r['refits_min']:g}-"
                      f"{r['refits_max']:g})" for _, r in off.iterrows())
-    return (f"Some thresholds lie outside the range their refits gave ({said}): where the gain near the "
+    return (f"Some thresholds lie outside the range their {REFITS} refits gave ({said}; a range of {REFITS}, not "
+            "an interval: a sixth fit falls outside it now and then by chance alone): where the gain near the "
             "threshold is flat it moves from half to half of the deals; use the refits' range there.\n")
 
 

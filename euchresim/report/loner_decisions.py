@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from euchresim.analysis import position_names
-from euchresim.analysis.call_stats import HAND_CLASS_NOTE, TOSS_UP, class_order, gain_table
+from euchresim.analysis.call_stats import HAND_CLASS_NOTE, TOSS_UP, answer_flips, class_order, gain_table
 
 
 WHAT = (("maker", "Going alone"), ("defender", "Defending alone"))
@@ -36,8 +36,9 @@ def decisions(df: pd.DataFrame, main: str, players: int, head: pd.DataFrame | No
                 if who == "maker" and rnd == 1 and head is not None:
                     cells = with_targeted(cells, head, main)
                 calls = table_calls(cells, [main], rnd)
-                calls["targeted"] = (who == "maker" and rnd == 1 and head is not None
-                                     and calls["hand_class"].isin(set(head["hand_class"])))
+                swapped = set() if not (who == "maker" and rnd == 1 and head is not None) else {
+                    (str(p), c) for p, c, n in zip(head["position"], head["hand_class"], head["reached"]) if n > 0}
+                calls["targeted"] = [(str(p), c) in swapped for p, c in zip(calls["position"], calls["hand_class"])]
                 out.append((who, what, rnd, calls))
     return out
 
@@ -103,7 +104,8 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
             + (" (all of it on one page to keep: [decision_card.png](decision_card.png))" if decisions else "")
             + "." + _targeted_note(decisions)
             + (f" Where the same deals played with the other seats calling as people do ({human}) give the "
-               "opposite answer, that answer follows the seat's line." if human else "") + "\n"]
+               "opposite answer (200 or more hands under each, both intervals clear of zero), that answer "
+               "follows the seat's line." if human else "") + "\n"]
     words = {"order": "it pays", "close": "a toss-up", "too few hands": "too few hands to say", "pass": "it costs"}
     for who, what, rnd, calls in decisions:
         text.append(f"{what}, trump made in round {'one' if rnd == 1 else 'two'}:\n")
@@ -118,25 +120,23 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
                                      f"{n} hand{'s' if n != 1 else ''}") for c, g, lo, hi, n in r["cells"])
                     for _, r in seat.iterrows())
                 if people is not None and len(people):
-                    mine = calls[calls["position"].astype(str) == pos].set_index(["position", "hand_class"])
-                    other = [(k[1], people.loc[k]) for k in mine.index if k in people.index
-                             and people.loc[k, "call"] in ("order", "pass") and mine.loc[k, "call"] in ("order", "pass")
-                             and people.loc[k, "call"] != mine.loc[k, "call"]]
-                    if other:
+                    flips = answer_flips(calls[calls["position"].astype(str) == pos].assign(
+                        position=lambda f: f["position"].astype(str)), people, ["position", "hand_class"])
+                    flips = flips[flips["flips"]]
+                    if len(flips):
                         line += (f". Against seats that call as people do ({human}): " + ", ".join(
-                            f"`{c}` {words[r['call']]} ({r['gain']:+.2f} ±{(r['ci_high'] - r['ci_low']) / 2:.2f})"
-                            for c, r in other))
+                            f"`{r['hand_class']}` {'it pays' if r['gain_human'] > 0 else 'it costs'} "
+                            f"({r['gain_human']:+.2f} ±{(r['ci_high_human'] - r['ci_low_human']) / 2:.2f})"
+                            for _, r in flips.iterrows()))
                 text.append(line + ".")
         text.append("")
     return text
 
 
 def _people_calls(df: pd.DataFrame, human: str, who: str, rnd: int) -> pd.DataFrame:
-    """The people-like table's call per seat and class for one who and round (``table_calls``), by (seat, class)."""
-    from euchresim.analysis.call_stats import table_calls
+    """The people-like table's cells per seat and class for one who and round (their gains and intervals)."""
     sub = df[(df["policy"] == human) & (df["who"] == who) & (df["round"] == rnd)]
     if not len(sub):
         return pd.DataFrame()
-    cells = gain_table(sub.assign(policy=human), ["policy", "round", "position", "hand_class"])
-    calls = table_calls(cells, [human], rnd)
-    return calls.assign(position=calls["position"].astype(str)).set_index(["position", "hand_class"])
+    cells = gain_table(sub, ["position", "hand_class"])
+    return cells.assign(position=cells["position"].astype(str))

@@ -30,7 +30,7 @@ import pandas as pd
 
 from euchresim.analysis import position_names, speaking_order
 from euchresim.analysis.call_stats import class_order, gain_table
-from euchresim.analysis.targeted_stats import mean_share, pooled_by_reach, q_words, seats_agree
+from euchresim.analysis.targeted_stats import mean_share, pooled_by_reach, seats_agree, seats_verdict
 from euchresim.report.paired_chunks import fmt_gain
 from euchresim.report.targeted_cells import replication_words, targeted_deals
 
@@ -117,7 +117,8 @@ def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, class_de
     for c in classes:
         seats = head[(head["hand_class"] == c) & (head["position"] != ALL_SEATS)].set_index("position")
         pooled = head[(head["hand_class"] == c) & (head["position"] == ALL_SEATS)].iloc[0]
-        test = seats_agree(seats["gain"], seats["ci_low"], seats["ci_high"])
+        ok = seats["reached"] >= 30            # a seat without an interval tells the test nothing
+        test = seats_agree(seats.loc[ok, "gain"], seats.loc[ok, "ci_low"], seats.loc[ok, "ci_high"])
         per_seat = []
         for pos in order:
             h = seats.loc[pos]
@@ -131,12 +132,12 @@ def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, class_de
                 if len(cell):
                     parts.append(fmt_gain(cell.iloc[0], f"{policy}, untargeted"))
             per_seat.append(f"  - {pos}: " + "; ".join(parts))
-        if test["agree"]:
-            together = (f"the seats agree ({q_words(test)}); pooled: " + fmt_gain(
+        if test["agree"] and test["q"] == test["q"]:
+            together = (seats_verdict(test, "") + "; pooled: " + fmt_gain(
                 {"gain": pooled["gain"], "ci_low": pooled["ci_low"], "ci_high": pooled["ci_high"],
                  "n": pooled["reached"]}, f"{main}, targeted, seats weighted by reach"))
         else:
-            together = f"the seats differ ({q_words(test)}): no answer for all seats"
+            together = seats_verdict(test, "no answer for all seats")
         lines[c] = (f"- maker with `{c}`, trump made in round one (the hand {pooled['share']:.2%} of a seat's "
                     f"deals, {pooled['share_low']:.2%}-{pooled['share_high']:.2%}); {together}:\n"
                     + "\n".join(per_seat))
