@@ -255,6 +255,23 @@ def test_a_headline_cell_that_does_not_replicate_stops_the_report(tmp_path, monk
     assert not (tmp_path / "ou" / "README.md").exists()
 
 
+def test_a_headline_cell_not_measured_again_stops_the_report(tmp_path, monkeypatch):
+    """The replicate's deals of one class dropped (as a lost piece of kept work would): a headline cell with no
+    measure again is refused in one line naming it, not printed with its z left out."""
+    import euchresim.report.order_up_targeted as T
+    real = T.simulate
+
+    def without(ctx, *a, **k):
+        df, shares = real(ctx, *a, **k)
+        return (df[df["hand_class"] != "2T R"] if ctx.replicate else df), shares
+    monkeypatch.setattr(T, "simulate", without)
+    r = run(OU_ARGS + ["--out", "ou"], cwd=tmp_path)
+    line = [ln for ln in r.output.splitlines() if ln.strip() and "compil" not in ln]
+    assert r.exit_code != 0 and len(line) == 1 and "Traceback" not in r.output, r.output
+    assert "headline cells not measured again" in line[0] and "2T R" in line[0]
+    assert not (tmp_path / "ou" / "README.md").exists()
+
+
 def test_the_readme_has_a_decision_table_read_off_the_call_cells(order_up):
     """Per round and seat: the classes to call with, a toss-up, too few hands, pass, each with the number its
     cell in order_up_calls_round{1,2}.csv holds (the gain and half-width, or the hand count under 30)."""

@@ -268,3 +268,21 @@ def test_the_chi_square_tail_keeps_its_digits_far_out_and_q_is_worded_as_a_reade
     assert q_words({"q": 0.0, "df": 1, "p": 0.9996}).endswith("p > 0.999")
     assert _chi2_sf(float("nan"), 2) != _chi2_sf(float("nan"), 2)        # no number for no statistic
     assert q_words({"q": 1261.6, "df": 3, "p": _chi2_sf(1261.6, 3)}).endswith("p < 0.001")
+
+
+def test_a_cell_without_spread_that_differs_again_is_beyond_chance_and_one_not_measured_again_is_marked():
+    """Known cells: +2.00 on every deal, again +1.00 on every deal: z is infinite, a disagreement (it was left
+    out of Holm's family as not finite); the same constant twice: no test; a 40-hand cell whose measure again
+    has 5 hands: not measured again (the report refuses it, report.targeted_cells.replicated)."""
+    import pandas as pd
+    from euchresim.analysis.targeted_stats import replication
+    head = pd.DataFrame({"position": ["dealer", "left", "right"], "hand_class": ["4+T RL"] * 3,
+                         "reached": [500, 500, 40], "gain": [2.0, 1.0, 0.3], "ci_low": [2.0, 1.0, 0.1],
+                         "ci_high": [2.0, 1.0, 0.5]})
+    again = pd.DataFrame({"position": ["dealer", "left", "right"], "hand_class": ["4+T RL"] * 3,
+                          "n": [480, 510, 5], "gain": [1.0, 1.0, 0.3], "ci_low": [1.0, 1.0, -0.5],
+                          "ci_high": [1.0, 1.0, 1.1]})
+    out = replication(head, again, ["position", "hand_class"]).set_index("position")
+    assert out.loc["dealer", "z_replicate"] == float("inf") and bool(out.loc["dealer", "beyond_chance"])
+    assert not bool(out.loc["left", "beyond_chance"])
+    assert bool(out.loc["right", "not_again"]) and not bool(out.loc["dealer", "not_again"])

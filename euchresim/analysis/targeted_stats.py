@@ -230,12 +230,17 @@ def replication(head: pd.DataFrame, again: pd.DataFrame, keys: list, alpha: floa
                                                                       out["untargeted_ci_high"]))
         out["z_untargeted"] = np.where(ok, zu, np.nan)
     cols = [c for c in ("z_replicate", "z_untargeted") if c in out]
-    zs = [(i, c, float(out.at[i, c])) for i in out.index for c in cols if np.isfinite(out.at[i, c])]
-    rejected = holm([2 * (1 - NormalDist().cdf(abs(v))) for _, _, v in zs], alpha)
+    # an infinite z (two cells without spread that differ: +2.00 on every deal, again +1.00) is a disagreement
+    # no chance explains, not a z to leave out; a NaN z (the same constant twice, or no cell) is no test
+    zs = [(i, c, float(out.at[i, c])) for i in out.index for c in cols if not np.isnan(out.at[i, c])]
+    rejected = holm([2 * (1 - NormalDist().cdf(abs(v))) if np.isfinite(v) else 0.0 for _, _, v in zs], alpha)
     out["beyond_chance"] = False
     for (i, _, _), r in zip(zs, rejected):
         if r:
             out.at[i, "beyond_chance"] = True
+    # a headline cell of 30+ hands whose measure again has under 30 was not measured again: the build refuses it
+    reached = out["reached"] if "reached" in out else out.get("n", pd.Series(0, index=out.index))
+    out["not_again"] = (reached.fillna(0) >= 30) & (out["replicate_n"].fillna(0) < 30)
     out.attrs["tests"] = len(zs)
     return out
 

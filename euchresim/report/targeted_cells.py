@@ -69,6 +69,14 @@ def replicated(ctx, head: pd.DataFrame, simulate_again, keys=("position", "hand_
         columns=keys + ["n", "gain", "ci_low", "ci_high"])
     again = again.assign(**{k: again[k].astype(str) for k in keys if k == "position"})
     out = replication(head, again, keys)
+    missing = out[out["not_again"] & (out["position"].astype(str) != "all seats")] if "position" in out else \
+        out[out["not_again"]]
+    if len(missing):
+        said = "; ".join(f"{r['position']} {r['hand_class']}: {int(r['reached'])} hands, again "
+                         f"{int(0 if r['replicate_n'] != r['replicate_n'] else r['replicate_n'])}"
+                         for _, r in missing.iterrows())
+        raise ReportError(f"{ctx.out}: headline cells not measured again (under 30 hands on deals of their own): "
+                          f"{said}; the report is not written, its kept work is")
     bad = out[out["beyond_chance"]]
     if len(bad):
         said = "; ".join(f"{r['position']} {r['hand_class']}: {r['gain']:+.2f}, again {r['replicate_gain']:+.2f} "
