@@ -238,38 +238,35 @@ def test_every_headline_cell_is_measured_again_and_its_z_printed(order_up):
 
 
 @pytest.mark.slow
-def test_a_headline_cell_that_does_not_replicate_stops_the_report(tmp_path, monkeypatch):
-    """The replicate shifted by a point a hand (as a bug or a mixed kept work would): the build refuses in one
-    line naming the cells, and writes no README."""
+def _refused(tmp_path, monkeypatch, on_replicate) -> str:
+    """The order-up report built with its replicate's deals passed through ``on_replicate``: the one line it
+    stops with (a non-zero exit, no traceback, no README written)."""
     import euchresim.report.order_up_targeted as T
     real = T.simulate
 
-    def shifted(ctx, *a, **k):
+    def changed(ctx, *a, **k):
         df, shares = real(ctx, *a, **k)
-        return (df.assign(gain=df["gain"] + 1.0) if ctx.replicate else df), shares
-    monkeypatch.setattr(T, "simulate", shifted)
+        return (on_replicate(df) if ctx.replicate else df), shares
+    monkeypatch.setattr(T, "simulate", changed)
     r = run(OU_ARGS + ["--out", "ou"], cwd=tmp_path)
     line = [ln for ln in r.output.splitlines() if ln.strip() and "compil" not in ln]
     assert r.exit_code != 0 and len(line) == 1 and "Traceback" not in r.output, r.output
-    assert "headline cells disagree with their measures again beyond chance" in line[0] and "2T R" in line[0]
     assert not (tmp_path / "ou" / "README.md").exists()
+    return line[0]
+
+
+def test_a_headline_cell_that_does_not_replicate_stops_the_report(tmp_path, monkeypatch):
+    """The replicate shifted by a point a hand (as a bug or a mixed kept work would): the build refuses in one
+    line naming the cells, and writes no README."""
+    line = _refused(tmp_path, monkeypatch, lambda df: df.assign(gain=df["gain"] + 1.0))
+    assert "headline cells disagree with their measures again beyond chance" in line and "2T R" in line
 
 
 def test_a_headline_cell_not_measured_again_stops_the_report(tmp_path, monkeypatch):
     """The replicate's deals of one class dropped (as a lost piece of kept work would): a headline cell with no
     measure again is refused in one line naming it, not printed with its z left out."""
-    import euchresim.report.order_up_targeted as T
-    real = T.simulate
-
-    def without(ctx, *a, **k):
-        df, shares = real(ctx, *a, **k)
-        return (df[df["hand_class"] != "2T R"] if ctx.replicate else df), shares
-    monkeypatch.setattr(T, "simulate", without)
-    r = run(OU_ARGS + ["--out", "ou"], cwd=tmp_path)
-    line = [ln for ln in r.output.splitlines() if ln.strip() and "compil" not in ln]
-    assert r.exit_code != 0 and len(line) == 1 and "Traceback" not in r.output, r.output
-    assert "headline cells not measured again" in line[0] and "2T R" in line[0]
-    assert not (tmp_path / "ou" / "README.md").exists()
+    line = _refused(tmp_path, monkeypatch, lambda df: df[df["hand_class"] != "2T R"])
+    assert "headline cells not measured again" in line and "2T R" in line
 
 
 def test_the_readme_has_a_decision_table_read_off_the_call_cells(order_up):
