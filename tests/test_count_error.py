@@ -151,7 +151,7 @@ def test_recovered_is_the_share_of_the_bots_gain_over_passing_a_rule_keeps():
 
 def test_a_threshold_outside_its_refits_range_is_named():
     """The committed order-up report's table gave the partner 7 where all five refits gave 8 or 9."""
-    from euchresim.report.order_up_count import _outside_refits_text, _with_refit_range
+    from euchresim.report.order_up_count import _outside_refits_text, with_refit_range as _with_refit_range
     thr = pd.DataFrame({"round": [1, 1], "position": ["partner", "dealer"], "pos": [2, 0],
                         "fitted_threshold": [7, 5], "published_threshold": [7, 7]})
     sp = pd.DataFrame({"round": [1, 1], "what": ["threshold", "threshold"], "name": ["partner", "dealer"],

@@ -252,7 +252,7 @@ def test_a_lower_trump_worth_more_than_a_higher_one_gets_a_sentence_of_why():
 
 def test_a_threshold_its_refits_never_gave_is_named_in_the_readme():
     """The table's partner 7 where all five refits gave 8 or 9: the sentence names the seat and the range."""
-    from euchresim.report.order_up_count import _outside_refits_text, _with_refit_range
+    from euchresim.report.order_up_count import _outside_refits_text, with_refit_range as _with_refit_range
     thr = pd.DataFrame({"round": [1, 1], "position": ["partner", "dealer"], "pos": [2, 0],
                         "fitted_threshold": [7, 5], "published_threshold": [7, 7]})
     sp = pd.DataFrame({"round": [1, 1], "what": ["threshold", "threshold"], "name": ["partner", "dealer"],

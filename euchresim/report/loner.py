@@ -23,6 +23,7 @@ from euchresim.analysis.call_stats import (PUBLISHED_ALONE, PUBLISHED_URL, class
                                       played_features, published_points)
 from euchresim.analysis.count_error import REFITS, refits, spread
 from euchresim.report import loner_decisions
+from euchresim.report.order_up_count import outside_refits, with_refit_range
 from euchresim.report.paired_chunks import MIN_INTERVAL_HANDS, chose_note, collect, fmt_gain
 
 FEATURES = ("trumps", "right", "left", "off_aces", "voids")
@@ -159,22 +160,9 @@ def _fitted_count(df: pd.DataFrame, policies: list, maker_word: str) -> dict:
                                 "rule": name, **evaluate(gain, call), **recovered(gain, call, own)})
         mine = maker[maker["policy"] == first]
         spread_t = spread(refits(mine, _baselines(mine, first, maker_word), group="round"))
-        thr = _with_refit_range(thr, spread_t)
+        thr = with_refit_range(thr, spread_t, name_as="round", on=("round",))
     return {"loner_count_points": pts, "loner_count_thresholds": thr, "loner_count_eval": pd.DataFrame(ev_rows),
             "loner_count_refits": spread_t}
-
-
-def _with_refit_range(thr: pd.DataFrame, sp: pd.DataFrame) -> pd.DataFrame:
-    """Each round's fitted threshold beside the range its refits on other halves gave, and ``within`` whether
-    the table's value lies in it (a threshold its refits never give is one half's noise, and the README says so)."""
-    if not len(thr) or not len(sp):
-        return thr
-    r = sp[sp["what"] == "threshold"][["name", "min", "max"]].rename(columns={"min": "refits_min", "max": "refits_max"})
-    r = r.assign(round=r["name"].astype(int)).drop(columns="name")
-    out = thr.merge(r, on="round", how="left")
-    inside = (out["fitted_threshold"] >= out["refits_min"]) & (out["fitted_threshold"] <= out["refits_max"])
-    out["within"] = inside.astype(object).where(out["refits_min"].notna(), None)     # no refits: not known
-    return out
 
 
 def _baselines(held: pd.DataFrame, policy: str, maker_word: str) -> dict:
@@ -406,7 +394,7 @@ def _outside_refits_text(thr: pd.DataFrame) -> str:
     """A sentence naming the rounds whose threshold the refits never gave, or saying every one lies within."""
     if "within" not in thr:
         return ""
-    off = thr[thr["within"].map(lambda w: w is False or w == False)]      # noqa: E712 (None: no refits)
+    off = outside_refits(thr)
     if not len(off):
         if thr["within"].isna().all():
             return ""

@@ -57,21 +57,31 @@ def count_tables(df: pd.DataFrame, policies: list) -> tuple[pd.DataFrame, pd.Dat
     spread_t = pd.concat(spreads, ignore_index=True) if spreads else pd.DataFrame()
     if len(spread_t):
         spread_t = spread_t[["round"] + [c for c in spread_t if c != "round"]]
-    thr = _with_refit_range(pd.DataFrame(thr_rows), spread_t)
+    thr = with_refit_range(pd.DataFrame(thr_rows), spread_t)
     return pd.DataFrame(pts_rows), thr, pd.DataFrame(ev_rows), fits, spread_t
 
 
-def _with_refit_range(thr: pd.DataFrame, sp: pd.DataFrame) -> pd.DataFrame:
+def with_refit_range(thr: pd.DataFrame, sp: pd.DataFrame, name_as: str = "position",
+                     on=("round", "position")) -> pd.DataFrame:
     """Each fitted threshold beside the range its refits on other halves gave (refits_min, refits_max), and
     ``within`` whether the table's value lies in it: a table that its own refits never reproduce (the
-    partner's 7 beside refits of 8 and 9) is a count fitted to one half's noise, and says so."""
+    partner's 7 beside refits of 8 and 9) is a count fitted to one half's noise, and says so.  The refits'
+    ``name`` is the threshold's ``name_as`` column (order-up: the seat; loner: the round, a number); a
+    threshold without refits is not known to lie within (None), never "outside"."""
     if not len(thr) or not len(sp):
         return thr
-    r = sp[sp["what"] == "threshold"][["round", "name", "min", "max"]].rename(
-        columns={"name": "position", "min": "refits_min", "max": "refits_max"})
-    out = thr.merge(r, on=["round", "position"], how="left")
-    out["within"] = (out["fitted_threshold"] >= out["refits_min"]) & (out["fitted_threshold"] <= out["refits_max"])
+    r = sp[sp["what"] == "threshold"][[c for c in on if c != name_as and c in sp] + ["name", "min", "max"]]
+    r = r.rename(columns={"min": "refits_min", "max": "refits_max"})
+    r = r.assign(**{name_as: r["name"].astype(thr[name_as].dtype)}).drop(columns="name")
+    out = thr.merge(r, on=list(on), how="left")
+    inside = (out["fitted_threshold"] >= out["refits_min"]) & (out["fitted_threshold"] <= out["refits_max"])
+    out["within"] = inside.astype(object).where(out["refits_min"].notna(), None)
     return out
+
+
+def outside_refits(thr: pd.DataFrame) -> pd.DataFrame:
+    """The thresholds the refits never gave (``within`` False; None, no refits, is not among them)."""
+    return thr[thr["within"].map(lambda w: w is False or w == False)]      # noqa: E712
 
 
 def _baselines(held: pd.DataFrame, rnd: int, policy: str) -> dict:
@@ -159,7 +169,7 @@ def _outside_refits_text(thr: pd.DataFrame) -> str:
     """A sentence naming the thresholds the refits never gave: read the refits' range for those seats."""
     if "within" not in thr:
         return ""
-    off = thr[~thr["within"].fillna(True).astype(bool)]
+    off = outside_refits(thr)
     if not len(off):
         return ("Every threshold in the table lies within the range its refits on other halves of the deals "
                 "gave (`refits_min`, `refits_max`).\n")
