@@ -235,6 +235,74 @@ def test_the_decision_table_gives_the_answer_against_seats_that_call_as_people_d
     assert "Against seats that call as people do (people): `2T R` pass (-0.50 ±0.10)" in other
 
 
+def _card_ctx(tmp_path, policies):
+    ctx = report_context(kind="order-up", out=str(tmp_path / "r"), hands=10, seed=1, rules=Rules(),
+                         policies=policies, command="euchresim report order-up")
+    os.makedirs(ctx.out, exist_ok=True)
+    return ctx
+
+
+def _capture_card(monkeypatch) -> dict:
+    from euchresim import plots
+    got = {}
+    monkeypatch.setattr(plots, "decision_card", lambda panels, *a, **k: got.update(panels=panels, **k) or "card.png")
+    return got
+
+
+def test_the_order_up_card_gives_the_people_like_tables_answers_below_the_main_models(tmp_path, monkeypatch):
+    """Where the answer rests on how the table calls, the card a player keeps gives both: each round as the main
+    model calls it, then as the table that calls as people do (heuristic:human) does; without that model, two."""
+    from euchresim.analysis.call_stats import table_calls
+    from euchresim.policies import canonical
+    from euchresim.report.order_up import _decision_card
+    rows = [(p, r, "dealer", c, g) for r in (1, 2) for p, c, g in
+            (("heuristic", "2T R", 0.5), ("heuristic:human", "2T R", -0.5), ("heuristic", "3T R", 1.0),
+             ("heuristic:human", "3T R", 1.1))]
+    by_class = pd.DataFrame([{"policy": p, "round": r, "position": pos, "hand_class": c, "n": 400, "gain": g,
+                              "ci_low": g - 0.1, "ci_high": g + 0.1} for p, r, pos, c, g in rows])
+    policies = ["heuristic", "heuristic:human"]
+    t = {"order_up_by_class": by_class, **{f"order_up_calls_round{r}": table_calls(by_class, policies, r)
+                                           for r in (1, 2)}}
+    got = _capture_card(monkeypatch)
+    _decision_card(_card_ctx(tmp_path, tuple(policies)), t, policies, "heuristic:human")
+    titles = [p for p, _ in got["panels"]]
+    assert titles == ["Round one: order up or pass (heuristic)", "Round two: name a suit or pass (heuristic)",
+                      f"Round one at a table that calls as people do (heuristic:human = {canonical('heuristic:human')})",
+                      f"Round two at a table that calls as people do (heuristic:human = {canonical('heuristic:human')})"]
+    main, people = got["panels"][0][1].set_index("hand_class"), got["panels"][2][1].set_index("hand_class")
+    assert main.loc["2T R", "call"] == "order" and people.loc["2T R", "call"] == "pass"
+    assert people.loc["2T R", "gain"] == -0.5 and "as people do" in got["caption"]
+    got.clear()
+    _decision_card(_card_ctx(tmp_path, tuple(policies)), t, policies, None)
+    assert len(got["panels"]) == 2 and "as people do" not in got["caption"]
+
+
+def test_the_loner_card_outlines_the_cells_the_people_like_table_answers_the_other_way(tmp_path, monkeypatch):
+    """The loner card marks the cells the decision table's lines give a second answer for (answer_flips: 200+
+    hands under each, both intervals clear of 0, opposite signs), and only those."""
+    from euchresim.report import loner_decisions as D
+    rng = np.random.default_rng(3)
+    frames = []
+    for pol, gains in (("heuristic", {"3T RL": 0.6, "3T R": 0.4, "4+T R": 0.9}),
+                       ("heuristic:human", {"3T RL": -0.6, "3T R": 0.02, "4+T R": 1.0})):
+        for cls, g in gains.items():
+            frames.append(pd.DataFrame({"policy": pol, "who": "maker", "round": 1, "position": "dealer",
+                                        "hand_class": cls, "gain": g + rng.normal(0, 0.3, 400)}))
+    df = pd.concat(frames, ignore_index=True)
+    decisions = D.decisions(df, "heuristic", 4)
+    got = _capture_card(monkeypatch)
+    D.decision_card(_card_ctx(tmp_path, ("heuristic", "heuristic:human")), decisions, "heuristic", df,
+                    "heuristic:human")
+    panel = got["panels"][0][1].set_index("hand_class")
+    assert got["marked"] == "flips"
+    assert panel.loc["3T RL", "flips"] == "people"                   # +0.6 against -0.6: the answer flips
+    assert panel.loc["3T R", "flips"] == "" and panel.loc["4+T R", "flips"] == ""   # near 0, or the same answer
+    assert "outlined (1)" in got["caption"]
+    got.clear()
+    D.decision_card(_card_ctx(tmp_path, ("heuristic",)), decisions, "heuristic")
+    assert not (got["panels"][0][1]["flips"] != "").any() and "outlined" not in got["caption"]
+
+
 # ---------------------------------------------------------------- the point count: values a player will doubt
 
 def test_a_lower_trump_worth_more_than_a_higher_one_gets_a_sentence_of_why():

@@ -154,7 +154,8 @@ def test_decks_report(tmp_path):
     hpg = s[s["statistic"] == "hands per game"]
     assert (hpg["of"] == 200).all() and (hpg["value"] > 3).all()
     assert "decks_order_up_gain_4p.png" in meta["charts"]
-    assert "decks_models.csv" not in meta["tables"] and "## The play models side by side" not in readme
+    assert "decks_models.csv" not in meta["tables"] and "under each model" not in readme
+    assert [x for x in readme.splitlines() if x.startswith("## ")][0] == "## Findings (heuristic, 2,000 hands per variant)"
     by = pd.read_csv(out / "decks_order_up_by_trumps.csv")
     assert (by.groupby(["players", "deck"])["deals"].sum() <= 2000).all()
     th = pd.read_csv(out / "decks_order_up_threshold.csv")
@@ -302,6 +303,27 @@ def test_precision_line_names_the_widest_interval_of_each_model():
                      "euchred at 3 players, 24 cards (1,050 of 3,000)"]
     assert f"{100 * (hi - lo) / 2:.1f}" == "1.7"        # 1.96 * sqrt(.35 * .65 / 3000) = 0.0171
 
+def test_soundness_lines_quote_each_variant_played_and_count_the_gains_above_zero():
+    """A model's calls in each variant it played, as docs/policies.md measured them: the count of intervals above
+    0 is of the variants measured (a gain whose interval reaches below 0, minus sign or not, is not counted), a
+    variant played but not measured is said, a model without measurements gets no lines."""
+    from euchresim.report.decks_models import soundness_text
+    table = pd.DataFrame({"policy": ["best"] * 3 + ["heuristic"], "players": [4, 3, 2, 4], "deck": [24, 25, 33, 24]})
+    cmd = "euchresim duel x y --games 1000"
+    calls = {"best": {(4, 24): {"games": 1000, "gain": "+0.061", "interval": "+0.044 – +0.078", "won": "54.3%",
+                                "won_interval": "52.1% – 56.5%", "command": cmd},
+                      (3, 25): {"games": 12000, "gain": "+0.013", "interval": "−0.003 – +0.029", "won": None,
+                                "won_interval": None, "command": cmd},
+                      (4, 32): {"games": 1000, "gain": "+0.9", "interval": "+0.8 – +1.0", "won": None,
+                                "won_interval": None, "command": cmd}}}
+    text = soundness_text(table, ["best", "heuristic"], calls)
+    assert "above 0 in 1 of the 2 variants measured (of 3 played here):" in text[1]
+    assert text[3:] == ["- 4 players, 24 cards: +0.061 a hand (+0.044 – +0.078), games won 54.3% (52.1% – 56.5%), "
+                        f"1,000 games: `{cmd}`",
+                        f"- 3 players, 25 cards: +0.013 a hand (−0.003 – +0.029), 12,000 games: `{cmd}`"]
+    assert not any(t.startswith("How soundly heuristic") for t in text) and soundness_text(table, ["heuristic"], calls) == []
+
+
 @pytest.mark.slow
 def test_two_models_every_variant_as_a_direct_run_and_resumable(tmp_path):
     out = report("decks", tmp_path / "d", 1000, "--policy", "heuristic", "--policy", "baseline", "--model-hands", "1000")
@@ -337,6 +359,10 @@ def test_two_models_every_variant_as_a_direct_run_and_resumable(tmp_path):
     assert {f"decks_models_{n}.png" for n in ("euchred", "march", "makers_took_3")} <= set(meta["charts"])
     readme = (out / "README.md").read_text()
     assert "1,000 hands for heuristic, 1,000 for baseline" in readme
+    # the findings are every model's headline rates, the main model's finer statistics after them
+    heads = [x for x in readme.splitlines() if x.startswith("## ")]
+    assert heads[:2] == ["## Findings: the headline rates under each model",
+                         "## More of the game under heuristic (1,000 hands per variant)"]
     # heuristic makes trump in round one at 3 players far more often than baseline (R: it orders on fewer trumps)
     line = [x for x in readme.splitlines() if x.startswith("- 3 players, 24 cards: heuristic")][0]
     assert ("— differ" in line) == (h.loc[(3, 24, "made in round one"), "ci_low"]

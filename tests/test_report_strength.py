@@ -92,3 +92,73 @@ def test_every_explicit_line_of_the_projects_docs_is_quoted_for_its_bot():
         a = re.findall(r"`([^`]+)`", row.split("|")[1])[-1]
         won = row.split("|")[3 if "%" in row.split("|")[3] else 4].strip().strip("*")
         assert any(f"wins {won} " in x for x in strength_lines(a)), row
+
+
+CALLS_DOC = """# Policies
+
+### `best`'s calls in every variant
+
+```bash
+euchresim duel best best:search_bids=0 --games 1000 --seed 33 --workers 1 --players 3    # and --deck 25
+```
+
+| variant | before: points a hand | 95% interval | today's `best`, `pimc:bid_worlds=100:max_worlds=200`: points a hand | 95% interval | games won | 95% interval |
+|---|---|---|---|---|---|---|
+| Cutthroat, 24 cards | −0.052 | −0.086 – −0.018 | **+0.064** | +0.034 – +0.095 | 55.8% | 53.1% – 58.6% |
+| Cutthroat, 25 cards (joker) | −0.077 | −0.111 – −0.043 | +0.024 | −0.003 – +0.051 | 55.8% | 53.0% – 58.6% |
+
+```bash
+euchresim duel best best:search_bids=0 --games 1000 --seed 33 --workers 1 --players 2 --deck 25
+```
+
+| variant | today's `best`, `pimc:bid_worlds=100:max_worlds=200`: points a hand | 95% interval | games won | 95% interval | `pimc:bid_worlds=100`: points a hand | 95% interval |
+|---|---|---|---|---|---|---|
+| 4 players, 24 cards | **+0.061** | +0.044 – +0.078 | 54.3% | 52.1% – 56.5% | +0.069 | +0.051 – +0.087 |
+| 2-hand, 25 cards (joker) | **+0.070** | +0.057 – +0.083 | 57.2% | 55.2% – 59.2% | +0.072 | +0.058 – +0.086 |
+| 4 players, 24 cards, stick the dealer | **+0.063** | +0.046 – +0.081 | 55.1% | 52.9% – 57.3% | +0.068 | +0.050 – +0.086 |
+
+```bash
+euchresim duel best best:search_bids=0 --games 12000 --seed 35 --workers 1 --players 3 --deck 25
+```
+
+| variant | games | today's `best`, `pimc:bid_worlds=100:max_worlds=200`: points a hand | 95% interval | games won | 95% interval |
+|---|---|---|---|---|---|
+| Cutthroat, 25 cards (joker) | 12,000 | **+0.030** | +0.022 – +0.037 | 55.5% | 54.7% – 56.2% |
+
+### Another subsection
+
+| variant | today's `best`, `pimc:bid_worlds=100:max_worlds=200`: points a hand | 95% interval |
+|---|---|---|
+| 4 players, 32 cards | +9.999 | +9.9 – +9.9 |
+"""
+
+
+def test_a_models_calls_in_every_variant_are_read_from_the_columns_naming_it(tmp_path):
+    """Per plain variant the line with the most games, from the column headed by the bot's definition, its duel
+    line written out with the variant's own --players and --deck; another definition's column and another
+    section are not read, nor a variant with an option (stick the dealer)."""
+    from euchresim.report.strength import variant_calls
+    p = tmp_path / "policies.md"
+    p.write_text(CALLS_DOC, encoding="utf-8")
+    got = variant_calls("pimc:bid_worlds=100:max_worlds=200", str(p))
+    assert set(got) == {(3, 24), (3, 25), (4, 24), (2, 25)}
+    assert got[(3, 25)] == {"games": 12000, "gain": "+0.030", "interval": "+0.022 – +0.037", "won": "55.5%",
+                            "won_interval": "54.7% – 56.2%",
+                            "command": "euchresim duel pimc:bid_worlds=100:max_worlds=200 "
+                                       "pimc:bid_worlds=100:max_worlds=200:search_bids=0 --games 12000 --seed 35 "
+                                       "--workers 1 --players 3 --deck 25"}
+    assert got[(3, 24)]["gain"] == "+0.064" and got[(3, 24)]["command"].endswith("--workers 1 --players 3")
+    assert got[(4, 24)]["command"].endswith("--seed 33 --workers 1")          # 4 players, 24 cards: no option
+    assert got[(2, 25)]["command"].endswith("--players 2 --deck 25")
+    old = variant_calls("pimc:bid_worlds=100", str(p))                       # that definition's own column
+    assert set(old) == {(4, 24), (2, 25)} and old[(4, 24)]["gain"] == "+0.069"
+    assert old[(4, 24)]["command"].startswith("euchresim duel pimc:bid_worlds=100 pimc:bid_worlds=100:search_bids=0")
+    assert variant_calls("heuristic", str(p)) == {}
+
+
+def test_the_projects_docs_measure_bests_calls_in_all_twelve_variants_of_the_decks_report():
+    from euchresim.report.decks import PACKS, PLAYERS
+    from euchresim.report.strength import variant_calls
+    got = variant_calls("pimc:bid_worlds=100:max_worlds=200")
+    assert set(got) == {(p, d) for p in PLAYERS for d in PACKS}
+    assert all(c["command"].startswith("euchresim duel pimc:bid_worlds=100:max_worlds=200 ") for c in got.values())

@@ -140,13 +140,14 @@ def build(ctx) -> Section:
                 f"seed {ctx.seed} · 95% intervals" + (f" · {extra}" if extra else ""))
 
     charts, titles = _charts(ctx, summary, by_trumps, cap)
-    text = (_findings_text(summary, pol, ctx.hands) + _threshold_text(thresh) + _tables_text(tables)
+    more_models = len(ctx.policies) > 1
+    text = (_findings_text(summary, pol, ctx.hands, more_models) + _threshold_text(thresh) + _tables_text(tables)
             + _charts_text(charts, titles, cap, ctx.rules.players))
     more, refused = M.play_models(ctx, variants) if len(ctx.policies) > 1 else ([], [])
     keys = ["players", "deck", "statistic", "policy"]
     tables["decks_replicate"] = rates_again(ctx.out, M.models_table(heads, more, ctx.policies),
                                             pd.DataFrame(M.again_rows(ctx, variants), columns=M.COLUMNS), keys)
-    text += ["", again_words(tables["decks_replicate"], "headline rate of every model in every variant",
+    again = ["", again_words(tables["decks_replicate"], "headline rate of every model in every variant",
                              "decks_replicate.csv",
                              lambda r: f"{r['players']} players, {r['deck']} cards, {r['statistic']}, {r['policy']}")]
     if len(ctx.policies) > 1:
@@ -160,10 +161,15 @@ def build(ctx) -> Section:
 
         mcharts, mtitles = M.models_charts(ctx, models, mcap)
         charts.update(mcharts)
-        text += M.models_text(models, ctx.policies, hands, refused)
-        text += ["", "### the headline rates by model (`decks_models.csv`)", "", md_table(models), ""]
+        from euchresim.report.strength import variant_calls
+        calls = {p: variant_calls(ctx.canonical(p)) for p in ctx.policies}
+        first = M.models_text(models, ctx.policies, hands, refused, calls) + again
+        first += ["", "### the headline rates by model (`decks_models.csv`)", "", md_table(models), ""]
         for name in mcharts:
-            text += [f"![{mtitles[name]}]({name}.png)", "", f"*{mtitles[name]}: {mcap()}.*", ""]
+            first += [f"![{mtitles[name]}]({name}.png)", "", f"*{mtitles[name]}: {mcap()}.*", ""]
+        text = first + [""] + text
+    else:
+        text += again
     md, app = appendix(ctx, deals, decks=PACKS)
     tables.update(app)
     return Section(title="Packs and players side by side", text="\n".join(text) + "\n\n" + md, tables=tables,
@@ -218,8 +224,11 @@ def _charts(ctx, summary: pd.DataFrame, by_trumps: pd.DataFrame, cap) -> tuple[d
     return charts, titles
 
 
-def _findings_text(summary: pd.DataFrame, pol: str, hands: int) -> list[str]:
-    text = [f"## Findings ({pol}, {hands:,} hands per variant)", ""]
+def _findings_text(summary: pd.DataFrame, pol: str, hands: int, more_models: bool = False) -> list[str]:
+    """The main model's every statistic; beside further models, under its name as the finer statistics of the
+    game (the headline rates of every model come first: ``decks_models.models_text``)."""
+    text = [f"## More of the game under {pol} ({hands:,} hands per variant)" if more_models
+            else f"## Findings ({pol}, {hands:,} hands per variant)", ""]
     text.append("Each line gives the value with its 95% interval, pack by pack, for 2, 3 and 4 players.")
     for stat, (words, rate) in STATS.items():
         df = summary[summary["statistic"] == stat]

@@ -107,17 +107,22 @@ def verdicts(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def models_text(table: pd.DataFrame, policies, hands: list[int], refused: list[str]) -> list[str]:
+def models_text(table: pd.DataFrame, policies, hands: list[int], refused: list[str], calls: dict) -> list[str]:
+    """The report's findings: every headline rate under every model, and how soundly each model calls in each
+    variant (``calls``: policy -> ``report.strength.variant_calls`` of its definition, from docs/policies.md).
+
+    The rates a reader quotes come first, under each model and each with its interval, because a rate is a fact
+    of the bot that played it: the strongest bot's are the ones a guide should quote, the heuristic's many
+    hands give the finer statistics below them.
+    """
     who = ", ".join(f"{p} ({n:,} hands per variant)" for p, n in zip(policies, hands))
-    text = ["", "## The play models side by side", "",
+    text = ["## Findings: the headline rates under each model", "",
             f"Every variant played by each model: {who}; the same seed. Each line gives the models' rates "
-            "with 95% intervals; \"differ\" where two intervals do not overlap (`decks_models.csv`). How well "
-            "each bot plays each variant, its calls against heuristic's under the same play and its games "
-            "against heuristic and pimc, is measured by duels in [docs/policies.md]"
-            "(../../docs/policies.md#bests-calls-in-every-variant)."]
+            "with 95% intervals; \"differ\" where two intervals do not overlap (`decks_models.csv`)."]
     if refused:
         text += ["", "Not played (the model refused the variant): " + "; ".join(refused) + "."]
     text += [""] + [f"- {line}" for line in precision_lines(table, policies)]
+    text += soundness_text(table, policies, calls)
     ver = verdicts(table).set_index(["statistic", "players", "deck"])["models"]
     for stat, (words, _) in HEADLINE.items():
         df = table[table["statistic"] == stat]
@@ -131,6 +136,34 @@ def models_text(table: pd.DataFrame, policies, hands: list[int], refused: list[s
             mark = " — differ" if ver.get((stat, players, deck)) == "differ" else ""
             text.append(f"- {players} players, {deck} cards: {say}{mark}.")
     return text
+
+
+def soundness_text(table: pd.DataFrame, policies, calls: dict) -> list[str]:
+    """Per model measured in every variant (docs/policies.md, "`best`'s calls in every variant"): what its own
+    calls gain over heuristic's under the same play in each variant this report plays, with the duel's command;
+    a rate of a bot that calls unsoundly would be no rate to quote."""
+    text = []
+    for pol in policies:
+        got = calls.get(pol) or {}
+        played = table.loc[table["policy"] == pol, ["players", "deck"]].drop_duplicates()
+        lines = [(p, d, got[(p, d)]) for p, d in played.itertuples(index=False) if (p, d) in got]
+        if not lines:
+            continue
+        above = sum(1 for _, _, c in lines if _low(c["interval"]) > 0)
+        text += ["", f"How soundly {pol} calls in each variant: its own calls against heuristic's, the same play "
+                     "otherwise (duplicate games; docs/policies.md, \"`best`'s calls in every variant\"); the gain "
+                     f"in points a hand is above 0 in {above} of the {len(lines)} variants measured"
+                     + ("" if len(lines) == len(played) else f" (of {len(played)} played here)") + ":", ""]
+        for p, d, c in lines:
+            won = f", games won {c['won']} ({c['won_interval']})" if c["won"] else ""
+            text.append(f"- {p} players, {d} cards: {c['gain']} a hand ({c['interval']}){won}, "
+                        f"{c['games']:,} games: `{c['command']}`")
+    return text
+
+
+def _low(interval: str) -> float:
+    """The low end of a docs interval such as '+0.022 – +0.037' or '−0.011 – +0.047' (a minus sign or hyphen)."""
+    return float(interval.split(" – ")[0].replace("−", "-"))
 
 
 def precision_lines(table: pd.DataFrame, policies) -> list[str]:

@@ -75,7 +75,9 @@ def build(ctx) -> Section:
         strong = targeted.headline_text(t["loner_headline"], df, policies, ctx.class_deals)
     decisions = loner_decisions.decisions(df, policies[0], players, t.get("loner_headline"))
     if decisions:
-        charts["decision_card"] = loner_decisions.decision_card(ctx, decisions, policies[0])
+        from euchresim.report.order_up import people_model
+        charts["decision_card"] = loner_decisions.decision_card(ctx, decisions, policies[0], df,
+                                                                people_model(policies[1:], ctx.canonical))
     text = (_method_text(players, maker_word, note_def) + _gain_text(t, players, strong, df, policies[0])
             + loner_decisions.decision_text(decisions, policies, players, df, ctx.canonical)
             + _where_it_pays_text(t["loner_fit"], t["loner_fit_by_seat"]) + _chart_text(ctx, charts, counts, policies)

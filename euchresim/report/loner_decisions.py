@@ -43,28 +43,50 @@ def decisions(df: pd.DataFrame, main: str, players: int, head: pd.DataFrame | No
     return out
 
 
-def decision_card(ctx, decisions: list[tuple], main: str):
-    """Every row of the decision table on one page a player keeps: a panel per who and round."""
+def decision_card(ctx, decisions: list[tuple], main: str, df: pd.DataFrame | None = None, human: str | None = None):
+    """Every row of the decision table on one page a player keeps: a panel per who and round; with a people-like
+    model (``human``, its deals in ``df``), the cells where that table gives the opposite answer outlined, as the
+    decision table's lines give both answers (``flip_cells``)."""
     from euchresim import plots
     from euchresim.analysis import speaking_order
     seats = [position_names(ctx.rules.players)[p] for p in speaking_order(ctx.rules.players)]
     classes = list(class_order())
-    panels = []
+    panels, outlined = [], 0
     for who, what, rnd, calls in decisions:
+        flips = flip_cells(calls, df, human, who, rnd) if human else set()
+        outlined += len(flips)
         c = calls.assign(call=calls["call"].replace(CARD_WORDS[who]),
                          position=pd.Categorical(calls["position"].astype(str), seats, ordered=True),
-                         hand_class=pd.Categorical(calls["hand_class"], classes, ordered=True))
+                         hand_class=pd.Categorical(calls["hand_class"], classes, ordered=True),
+                         flips=["people" if (str(p), h) in flips else ""
+                                for p, h in zip(calls["position"], calls["hand_class"])])
         panels.append((f"{what}, trump made in round {'one' if rnd == 1 else 'two'}",
                        c.sort_values(["position", "hand_class"])))
     return plots.decision_card(
         panels, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain", count="n",
+        marked="flips",
         title=f"When to go alone and to defend alone, by seat ({main})",
         caption=ctx.caption(main, sum(int(c["n"].sum()) for _, c in panels),
                             "the gain of going (defending) alone over not, per seat; alone/defend where it pays, "
                             f"don't where it costs, close within ±{TOSS_UP:.2f} of 0, few: too few hands to say (n=K: under 30 "
                             "hands, its count, not its mean); "
+                            + (f"outlined ({outlined}): the opposite answer where the other seats call as people do "
+                               f"({human}; 200+ hands under each, both intervals clear of 0: the README's lines "
+                               "give it); " if human else "")
                             + _card_targeted(decisions) + HAND_CLASS_NOTE, intervals=False),
         row_label="seat", col_label="trumps held, bowers")
+
+
+def flip_cells(calls: pd.DataFrame, df: pd.DataFrame | None, human: str, who: str, rnd: int,
+               flips: pd.DataFrame | None = None) -> set:
+    """The (seat, class) cells of one who and round where the people-like table gives the opposite answer
+    (``analysis.call_stats.answer_flips``): the decision table's lines and the card mark the same cells."""
+    if flips is None:
+        people = _people_calls(df, human, who, rnd) if df is not None else pd.DataFrame()
+        if not len(people):
+            return set()
+        flips = answer_flips(calls.assign(position=calls["position"].astype(str)), people, ["position", "hand_class"])
+    return {(str(p), c) for p, c, f in zip(flips["position"], flips["hand_class"], flips["flips"]) if f}
 
 
 def _targeted_note(decisions: list[tuple]) -> str:
@@ -101,7 +123,9 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
             f"Per seat and round ({main}; {HAND_CLASS_NOTE}): go alone (or defend alone) with the classes "
             "where it pays, not with those where it costs; each class with its gain in points a hand and the "
             "95% interval's half-width, or its hand count where there are too few to say"
-            + (" (all of it on one page to keep: [decision_card.png](decision_card.png))" if decisions else "")
+            + (" (all of it on one page to keep: [decision_card.png](decision_card.png)"
+               + (", the cells where the people-like table gives the opposite answer outlined" if human else "")
+               + ")" if decisions else "")
             + "." + _targeted_note(decisions)
             + (f" Where the same deals played with the other seats calling as people do ({human}) give the "
                "opposite answer (200 or more hands under each, both intervals clear of zero), that answer "

@@ -167,7 +167,7 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list, counts: 
                                     + (f"; {', '.join(ctx.classes)} from targeted deals" if targeted else ""),
                                     intervals=False),
                 row_label="seat", col_label="trumps held, bowers")
-    charts.update(_decision_card(ctx, t, policies[0]))
+    charts.update(_decision_card(ctx, t, policies, people_model(policies[1:], ctx.canonical)))
     shown = by_class
     if "order_up_headline" in t:          # the main model's targeted cells, as the text and the call chart give
         from euchresim.report.order_up_targeted import with_targeted
@@ -231,19 +231,33 @@ def _count_charts(ctx, df: pd.DataFrame, fits: dict, ev: pd.DataFrame, policies:
     return charts
 
 
-def _decision_card(ctx, t: dict, main: str) -> dict:
-    """Both rounds' call charts on one page a player keeps (``plots.decision_card``), when a round has cells."""
+def _decision_card(ctx, t: dict, policies: list, human: str | None = None) -> dict:
+    """Both rounds' call charts on one page a player keeps (``plots.decision_card``), when a round has cells;
+    with a people-like model (``human``), each round again as that table answers it: where the answer rests on
+    how the other seats call, the card a player keeps gives both (issue 36), as the decision table does."""
     from euchresim import plots
-    card = [(f"Round {'one' if r == 1 else 'two'}: {'order up' if r == 1 else 'name a suit'} or pass", frame)
-            for r in (1, 2) if len(frame := _sorted_calls(t[f"order_up_calls_round{r}"]))]
+    main = policies[0]
+    card = [(f"Round {'one' if r == 1 else 'two'}: {'order up' if r == 1 else 'name a suit'} or pass ({main})",
+             frame) for r in (1, 2) if len(frame := _sorted_calls(t[f"order_up_calls_round{r}"]))]
     if not card:
         return {}
+    people = []
+    if human:
+        by = t["order_up_by_class"]
+        for r in (1, 2):
+            calls = table_calls(by[by["policy"] != main], [human], r)
+            if len(calls):
+                people.append((f"Round {'one' if r == 1 else 'two'} at a table that calls as people do "
+                               f"({ctx.played(human)})", _sorted_calls(calls)))
+    pages = card + people
     return {"decision_card": plots.decision_card(
-        card, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain", marked="differ", count="n",
-        title=f"When to call: every seat, both rounds ({main})",
-        caption=ctx.caption(main, sum(int(f["n"].sum()) for _, f in card),
-                            "the report's two call charts on one page, drawn by the same rules; " + HAND_CLASS_NOTE,
-                            intervals=False),
+        pages, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain", marked="differ", count="n",
+        title=f"When to call: every seat, both rounds ({main}" + (f"; and {human}'s table" if people else "") + ")",
+        caption=ctx.caption(", ".join([main] + ([human] if people else [])), sum(int(f["n"].sum()) for _, f in pages),
+                            "the report's two call charts on one page, drawn by the same rules"
+                            + ("; below them the same calls where the other seats call as people do "
+                               "(the deciding seat's call forced, as above)" if people else "") + "; "
+                            + HAND_CLASS_NOTE, intervals=False),
         row_label="seat", col_label="trumps held, bowers")}
 
 
@@ -293,13 +307,14 @@ def _decision_text(t: dict, policies: list, order: list, canonical) -> list[str]
     the main model, each cell's gain and interval beside it, and where the other seats calling as people do
     (heuristic:human) changes the answer, that answer too."""
     from euchresim.analysis.call_stats import decision_table
+    human = people_model(policies[1:], canonical)
     text = ["## The decision table\n",
             f"Read off the cells above ({policies[0]}; {HAND_CLASS_NOTE}): call with the classes listed, pass "
             "with the rest. Each class has its gain of calling over passing in points a hand and the 95% "
             "interval's half-width, or its hand count where there are too few to say"
-            + (" (the two charts above on one page to keep: [decision_card.png](decision_card.png))"
-               if "order_up_calls_round1" in t else "") + ".\n"]
-    human = people_model(policies[1:], canonical)
+            + (" (the two charts above on one page to keep"
+               + (", with the same calls at a table that calls as people do below them: " if human else ": ")
+               + "[decision_card.png](decision_card.png))" if "order_up_calls_round1" in t else "") + ".\n"]
     for rnd, word in ((1, "order up"), (2, "name your best suit")):
         calls = t.get(f"order_up_calls_round{rnd}")
         if calls is None or not len(calls):

@@ -127,3 +127,86 @@ def strength_text(policy: str, shown: str | None = None, path: str = DOCS) -> st
             + "; ".join(lines) + "."
             + (" IS-MCTS is not deterministic under a seed: a rerun of its lines agrees as statistics, within "
                "the intervals, not to the digit." if any("IS-MCTS" in x for x in lines) else ""))
+
+
+CALLS_SECTION = "### `best`'s calls in every variant"
+_VARIANT = re.compile(r"(4 players|2-hand|Cutthroat), (\d\d) cards(?: \(joker\))?")
+_PLAYERS = {"4 players": 4, "2-hand": 2, "Cutthroat": 3}
+
+
+def _calls_section(text: str) -> str:
+    start = text.find(CALLS_SECTION)
+    if start < 0:
+        return ""
+    end = text.find("\n### ", start + len(CALLS_SECTION))
+    return text[start:] if end < 0 else text[start:end]
+
+
+def _tables_after_runs(section: str):
+    """Every markdown table of the section with the words of the last ``euchresim duel`` line above it (the run
+    that made it): (header cells, body rows of cells, the run's words)."""
+    out, rows, words = [], None, []
+    for line in section.splitlines() + [""]:
+        if line.strip().startswith("euchresim duel "):
+            words = line.split("#")[0].split()
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if rows is None:
+                rows = []
+                out.append((cells, rows, words))
+            elif not set(line) <= set("|-: "):
+                rows.append(cells)
+        else:
+            rows = None
+    return out
+
+
+def _variant_command(words: list[str], definition: str, players: int, deck: int) -> str:
+    """The duel line of one variant, its bots written out (``best`` as ``definition``), --players and --deck its own:
+    the docs write one line for several packs ('# and --deck 25, 32, 33')."""
+    out, skip = [], False
+    for w in words:
+        if skip:
+            skip = False
+            continue
+        if w in ("--players", "--deck"):
+            skip = True
+            continue
+        out.append(definition + w[4:] if head(w) == "best" else w)
+    return " ".join(out + ([f"--players {players}"] if players != 4 else []) + ([f"--deck {deck}"] if deck != 24 else []))
+
+
+def variant_calls(policy: str, path: str = DOCS) -> dict:
+    """docs/policies.md's duels of ``policy``'s own calls against heuristic's under the same play, per plain variant
+    ((players, deck): the line with the most games), from the columns that name ``policy`` by its definition.
+
+    A report made under ``best`` in every pack and table (decks) says from these how soundly its main model
+    calls in each: a column headed by another definition (the ``best`` of an earlier day) is never read.
+    """
+    me = _key(policy)
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        section = _calls_section(f.read())
+    out = {}
+    for header, rows, words in _tables_after_runs(section):
+        col = next((i for i, h in enumerate(header) if h.endswith(": points a hand") and _names(h)
+                    and _key(_names(h)[-1]) == me), None)
+        if col is None or header[0] != "variant":
+            continue
+        won = header.index("games won") if "games won" in header else None
+        for r in rows:
+            m = _VARIANT.fullmatch(r[0])
+            if not m or not r[col].strip("*").strip():
+                continue
+            players, deck = _PLAYERS[m.group(1)], int(m.group(2))
+            games = int(r[header.index("games")].replace(",", "")) if "games" in header else \
+                int(words[words.index("--games") + 1])
+            if (players, deck) in out and out[(players, deck)]["games"] >= games:
+                continue
+            out[(players, deck)] = {
+                "games": games, "gain": r[col].strip("*"), "interval": r[col + 1],
+                "won": r[won].strip("*") if won is not None else None,
+                "won_interval": r[won + 1] if won is not None else None,
+                "command": _variant_command(words, policy, players, deck)}
+    return out
