@@ -230,3 +230,18 @@ def test_a_search_bots_pieces_are_cut_into_its_declared_chunks_and_a_fast_bots_a
     assert W._spec(best, "games", 2_000, 1).chunk_size <= cap
     assert W._spec(fast, "hands", 20_000, 1).chunk_size == 20_000
     assert W._spec(fast, "games", 2_000, 1).chunk_size == 2_000
+
+
+def test_each_order_or_pass_chart_says_how_the_trumps_of_its_class_are_counted(tmp_path, monkeypatch):
+    """A chart read apart from the README (order_pass_class*.png) states the trumps convention in its caption:
+    the hand the seat plays, the dealer's with the upcard (issue 36)."""
+    from euchresim import plots
+    got = []
+    monkeypatch.setattr(plots, "heatmap", lambda *a, **k: got.append(k["caption"]) or "x.png")
+    ctx = report_context(kind="win-probability", out=str(tmp_path / "w"), hands=10, seed=1, rules=Rules(),
+                         policies=("heuristic",), command="euchresim report win-probability")
+    dec = pd.DataFrame([{"class": label, "target": 10, "ours": 9, "theirs": 9, "delta": 0.1}
+                        for _, label, _, _ in W.CLASSES])
+    W._decision_charts(ctx, pd.DataFrame({"deals": [11, 12, 13, 14]}), dec, 10)
+    assert len(got) == len(W.CLASSES) and all(W.CLASS_NOTE in c for c in got)
+    assert "the dealer's with the upcard it takes up" in W.CLASS_NOTE

@@ -30,11 +30,10 @@ CHECK_STATES = 4          # often-visited states checked besides 0-0
 SE_REPS = 20              # resamples for the DP's standard error (10 with 3 players: 10x the states)
 # (position left of the dealer, label, trumps in the hand the seat plays -- the dealer's with the upcard it takes
 # up, analysis.call_stats.played_hand -- needs a bower)
-CLASSES = ((1, "dealer's left, 2 trumps with a bower", 2, True),
-           (1, "dealer's left, 3 trumps", 3, False),
-           (0, "dealer, 2 trumps with a bower", 2, True),
-           (0, "dealer, 3 trumps", 3, False))
+CLASSES = ((1, "dealer's left, 2 trumps with a bower", 2, True), (1, "dealer's left, 3 trumps", 3, False),
+           (0, "dealer, 2 trumps with a bower", 2, True), (0, "dealer, 3 trumps", 3, False))
 HAND_COLS = ("dealer", "points0", "points1", "points2", "points3", "maker", "redeal")
+CLASS_NOTE = "trumps of the hand the seat plays, the dealer's with the upcard it takes up; the joker a bower"
 
 
 # ---------------------------------------------------------------- chunk jobs (module level: picklable)
@@ -353,8 +352,8 @@ def _decision_charts(ctx, gains: pd.DataFrame, dec: pd.DataFrame, T: int) -> dic
                 sub, "ours", "theirs", "delta", ctx.path(f"order_pass_class{j}_to{T}.png"),
                 title=f"Order minus pass, change in P(win): {label}, game to {T}", fmt="{:+.1%}",
                 row_label="the deciding side's score", col_label="the others' score", value_label="ΔP(win)",
-                caption=ctx.caption(ctx.policies[0], int(gains.loc[j, "deals"]), "deals of the class, paired; "
-                                    "the rest of the game from the outcome distribution", intervals=False))
+                caption=ctx.caption(ctx.policies[0], int(gains.loc[j, "deals"]), "deals of the class, paired; the "
+                                    f"rest of the game from the outcome distribution; {CLASS_NOTE}", intervals=False))
     return charts
 
 
