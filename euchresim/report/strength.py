@@ -32,11 +32,14 @@ def _key(spec: str):
     return identity(spec)
 
 
-def _section(text: str) -> str:
-    start = text.find(SECTION)
+def _section(text: str, heading: str = SECTION) -> str:
+    """From ``heading`` to the next heading of its level or above (its own subsections kept)."""
+    start = text.find(heading)
     if start < 0:
         return ""
-    end = text.find("\n## ", start + len(SECTION))
+    level = "\n" + heading.split(" ")[0] + " "
+    end = min([i for i in (text.find(level, start + len(heading)), text.find("\n## ", start + len(heading)))
+               if i >= 0], default=-1)
     return text[start:] if end < 0 else text[start:end]
 
 
@@ -134,14 +137,6 @@ _VARIANT = re.compile(r"(4 players|2-hand|Cutthroat), (\d\d) cards(?: \(joker\))
 _PLAYERS = {"4 players": 4, "2-hand": 2, "Cutthroat": 3}
 
 
-def _calls_section(text: str) -> str:
-    start = text.find(CALLS_SECTION)
-    if start < 0:
-        return ""
-    end = text.find("\n### ", start + len(CALLS_SECTION))
-    return text[start:] if end < 0 else text[start:end]
-
-
 def _tables_after_runs(section: str):
     """Every markdown table of the section with the words of the last ``euchresim duel`` line above it (the run
     that made it): (header cells, body rows of cells, the run's words)."""
@@ -187,7 +182,7 @@ def variant_calls(policy: str, path: str = DOCS) -> dict:
     if not os.path.exists(path):
         return {}
     with open(path, encoding="utf-8") as f:
-        section = _calls_section(f.read())
+        section = _section(f.read(), CALLS_SECTION)
     out = {}
     for header, rows, words in _tables_after_runs(section):
         col = next((i for i, h in enumerate(header) if h.endswith(": points a hand") and _names(h)
