@@ -1,6 +1,8 @@
 """The order-up and loner reports' headline cells from targeted deals (--classes, --class-deals): small
 heuristic runs, one of each report shared by its tests; the checks both reports share (resume, the kinds that
 take classes) run on both."""
+import dataclasses
+import itertools
 import json
 import math
 import os
@@ -13,6 +15,7 @@ import pytest
 
 from euchresim.analysis import speaking_order
 from euchresim.analysis.targeted_stats import pooled_by_reach
+from euchresim.engine.classes import CLASS_NAMES
 from euchresim.engine.tables import build_tables
 from euchresim.report import loner_targeted, order_up_targeted
 from euchresim.report.loner import deal_frame as loner_deal_frame
@@ -144,8 +147,10 @@ def test_the_readme_takes_the_main_models_headline_from_the_targeted_cells(order
 
 @pytest.mark.parametrize("extra,needle", [
     (["--classes", "2T R,2T X", "--class-deals", "10"], "--classes '2T R,2T X': unknown hand class '2T X'"),
-    (["--classes", "2T R"], "--classes and --class-deals go together"),
-    (["--class-deals", "10"], "--classes and --class-deals go together"),
+    (["--classes", "2T R"], "--classes and --class-deals (or --class-reached) go together"),
+    (["--class-deals", "10"], "--classes and --class-deals (or --class-reached) go together"),
+    (["--class-reached", "40"], "--classes and --class-deals (or --class-reached) go together"),
+    (["--classes", "2T R", "--class-deals", "10", "--class-reached", "40"], "one count or the other"),
 ])
 def test_bad_classes_are_one_line(tmp_path, extra, needle):
     line = one_error_line(run(["report", "order-up", "--out", "r", "--workers", "1", "--quiet", *extra],
@@ -548,3 +553,67 @@ def test_the_decision_tables_targeted_cells_print_the_headline_lines_numbers(lon
         assert f"`{h['hand_class']}` {h['gain']:+.2f} ±{half:.2f}" in line, (h["position"], h["hand_class"])
         checked += 1
     assert checked >= 6
+
+
+# ---------------------------------------------------------------- each seat and class to its own count (--class-reached)
+
+def test_batches_run_until_each_seat_and_class_reaches_its_count_and_no_further():
+    """--class-reached N: per seat and class, batches of N/4 kept deals of that class alone, each from a seed of its
+    own, until N of them count; the batch before the last had fewer, so no batch was played for nothing. The
+    shares come from every batch's deals dealt; the same seed gives the same batches."""
+    from euchresim.report.targeted_cells import batch_seed, until_reached
+    n = 60
+    ctx = report_context(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
+                        policies=("heuristic",), classes=("4+T R", "3T RL"), class_reached=n)
+    counted = lambda d: int((d["make_round"] == 1).sum())
+    played, shares = until_reached(ctx, "alone", [1, 0], "maker alone", counted, with_trump=True)
+    kept = [json.load(open(os.path.join(ctx.out, "_work", k, "_manifest.json")))["report_work"]
+            for k in sorted(os.listdir(os.path.join(ctx.out, "_work")))]
+    assert {w["count"] for w in kept} == {15} and all(len(w["classes"]) == 1 for w in kept)
+    assert len({w["seed"] for w in kept}) == len(kept) == len(played)
+    def batch_class(d):
+        held = np.asarray(d["class_kept"]).reshape(-1, len(CLASS_NAMES)).sum(axis=0)
+        assert np.count_nonzero(held) == 1          # a batch keeps deals of its one class
+        return CLASS_NAMES[int(np.argmax(held))]
+    groups = [(k, [d for _, d in g]) for k, g in itertools.groupby(played, key=lambda x: (x[0], batch_class(x[1])))]
+    assert [k for k, _ in groups] == [(1, "4+T R"), (1, "3T RL"), (0, "4+T R"), (0, "3T RL")]
+    for (p, c), mine in groups:
+        counts = np.cumsum([counted(d) for d in mine])
+        assert counts[-1] >= n and (len(counts) == 1 or counts[-2] < n), (p, c, counts)
+        row = shares[(shares["position"] == ("left" if p == 1 else "dealer")) & (shares["hand_class"] == c)].iloc[0]
+        assert row["deals_dealt"] == sum(int(np.sum(d["dealt"])) for d in mine)
+        assert row["deals_kept"] == 15 * len(mine)
+    assert max(len(m) for _, m in groups) > 1        # 3T RL at the left is reached on few of its deals
+    assert batch_seed(3, 1, "3T RL", 0) != batch_seed(3, 1, "3T RL", 1) != batch_seed(3, 1, "3T RL", 0, replicate=1)
+    again, shares2 = until_reached(dataclasses.replace(ctx, resume=True), "alone", [1, 0], "maker alone", counted,
+                                   with_trump=True)                                      # from its kept work
+    assert len(again) == len(played) and shares2.equals(shares)
+
+
+def test_a_cell_the_seat_never_reaches_stops_at_the_batch_limit():
+    from euchresim.report.targeted_cells import until_reached
+    ctx = report_context(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
+                        policies=("heuristic",), classes=("3T RL",), class_reached=40)
+    played, shares = until_reached(ctx, "alone", [2], "maker alone", lambda d: 0, max_batches=3)
+    assert len(played) == 3 and int(shares["deals_kept"].iloc[0]) == 30
+
+
+@pytest.mark.slow
+def test_the_order_up_report_with_each_cell_to_its_own_count(tmp_path):
+    """Through the command: every headline cell reaches the count, meta.json and the README say how the deals
+    were counted, the replicate is measured the same way, and a resume with another count is refused."""
+    n = 40
+    base = ["report", "order-up", "--hands", "1000", "--seed", "7", "--policy", "heuristic", "--classes", "3T R,2T R",
+            "--workers", "1", "--quiet"]
+    r = run(base + ["--class-reached", str(n), "--out", "o"], cwd=tmp_path)
+    assert r.exit_code == 0, r.output
+    head = pd.read_csv(tmp_path / "o" / "order_up_headline.csv")
+    assert (head["reached"] >= n).all() and (head["replicate_n"] >= n).all()
+    meta = json.loads((tmp_path / "o" / "meta.json").read_text())
+    assert meta["class_reached"] == n and meta["class_deals"] == 0
+    readme = (tmp_path / "o" / "README.md").read_text()
+    assert f"targeted deals per seat and class, in batches until {n} of them reached the decision" in readme
+    r = run(base + ["--class-reached", str(n + 10), "--out", "o", "--resume"], cwd=tmp_path)
+    assert r.exit_code != 0 and "class_reached" in one_error_line(r)
+    both = run(base + ["--class-reached", str(n), "--class-deals", "300", "--out", "p"], cwd=tmp_path)
+    assert both.exit_code != 0 and "one count or the other" in one_error_line(both)

@@ -26,10 +26,13 @@ from euchresim.report.kinds import KINDS, TARGETED
                    "hands/10 for others].")
 @click.option("--classes", metavar="CLASSES",
               help='order-up and loner: hand classes whose round-one cells the main model plays on targeted '
-                   'deals (with --class-deals): the caller\'s in order-up, e.g. "2T R,3T L,3T R"; the maker\'s '
+                   'deals (with --class-deals or --class-reached): the caller\'s in order-up, e.g. "2T R,3T L,3T R"; the maker\'s '
                    'in loner, e.g. "4+T RL,4+T R,3T RL".')
 @click.option("--class-deals", type=click.IntRange(min=1), metavar="N",
               help="order-up and loner: deals kept per seat for --classes, each holding one of them as dealt.")
+@click.option("--class-reached", type=click.IntRange(min=30), metavar="N",
+              help="order-up and loner, instead of --class-deals: per seat and class, targeted deals in batches "
+                   "until N of them reach the decision (each cell to its own count).")
 @click.option("--defend-hands", type=click.IntRange(min=1000), metavar="N",
               help="loner: hands the main model plays for the defender's choice [default: --hands]; defending "
                    "alone follows a maker's loner, so its cells need more hands than the maker's.")
@@ -39,8 +42,8 @@ from euchresim.report.kinds import KINDS, TARGETED
 @click.option("--force", is_flag=True, help="Make the report afresh where --out holds another.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @backend_options
-def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals, defend_hands, out, workers, resume,
-           force, quiet, backend, address):
+def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals, class_reached, defend_hands, out,
+           workers, resume, force, quiet, backend, address):
     """A strategy report: findings in words, CSV tables, PNG charts and meta.json in --out.
 
     \b
@@ -61,7 +64,7 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
     kind = kind.lower()
     backend = check_backend(backend, address)
     try:
-        classes = check_request(kind, classes, class_deals, defend_hands, out, resume, force)
+        classes = check_request(kind, classes, class_deals, defend_hands, out, resume, force, class_reached)
     except ReportError as e:
         raise InputError(str(e)) from None
     kinds = list(KINDS) if kind == "all" else [kind]
@@ -79,6 +82,7 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
                                 progress=bars, command=command, backend=backend,
                                 address=address, classes=classes if k in TARGETED else (),
                                 class_deals=class_deals or 0 if k in TARGETED else 0,
+                                class_reached=class_reached or 0 if k in TARGETED else 0,
                                 defend_hands=defend_hands or 0)
             ctx = dataclasses.replace(ctx, model_hands=context_models(ctx, model_hands))
             make(ctx)

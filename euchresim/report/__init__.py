@@ -61,6 +61,7 @@ class ReportContext:
     address: str | None = None              # --backend ray: the cluster
     classes: tuple = ()                     # order-up, loner: the hand classes of the main model's targeted deals
     class_deals: int = 0                    # order-up, loner: targeted deals kept per seat (with ``classes``)
+    class_reached: int = 0                  # or: per seat and class, batches until this many reach the cell
     defend_hands: int = 0                   # loner: the main model's hands for the defender's choice; 0: ``hands``
     replicate: int = 0                      # the targeted cells' replicate: 0 the cells, 1 their measure again
     models: tuple = field(default=(), compare=False)     # each of ``policies`` read once where it entered, a policies.Seats
@@ -178,6 +179,14 @@ PLAY_CODE = ("cards.py", "rules.py", "engine", "policies", "loops", "studies/cou
              "report/targeted_cells.py")
 
 
+def targeted_words(ctx) -> str:
+    """How many targeted deals the main model played, as a report's head and headline lines say it."""
+    if ctx.class_reached:
+        return (f"targeted deals per seat and class, in batches until {ctx.class_reached:,} of them reached "
+                "the decision")
+    return f"{ctx.class_deals:,} targeted deals per seat"
+
+
 def code_fingerprint() -> str:
     """A hash of the source of ``PLAY_CODE``: a report made over several sittings must be made by one code.
 
@@ -212,6 +221,8 @@ def claim(ctx: ReportContext) -> None:
             "code": code_fingerprint()}
     if ctx.classes:             # only when targeted: an untargeted report's header names no classes
         want.update(classes=list(ctx.classes), class_deals=ctx.class_deals)
+        if ctx.class_reached:
+            want.update(class_reached=ctx.class_reached)
     if ctx.defend_hands:        # likewise
         want.update(defend_hands=ctx.defend_hands)
     path = ctx.path("_work", "report.json")
@@ -352,7 +363,8 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
         "charts": sorted(os.path.relpath(p, ctx.out) for p in section.charts.values()),
     }
     if ctx.classes:
-        meta.update(classes=list(ctx.classes), class_deals=ctx.class_deals)
+        meta.update(classes=list(ctx.classes), class_deals=ctx.class_deals,
+                    **({"class_reached": ctx.class_reached} if ctx.class_reached else {}))
     if ctx.defend_hands:
         meta.update(defend_hands=ctx.defend_hands)
     write_atomic(ctx.path("meta.json"), (json.dumps(meta, indent=2) + "\n").encode())
@@ -361,7 +373,7 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
             f"Made by `{ctx.command}` (euchresim {__version__}, engine {ENGINE_VERSION}; seed {ctx.seed}; "
             f"{ctx.hands:,} hands for {ctx.policies[0]}"
             + "".join(f", {ctx.hands_for(k):,} for {p}" for k, p in enumerate(ctx.policies) if k)
-            + (f"; {ctx.class_deals:,} targeted deals per seat for {ctx.policies[0]}, round one, hands "
+            + (f"; {targeted_words(ctx)} for {ctx.policies[0]}, round one, hands "
                f"{', '.join(ctx.classes)}" if ctx.classes else "")
             + (f"; {ctx.defend_hands:,} hands for {ctx.policies[0]}'s defenders" if ctx.defend_hands else "")
             + f"; {seconds} s" + (f" over {sittings} sittings, resumed from the kept work" if sittings > 1 else "")

@@ -38,14 +38,20 @@ def check_out(out, resume, force) -> None:
                           f"--force makes the report afresh")
 
 
-def check_classes(kind, classes, class_deals) -> tuple:
-    """--classes as the engine's class names (in their order), or () when not given; one line when wrong."""
-    if classes is None and class_deals is None:
+def check_classes(kind, classes, class_deals, class_reached=None) -> tuple:
+    """--classes as the engine's class names (in their order), or () when not given; one line when wrong:
+    --classes goes with one count, --class-deals (deals kept per seat) or --class-reached (per seat and class)."""
+    if classes is None and class_deals is None and class_reached is None:
         return ()
     if kind not in TARGETED:
-        raise ReportError(f"--classes, --class-deals: only order-up and loner play targeted deals, not {kind}")
-    if classes is None or class_deals is None:
-        raise ReportError("--classes and --class-deals go together: the classes and the deals kept per seat")
+        raise ReportError(f"--classes, --class-deals, --class-reached: only order-up and loner play targeted deals, "
+                          f"not {kind}")
+    if class_deals is not None and class_reached is not None:
+        raise ReportError("--class-deals and --class-reached: one count or the other (deals kept per seat, or per "
+                          "seat and class until that many reach the decision)")
+    if classes is None or (class_deals is None and class_reached is None):
+        raise ReportError("--classes and --class-deals (or --class-reached) go together: the classes and how many "
+                          "deals")
     from euchresim.studies.counterfactual import class_mask, class_names
     try:
         return class_names(class_mask(classes))
@@ -53,10 +59,10 @@ def check_classes(kind, classes, class_deals) -> tuple:
         raise ReportError(f"--classes {classes!r}: {e}") from None
 
 
-def check_request(kind, classes, class_deals, defend_hands, out, resume, force) -> tuple:
+def check_request(kind, classes, class_deals, defend_hands, out, resume, force, class_reached=None) -> tuple:
     """Every check a report's request meets before any work, in the command's order (``kind``: one of
     ``KINDS`` or ``all``); returns the targeted classes as ``check_classes`` does."""
-    names = check_classes(kind, classes, class_deals)
+    names = check_classes(kind, classes, class_deals, class_reached)
     if defend_hands is not None and kind != "loner":
         raise ReportError(f"--defend-hands: only loner plays the defender's choice, not {kind}")
     check_out(out, resume, force)

@@ -16,7 +16,7 @@ import pandas as pd
 
 from euchresim.analysis import position_names
 from euchresim.engine.tables import build_tables
-from euchresim.report import Section, md_table
+from euchresim.report import Section, md_table, targeted_words
 from euchresim.analysis.call_stats import (PUBLISHED_ALONE, PUBLISHED_URL, class_order, count_points, evaluate, fit_count,
                                       recovered,
                                       HAND_CLASS_NOTE, gain_table, hand_class, interval_sign, model_compare,
@@ -72,7 +72,7 @@ def build(ctx) -> Section:
         tdf, shares = targeted.simulate(ctx, tab, deal_frame)
         head = targeted.headline_table(tdf, shares, df, policies[0], players)
         t["loner_headline"] = replicated(ctx, head, lambda c: targeted.simulate(c, tab, deal_frame)[0])
-        strong = targeted.headline_text(t["loner_headline"], df, policies, ctx.class_deals)
+        strong = targeted.headline_text(t["loner_headline"], df, policies, targeted_words(ctx))
     decisions = loner_decisions.decisions(df, policies[0], players, t.get("loner_headline"))
     if decisions:
         from euchresim.report.order_up import people_model

@@ -44,7 +44,7 @@ def simulate(ctx, tab, deal_frame) -> tuple[pd.DataFrame, pd.DataFrame]:
     passed in so the two modules do not import each other), and each class's share of all deals by seat."""
     players = ctx.rules.players
     played, shares = targeted_deals(ctx, "alone", speaking_order(players), "maker alone", with_trump=True,
-                                    own_streams=True)
+                                    own_streams=True, counted=lambda d: int((d["make_round"] == 1).sum()))
     frames = [deal_frame(d, "maker", players, tab, ctx.policies[0]) for _, d in played if len(d["seat"])]
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
         columns=["policy", "who", "round", "position", "hand_class", "gain", "took"])
@@ -96,14 +96,14 @@ def headline_table(targeted: pd.DataFrame, shares: pd.DataFrame, df: pd.DataFram
     return out.reset_index(drop=True)
 
 
-def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, class_deals: int) -> tuple[str, dict]:
+def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, counted: str) -> tuple[str, dict]:
     """The words before the makers' class lines, and a line for each targeted class: the main model's targeted
     cell at each seat, the other models' untargeted round-one cells at each seat beside, and the seats pooled
     only where a test finds they agree (``analysis.targeted_stats.seats_agree``)."""
     main = policies[0]
     classes = list(dict.fromkeys(head["hand_class"]))
     intro = (f"The makers' classes {', '.join(f'`{c}`' for c in classes)} are of round one only, where trump is the "
-             f"upcard's suit ({main}'s figures from {class_deals:,} targeted deals per seat: deals dealt until the "
+             f"upcard's suit ({main}'s figures from {counted}: deals dealt until the "
              "seat held one of those classes under the upcard's suit (the dealer's hand with the upcard it takes "
              "up), the rest skipped, and only those where that seat made trump in round one counted. Each answer "
              "is per seat: a seat's cell says what going alone gains there. The seats pooled (each weighted by "

@@ -15,7 +15,7 @@ import pandas as pd
 from euchresim.analysis import position_names, speaking_order
 from euchresim.cards import JOKER
 from euchresim.engine.tables import build_tables
-from euchresim.report import Section, md_table
+from euchresim.report import Section, md_table, targeted_words
 from euchresim.analysis.call_stats import (HAND_CLASS_NOTE, PUBLISHED_CALL, TOSS_UP, best_suit, class_order, count_points,
                                       gain_table, hand_class, model_compare, played_features,
                                       table_calls)
@@ -94,7 +94,8 @@ def build(ctx) -> Section:
         head = targeted.headline_table(tdf, shares, t["order_up_by_class"], policies[0], order)
         t["order_up_headline"] = replicated(
             ctx, head, lambda c: targeted.simulate(c, tab, speaking_order(players), deal_frame)[0])
-        strong = targeted.headline_text(t["order_up_headline"], t["order_up_by_class"], policies, ctx.class_deals)
+        strong = targeted.headline_text(t["order_up_headline"], t["order_up_by_class"], policies,
+                                        targeted_words(ctx))
     counts: dict = {}               # the hands behind each chart: its caption in the PNG and in the README
     charts = _charts(ctx, df, t, fits, policies, counts)
     human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order, ctx.canonical)

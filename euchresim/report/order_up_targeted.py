@@ -58,12 +58,12 @@ def headline_table(targeted: pd.DataFrame, shares: pd.DataFrame, by_class: pd.Da
     return out.reset_index(drop=True)
 
 
-def headline_text(head: pd.DataFrame, by_class: pd.DataFrame, policies: list, class_deals: int) -> list[str]:
+def headline_text(head: pd.DataFrame, by_class: pd.DataFrame, policies: list, counted: str) -> list[str]:
     """The "With a bower and two or three trumps" lines: the main model's targeted cells, the others' untargeted."""
     main = policies[0]
     classes = list(dict.fromkeys(head["hand_class"]))
-    text = [f"With a bower and two or three trumps in round one ({main}'s figures from {class_deals:,} targeted "
-            f"deals per seat: deals dealt until the seat held {', '.join(f'`{c}`' for c in classes)}, the rest "
+    text = [f"With a bower and two or three trumps in round one ({main}'s figures from {counted}: "
+            f"deals dealt until the seat held {', '.join(f'`{c}`' for c in classes)}, the rest "
             "skipped, and only those reaching the seat's call counted; the same gain as the untargeted cell of "
             "the class, on more hands, from deals of their own. The other models' figures are from their "
             "untargeted deals; `order_up_headline.csv` has the main model's untargeted cell beside and each "

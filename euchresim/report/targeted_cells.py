@@ -39,11 +39,61 @@ def targeted_seed(seed: int, position: int | None = None, replicate: int = 0) ->
     return int(np.random.SeedSequence(key).generate_state(1)[0])
 
 
+def batch_seed(seed: int, position: int, hand_class: str, batch: int, replicate: int = 0) -> int:
+    """A batch's seed with ``--class-reached``: the first 32-bit word of SeedSequence([seed, 0x7A28, replicate,
+    position + 1, the class's index + 1, batch + 1]): every seat, class and batch a deal stream of its own (the
+    + 1s as in ``targeted_seed``), the measure again (``replicate`` 1) others still."""
+    from euchresim.engine.classes import CLASS_NAMES
+    key = [int(seed), 0x7A28, int(replicate), int(position) + 1, CLASS_NAMES.index(hand_class) + 1, int(batch) + 1]
+    return int(np.random.SeedSequence(key).generate_state(1)[0])
+
+
+MAX_BATCHES = 40
+
+
+def until_reached(ctx, decision: str, positions: list[int], label: str, counted, with_trump: bool = False,
+                  max_batches: int = MAX_BATCHES) -> tuple[list[tuple[int, dict]], pd.DataFrame]:
+    """``--class-reached N``: at each position and for each class alone, batches of targeted deals until ``N`` of
+    them count (``counted(d)``: the batch's deals that reach the cell, as the report keeps them), or
+    ``max_batches`` (a cell the seat never reaches stops there, its count printed); and each class's share of
+    all deals there, from every batch's deals dealt.
+
+    Why: one stream for all the classes keeps them in their natural mix, so a common class got five times the
+    deals its interval needed while a rare one, or one rarely reached at a seat, decided the run's size; each
+    (seat, class) to its own count spends the hours where the intervals are wide.  A batch holds a quarter of
+    ``N`` kept deals; how many batches run depends only on how many deals reached the cell, never on their
+    gains, so the cell's mean stays unbiased; each batch is a piece of work of its own seed (``batch_seed``),
+    kept and resumable, and the same seed gives the same batches whatever the workers.
+    """
+    names = position_names(ctx.rules.players)
+    size = max(1, -(-ctx.class_reached // 4))
+    played, shares = [], []
+    for p in positions:
+        for c in ctx.classes:
+            dealt, kept, reached = [], [], 0
+            for k in range(max_batches):
+                if reached >= ctx.class_reached:
+                    break
+                bctx = dataclasses.replace(ctx, seed=batch_seed(ctx.seed, p, c, k, ctx.replicate))
+                d = collect(bctx, 0, decision, p, f"{label}, position {p}, {c}, batch {k + 1}", classes=(c,),
+                            count=size, with_trump=with_trump)
+                played.append((p, d))
+                dealt.append(np.atleast_1d(d["dealt"]))
+                kept.append(np.atleast_1d(d["class_kept"]))
+                reached += int(counted(d))
+            shares += class_shares(np.concatenate(dealt), np.concatenate(kept), [c], names[p])
+    return played, pd.DataFrame(shares)
+
+
 def targeted_deals(ctx, decision: str, positions: list[int], label: str, with_trump: bool = False,
-                   own_streams: bool = False) -> tuple[list[tuple[int, dict]], pd.DataFrame]:
+                   own_streams: bool = False, counted=None) -> tuple[list[tuple[int, dict]], pd.DataFrame]:
     """The main model's ``ctx.class_deals`` targeted deals of ``decision`` at each position (kept, resumable),
     and each class's share of all deals there; ``own_streams``: each position from a seed of its own
-    (``targeted_seed``), so that the seats can be pooled."""
+    (``targeted_seed``), so that the seats can be pooled.  With ``ctx.class_reached``, each position and class
+    to its own count instead (``until_reached``; ``counted(d)``: a batch's deals that reach the cell, default
+    all it returns)."""
+    if ctx.class_reached:
+        return until_reached(ctx, decision, positions, label, counted or (lambda d: len(d["seat"])), with_trump)
     names = position_names(ctx.rules.players)
     played, shares = [], []
     for p in positions:
