@@ -169,7 +169,7 @@ def test_make_reports_order_up_entry_targets_the_headline_classes():
     args = dict(mr.REPORTS)["order-up"]
     assert args[args.index("--policy") + 1] == "best"
     classes = args[args.index("--classes") + 1]
-    assert check_classes("order-up", classes, int(args[args.index("--class-deals") + 1])) == tuple(OU_CLASSES)
+    assert check_classes("order-up", classes, None, int(args[args.index("--class-reached") + 1])) == tuple(OU_CLASSES)
 
 
 def test_the_opening_chart_takes_the_targeted_classes_cells_from_their_targeted_deals(order_up):
