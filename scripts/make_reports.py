@@ -46,7 +46,7 @@ COST = {
     "order-up": (21286, 5),            # 5.9 hours over 5 sittings
     "loner": (6849, 2),                # 1.9 hours over 2 sittings (the second a 13 s rebuild)
     "euchre-rates": (16, 1),
-    "decks": (1250, 1),                # 21 minutes
+    "decks": (1559, 2),                # 26 minutes over 2 sittings (the second an 8 s rebuild)
     "win-probability": (4236, 6),      # 71 minutes over 6 sittings
 }
 
