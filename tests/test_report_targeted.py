@@ -557,20 +557,36 @@ def test_the_decision_tables_targeted_cells_print_the_headline_lines_numbers(lon
 
 # ---------------------------------------------------------------- each seat and class to its own count (--class-reached)
 
+def test_the_next_batch_is_sized_from_the_reach_so_far():
+    """Half the count first; then the rest at the rate so far, a tenth more, never under an eighth; twice the
+    last where nothing reached yet."""
+    from euchresim.report.targeted_cells import next_batch
+    assert next_batch(1000, 0, 0, 0) == 500
+    assert next_batch(1000, 250, 500, 500) == 1650           # 750 more at 1 in 2, and a tenth
+    assert next_batch(1000, 990, 1100, 600) == 125          # 10 more at 0.9 is 12.2: an eighth of 1000
+    assert next_batch(1000, 0, 500, 500) == 1000
+    assert next_batch(7, 0, 0, 0) == 4
+
+
 def test_batches_run_until_each_seat_and_class_reaches_its_count_and_no_further():
-    """--class-reached N: per seat and class, batches of N/4 kept deals of that class alone, each from a seed of its
-    own, until N of them count; the batch before the last had fewer, so no batch was played for nothing. The
-    shares come from every batch's deals dealt; the same seed gives the same batches."""
-    from euchresim.report.targeted_cells import batch_seed, until_reached
+    """--class-reached N: per seat and class, batches of that class alone, each from a seed of its own and sized
+    from the counts so far (next_batch), until N of them count; the batch before the last had fewer, so no batch
+    was played for nothing. The shares come from every batch's deals dealt; the same seed gives the same
+    batches; the measure again (replicate 1) deals from other seeds."""
+    from euchresim.report.targeted_cells import batch_seed, next_batch, until_reached
     n = 60
     ctx = report_context(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
                         policies=("heuristic",), classes=("4+T R", "3T RL"), class_reached=n)
     counted = lambda d: int((d["make_round"] == 1).sum())
     played, shares = until_reached(ctx, "alone", [1, 0], "maker alone", counted, with_trump=True)
-    kept = [json.load(open(os.path.join(ctx.out, "_work", k, "_manifest.json")))["report_work"]
-            for k in sorted(os.listdir(os.path.join(ctx.out, "_work")))]
-    assert {w["count"] for w in kept} == {15} and all(len(w["classes"]) == 1 for w in kept)
+
+    def manifests(out):
+        return [json.load(open(os.path.join(out, "_work", k, "_manifest.json")))["report_work"]
+                for k in sorted(os.listdir(os.path.join(out, "_work")))]
+    kept = manifests(ctx.out)
+    assert all(len(w["classes"]) == 1 for w in kept)
     assert len({w["seed"] for w in kept}) == len(kept) == len(played)
+
     def batch_class(d):
         held = np.asarray(d["class_kept"]).reshape(-1, len(CLASS_NAMES)).sum(axis=0)
         assert np.count_nonzero(held) == 1          # a batch keeps deals of its one class
@@ -580,22 +596,33 @@ def test_batches_run_until_each_seat_and_class_reaches_its_count_and_no_further(
     for (p, c), mine in groups:
         counts = np.cumsum([counted(d) for d in mine])
         assert counts[-1] >= n and (len(counts) == 1 or counts[-2] < n), (p, c, counts)
+        sizes, reached, total, last = [], 0, 0, 0
+        for d in mine:                                # each batch as big as the counts before it said
+            last = next_batch(n, reached, total, last)
+            sizes.append(last)
+            reached, total = reached + counted(d), total + last
+        assert [int(np.asarray(d["class_kept"]).sum()) for d in mine] == sizes, (p, c)
         row = shares[(shares["position"] == ("left" if p == 1 else "dealer")) & (shares["hand_class"] == c)].iloc[0]
         assert row["deals_dealt"] == sum(int(np.sum(d["dealt"])) for d in mine)
-        assert row["deals_kept"] == 15 * len(mine)
+        assert row["deals_kept"] == sum(sizes)
     assert max(len(m) for _, m in groups) > 1        # 3T RL at the left is reached on few of its deals
-    assert batch_seed(3, 1, "3T RL", 0) != batch_seed(3, 1, "3T RL", 1) != batch_seed(3, 1, "3T RL", 0, replicate=1)
+    assert len({batch_seed(3, 1, "3T RL", 0), batch_seed(3, 1, "3T RL", 1), batch_seed(3, 1, "3T RL", 0, replicate=1),
+                batch_seed(3, 0, "3T RL", 0), batch_seed(3, 1, "4+T R", 0)}) == 5
     again, shares2 = until_reached(dataclasses.replace(ctx, resume=True), "alone", [1, 0], "maker alone", counted,
                                    with_trump=True)                                      # from its kept work
     assert len(again) == len(played) and shares2.equals(shares)
+    other = dataclasses.replace(ctx, out=tempfile.mkdtemp(), replicate=1)
+    until_reached(other, "alone", [1, 0], "maker alone", counted, with_trump=True)
+    assert not {w["seed"] for w in manifests(other.out)} & {w["seed"] for w in kept}
 
 
-def test_a_cell_the_seat_never_reaches_stops_at_the_batch_limit():
+def test_a_cell_the_seat_never_reaches_stops_at_its_cap_of_kept_deals():
     from euchresim.report.targeted_cells import until_reached
     ctx = report_context(kind="loner", out=tempfile.mkdtemp(), hands=1000, seed=3, rules=Rules(),
                         policies=("heuristic",), classes=("3T RL",), class_reached=40)
-    played, shares = until_reached(ctx, "alone", [2], "maker alone", lambda d: 0, max_batches=3)
-    assert len(played) == 3 and int(shares["deals_kept"].iloc[0]) == 30
+    played, shares = until_reached(ctx, "alone", [2], "maker alone", lambda d: 0, max_kept=3)
+    assert [int(np.asarray(d["class_kept"]).sum()) for _, d in played] == [20, 40, 60]   # 20, then twice the last
+    assert int(shares["deals_kept"].iloc[0]) == 120
 
 
 @pytest.mark.slow
@@ -610,7 +637,7 @@ def test_the_order_up_report_with_each_cell_to_its_own_count(tmp_path):
     head = pd.read_csv(tmp_path / "o" / "order_up_headline.csv")
     assert (head["reached"] >= n).all() and (head["replicate_n"] >= n).all()
     meta = json.loads((tmp_path / "o" / "meta.json").read_text())
-    assert meta["class_reached"] == n and meta["class_deals"] == 0
+    assert meta["class_reached"] == n and "class_deals" not in meta
     readme = (tmp_path / "o" / "README.md").read_text()
     assert f"targeted deals per seat and class, in batches until {n} of them reached the decision" in readme
     r = run(base + ["--class-reached", str(n + 10), "--out", "o", "--resume"], cwd=tmp_path)

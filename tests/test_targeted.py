@@ -273,7 +273,7 @@ def test_the_chi_square_tail_keeps_its_digits_far_out_and_q_is_worded_as_a_reade
 def test_a_cell_without_spread_that_differs_again_is_beyond_chance_and_one_not_measured_again_is_marked():
     """Known cells: +2.00 on every deal, again +1.00 on every deal: z is infinite, a disagreement (it was left
     out of Holm's family as not finite); the same constant twice: no test; a 40-hand cell whose measure again
-    has 5 hands: not measured again (the report refuses it, report.targeted_cells.replicated)."""
+    has 5 hands: not measured again (the report refuses it, report.replicate.replicated)."""
     import pandas as pd
     from euchresim.analysis.targeted_stats import replication
     head = pd.DataFrame({"position": ["dealer", "left", "right"], "hand_class": ["4+T RL"] * 3,

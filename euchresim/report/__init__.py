@@ -220,9 +220,8 @@ def claim(ctx: ReportContext) -> None:
             "model_hands": list(ctx.model_hands), "rules": ctx.rules.to_dict(), "chunk_size": ctx.chunk_size,
             "code": code_fingerprint()}
     if ctx.classes:             # only when targeted: an untargeted report's header names no classes
-        want.update(classes=list(ctx.classes), class_deals=ctx.class_deals)
-        if ctx.class_reached:
-            want.update(class_reached=ctx.class_reached)
+        want.update(classes=list(ctx.classes), **({"class_reached": ctx.class_reached} if ctx.class_reached
+                                                   else {"class_deals": ctx.class_deals}))
     if ctx.defend_hands:        # likewise
         want.update(defend_hands=ctx.defend_hands)
     path = ctx.path("_work", "report.json")
@@ -363,8 +362,8 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
         "charts": sorted(os.path.relpath(p, ctx.out) for p in section.charts.values()),
     }
     if ctx.classes:
-        meta.update(classes=list(ctx.classes), class_deals=ctx.class_deals,
-                    **({"class_reached": ctx.class_reached} if ctx.class_reached else {}))
+        meta.update(classes=list(ctx.classes), **({"class_reached": ctx.class_reached} if ctx.class_reached
+                                                   else {"class_deals": ctx.class_deals}))
     if ctx.defend_hands:
         meta.update(defend_hands=ctx.defend_hands)
     write_atomic(ctx.path("meta.json"), (json.dumps(meta, indent=2) + "\n").encode())

@@ -67,7 +67,7 @@ def build(ctx) -> Section:
     strong = None
     if ctx.classes:             # the makers' headline cells from targeted deals (report/loner_targeted.py)
         from euchresim.report import loner_targeted as targeted
-        from euchresim.report.targeted_cells import replicated
+        from euchresim.report.replicate import replicated
         tab = build_tables(ctx.rules)
         tdf, shares = targeted.simulate(ctx, tab, deal_frame)
         head = targeted.headline_table(tdf, shares, df, policies[0], players)

@@ -32,7 +32,8 @@ from euchresim.analysis import position_names, speaking_order
 from euchresim.analysis.call_stats import class_order, gain_table
 from euchresim.analysis.targeted_stats import mean_share, pooled_by_reach, seats_agree, seats_verdict
 from euchresim.report.paired_chunks import fmt_gain
-from euchresim.report.targeted_cells import replication_words, targeted_deals
+from euchresim.report.replicate import replication_words
+from euchresim.report.targeted_cells import targeted_deals
 
 
 ALL_SEATS = "all seats"

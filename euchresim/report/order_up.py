@@ -88,7 +88,7 @@ def build(ctx) -> Section:
     strong = None
     if ctx.classes:             # the headline cells from targeted deals (report/order_up_targeted.py)
         from euchresim.report import order_up_targeted as targeted
-        from euchresim.report.targeted_cells import replicated
+        from euchresim.report.replicate import replicated
         tab = build_tables(ctx.rules)
         tdf, shares = targeted.simulate(ctx, tab, speaking_order(players), deal_frame)
         head = targeted.headline_table(tdf, shares, t["order_up_by_class"], policies[0], order)

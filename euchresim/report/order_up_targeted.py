@@ -24,7 +24,8 @@ import pandas as pd
 
 from euchresim.analysis.call_stats import gain_table
 from euchresim.report.paired_chunks import fmt_gain
-from euchresim.report.targeted_cells import replication_words, targeted_deals
+from euchresim.report.replicate import replication_words
+from euchresim.report.targeted_cells import targeted_deals
 
 GAIN = ["n", "gain", "ci_low", "ci_high"]
 

@@ -1,4 +1,4 @@
-"""What the order-up and loner reports' targeted headline cells share: their seed and their deals at every seat.
+"""What the order-up and loner reports' targeted headline cells share: their seeds and their deals at every seat.
 
 A headline cell ("the dealer with two trumps and the right") is a few
 percent of deals, so a slow main model plays it on targeted deals
@@ -48,40 +48,54 @@ def batch_seed(seed: int, position: int, hand_class: str, batch: int, replicate:
     return int(np.random.SeedSequence(key).generate_state(1)[0])
 
 
-MAX_BATCHES = 40
+MAX_KEPT = 20                   # a cell stops at this many times N kept deals: reached on under 5%, it is short
+
+
+def next_batch(wanted: int, reached: int, kept: int, last: int) -> int:
+    """The kept deals of the next batch for a cell that wants ``wanted`` reached and has ``reached`` of ``kept``:
+    the first half of ``wanted``; then what the reach rate so far says the rest needs, a tenth more so that one
+    more batch nearly always finishes it, never under an eighth of ``wanted`` (the rate of a few deals is rough);
+    twice the last where none reached yet.  A function of the counts alone, never of the gains."""
+    if not kept:
+        return max(1, -(-wanted // 2))
+    if not reached:
+        return 2 * last
+    need = -(-((wanted - reached) * kept * 11) // (reached * 10))          # in integers: no rounding drift
+    return max(-(-wanted // 8), need)
 
 
 def until_reached(ctx, decision: str, positions: list[int], label: str, counted, with_trump: bool = False,
-                  max_batches: int = MAX_BATCHES) -> tuple[list[tuple[int, dict]], pd.DataFrame]:
+                  max_kept: int = MAX_KEPT) -> tuple[list[tuple[int, dict]], pd.DataFrame]:
     """``--class-reached N``: at each position and for each class alone, batches of targeted deals until ``N`` of
-    them count (``counted(d)``: the batch's deals that reach the cell, as the report keeps them), or
-    ``max_batches`` (a cell the seat never reaches stops there, its count printed); and each class's share of
-    all deals there, from every batch's deals dealt.
+    them count (``counted(d)``: the batch's deals that reach the cell, as the report keeps them), or ``max_kept``
+    times ``N`` kept deals (a cell the seat rarely reaches stops short, its count printed); and each class's share
+    of all deals there, from every batch's deals dealt.
 
-    Why: one stream for all the classes keeps them in their natural mix, so a common class got five times the
+    Why: one stream for all the classes keeps them in their natural mix, so a common class got seven times the
     deals its interval needed while a rare one, or one rarely reached at a seat, decided the run's size; each
-    (seat, class) to its own count spends the hours where the intervals are wide.  A batch holds a quarter of
-    ``N`` kept deals; how many batches run depends only on how many deals reached the cell, never on their
+    (seat, class) to its own count spends the hours where the intervals are wide.  Each batch's size
+    (``next_batch``) and whether one more runs depend only on how many deals reached the cell, never on their
     gains, so the cell's mean stays unbiased; each batch is a piece of work of its own seed (``batch_seed``),
     kept and resumable, and the same seed gives the same batches whatever the workers.
     """
     names = position_names(ctx.rules.players)
-    size = max(1, -(-ctx.class_reached // 4))
+    want = ctx.class_reached
     played, shares = [], []
     for p in positions:
         for c in ctx.classes:
-            dealt, kept, reached = [], [], 0
-            for k in range(max_batches):
-                if reached >= ctx.class_reached:
-                    break
+            dealt, kept_by_class, reached, kept, size, k = [], [], 0, 0, 0, 0
+            while reached < want and kept < max_kept * want:
+                size = min(next_batch(want, reached, kept, size), max_kept * want - kept)
                 bctx = dataclasses.replace(ctx, seed=batch_seed(ctx.seed, p, c, k, ctx.replicate))
                 d = collect(bctx, 0, decision, p, f"{label}, position {p}, {c}, batch {k + 1}", classes=(c,),
                             count=size, with_trump=with_trump)
                 played.append((p, d))
                 dealt.append(np.atleast_1d(d["dealt"]))
-                kept.append(np.atleast_1d(d["class_kept"]))
+                kept_by_class.append(np.atleast_1d(d["class_kept"]))
                 reached += int(counted(d))
-            shares += class_shares(np.concatenate(dealt), np.concatenate(kept), [c], names[p])
+                kept += size
+                k += 1
+            shares += class_shares(np.concatenate(dealt), np.concatenate(kept_by_class), [c], names[p])
     return played, pd.DataFrame(shares)
 
 
@@ -103,49 +117,3 @@ def targeted_deals(ctx, decision: str, positions: list[int], label: str, with_tr
         played.append((p, d))
         shares += class_shares(d["dealt"], d["class_kept"], ctx.classes, names[p])
     return played, pd.DataFrame(shares)
-
-
-def replicated(ctx, head: pd.DataFrame, simulate_again, keys=("position", "hand_class")) -> pd.DataFrame:
-    """``head`` with every headline cell measured again on deals of its own (``simulate_again(ctx)`` is the
-    report's targeted simulation, run with ``ctx.replicate`` 1: its own seeds, its own kept work), the z's
-    of ``analysis.targeted_stats.replication``; a cell that disagrees beyond chance stops the report (ReportError,
-    one line naming the cells), so that a headline no fresh run reproduces is never printed."""
-    from euchresim.analysis.call_stats import gain_table
-    from euchresim.analysis.targeted_stats import replication
-    from euchresim.report import ReportError
-    again_df = simulate_again(dataclasses.replace(ctx, replicate=1))
-    keys = list(keys)
-    again = gain_table(again_df, keys) if len(again_df) else pd.DataFrame(
-        columns=keys + ["n", "gain", "ci_low", "ci_high"])
-    again = again.assign(**{k: again[k].astype(str) for k in keys if k == "position"})
-    out = replication(head, again, keys)
-    missing = out[out["not_again"] & (out["position"].astype(str) != "all seats")] if "position" in out else \
-        out[out["not_again"]]
-    if len(missing):
-        said = "; ".join(f"{r['position']} {r['hand_class']}: {int(r['reached'])} hands, again "
-                         f"{int(0 if r['replicate_n'] != r['replicate_n'] else r['replicate_n'])}"
-                         for _, r in missing.iterrows())
-        raise ReportError(f"{ctx.out}: headline cells not measured again (under 30 hands on deals of their own): "
-                          f"{said}; the report is not written, its kept work is")
-    bad = out[out["beyond_chance"]]
-    if len(bad):
-        said = "; ".join(f"{r['position']} {r['hand_class']}: {r['gain']:+.2f}, again {r['replicate_gain']:+.2f} "
-                         f"(z {r['z_replicate']:+.1f})"
-                         + (f", untargeted {r['untargeted_gain']:+.2f} (z {r['z_untargeted']:+.1f})"
-                            if "z_untargeted" in r and np.isfinite(r["z_untargeted"]) else "")
-                         for _, r in bad.iterrows())
-        raise ReportError(f"{ctx.out}: headline cells disagree with their measures again beyond chance "
-                          f"(Holm, 5% over {out.attrs['tests']} comparisons): {said}; the report is not written, "
-                          "its kept work is")
-    return out
-
-
-def replication_words(h) -> str:
-    """A headline cell's replicate and its z's, as the README says them."""
-    if "replicate_n" not in h or not np.isfinite(h.get("replicate_gain", np.nan)):
-        return ""
-    out = (f"measured again on deals of its own {h['replicate_gain']:+.2f} ({int(h['replicate_n']):,} hands, "
-           f"z {h['z_replicate']:+.1f}")
-    if np.isfinite(h.get("z_untargeted", np.nan)):
-        out += f"; against the untargeted cell z {h['z_untargeted']:+.1f}"
-    return out + ")"
