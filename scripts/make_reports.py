@@ -29,7 +29,7 @@ REPORTS = [
                   "--model-hands", "40000", "--classes", "2T R,3T L,3T R", "--class-reached", "7000"]),
     # best's headline cells (a maker in round one with 4+T RL, 4+T R, 3T RL), each seat and class until 4,500 of
     # its deals made trump in round one: ±0.046 at the largest gain SD the committed report measured (1.57, the
-    # right's 3T RL), some 75,000 kept deals in all (its 8,000 a seat of one stream left the left's 4+T RL at 664
+    # right's 3T RL), some 80,000 kept deals in all (its 8,000 a seat of one stream left the left's 4+T RL at 664
     # hands, ±0.09); the defenders on 240,000 hands: a defender in round two is reached on 914 of 40,000 (best),
     # ±0.05 at 5,500 with a gain SD of 1.7. The committed loner report was made with --class-deals 8000 (its
     # README states its command); this is the command of its next remake

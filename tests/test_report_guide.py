@@ -5,6 +5,7 @@ what played and how strong it is, the decision table's answer against seats that
 from tests.helpers import report_context
 import glob
 import json
+import math
 import os
 import re
 
@@ -444,3 +445,22 @@ def test_answer_flips_needs_both_tables_measured_and_both_answers_clear_of_zero(
     assert list(got.index) == ["dealer", "left"]                  # right: 150 hands under the bot's table
     assert bool(got.loc["dealer", "flips"]) and not bool(got.loc["left", "flips"])
     assert got.loc["dealer", "gain_human"] == 0.3 and got.loc["dealer", "gain_heuristic"] == -0.5
+
+
+def test_a_flip_is_corrected_for_the_number_of_cells_compared():
+    """Two 95% intervals just clear of zero on opposite sides are a flip alone, not among a hundred cells (Holm
+    over the cells, each flip's p the larger of its two one-sided p's); a flip far beyond noise stays one."""
+    from euchresim.analysis.call_stats import answer_flips
+    from euchresim.stats import Z95
+    cell = lambda pos, g, se: {"position": pos, "hand_class": "2T R", "n": 400, "gain": g,   # noqa: E731
+                               "ci_low": g - Z95 * se, "ci_high": g + Z95 * se}
+    edge = [cell("edge", 2.2 * 0.1, 0.1)], [cell("edge", -2.2 * 0.1, 0.1)]        # z +2.2 and -2.2: p 0.014
+    far = [cell("far", 1.0, 0.1)], [cell("far", -1.0, 0.1)]                       # z 10
+    same = [cell(f"s{i}", 0.5, 0.1) for i in range(98)]
+    alone = answer_flips(pd.DataFrame(edge[0]), pd.DataFrame(edge[1]), ["position", "hand_class"])
+    assert bool(alone["flips"].iloc[0]) and alone.attrs["tests"] == 1
+    assert alone["p_flip"].iloc[0] == pytest.approx(0.5 * math.erfc(2.2 / math.sqrt(2)))
+    many = answer_flips(pd.DataFrame(edge[0] + far[0] + same), pd.DataFrame(edge[1] + far[1] + same),
+                        ["position", "hand_class"]).set_index("position")
+    assert many.attrs["tests"] == 100 and bool(many.loc["far", "flips"]) and not bool(many.loc["edge", "flips"])
+    assert not many.loc[[f"s{i}" for i in range(98)], "flips"].any() and (many.loc["s0", "p_flip"] == 1.0)

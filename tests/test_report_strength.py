@@ -152,6 +152,7 @@ def test_a_models_calls_in_every_variant_are_read_from_the_columns_naming_it(tmp
     assert got[(2, 25)]["command"].endswith("--players 2 --deck 25")
     old = variant_calls("pimc:bid_worlds=100", str(p))                       # that definition's own column
     assert set(old) == {(4, 24), (2, 25)} and old[(4, 24)]["gain"] == "+0.069"
+    assert old[(4, 24)]["won"] is None                          # the games-won column beside is today's, not its
     assert old[(4, 24)]["command"].startswith("euchresim duel pimc:bid_worlds=100 pimc:bid_worlds=100:search_bids=0")
     assert variant_calls("heuristic", str(p)) == {}
 
@@ -159,6 +160,8 @@ def test_a_models_calls_in_every_variant_are_read_from_the_columns_naming_it(tmp
 def test_the_projects_docs_measure_bests_calls_in_all_twelve_variants_of_the_decks_report():
     from euchresim.report.decks import PACKS, PLAYERS
     from euchresim.report.strength import variant_calls
-    got = variant_calls("pimc:bid_worlds=100:max_worlds=200")
+    from euchresim.policies import canonical
+    best = canonical("best")                        # today's: when best moves, its docs must be measured again
+    got = variant_calls(best)
     assert set(got) == {(p, d) for p in PLAYERS for d in PACKS}
-    assert all(c["command"].startswith("euchresim duel pimc:bid_worlds=100:max_worlds=200 ") for c in got.values())
+    assert all(c["command"].startswith(f"euchresim duel {best} ") for c in got.values())

@@ -639,7 +639,8 @@ def test_the_order_up_report_with_each_cell_to_its_own_count(tmp_path):
     meta = json.loads((tmp_path / "o" / "meta.json").read_text())
     assert meta["class_reached"] == n and "class_deals" not in meta
     readme = (tmp_path / "o" / "README.md").read_text()
-    assert f"targeted deals per seat and class, in batches until {n} of them reached the decision" in readme
+    assert (f"targeted deals per seat and class, in batches until {n} of them reached the seat's call (at most "
+            f"{20 * n} kept)") in readme
     r = run(base + ["--class-reached", str(n + 10), "--out", "o", "--resume"], cwd=tmp_path)
     assert r.exit_code != 0 and "class_reached" in one_error_line(r)
     both = run(base + ["--class-reached", str(n), "--class-deals", "300", "--out", "p"], cwd=tmp_path)

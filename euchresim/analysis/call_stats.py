@@ -280,16 +280,27 @@ TOSS_UP = 0.10
 TOO_FEW = "too few hands"
 
 
-def answer_flips(bot: pd.DataFrame, people: pd.DataFrame, keys: list, min_n: int = 200) -> pd.DataFrame:
-    """Cells measured under two tables (``bot``: every seat calls as heuristic; ``people``: as people do), side
-    by side (``_heuristic``, ``_human``), those with ``min_n``+ deals under both; ``flips`` where the answer
-    changes: the two gains' intervals each clear of zero, on opposite sides (a class whose answer rests on
-    how the rest of the table calls, not on the hand alone)."""
+def answer_flips(bot: pd.DataFrame, people: pd.DataFrame, keys: list, min_n: int = 200,
+                 alpha: float = 0.05) -> pd.DataFrame:
+    """Cells measured under two tables (``bot``: every seat calls as the bot does; ``people``: as people do),
+    side by side (``_heuristic``, ``_human``), those with ``min_n``+ deals under both; ``flips`` where the answer
+    changes: the two gains on opposite sides of zero, each clear of it, corrected for the number of cells.
+
+    A flip claims two things at once (this gain above zero and that one below), so its p-value is the larger
+    of the two one-sided p's (``p_flip``, from each interval's normal standard error); Holm's method over every
+    cell compared (``attrs["tests"]``) keeps the chance of any false flip at most ``alpha``: two 95% intervals
+    just clear of zero, somewhere among a hundred cells, happen by chance."""
+    from euchresim.stats import holm
     cols = ["n", "gain", "ci_low", "ci_high"]
     both = bot[keys + cols].merge(people[keys + cols], on=keys, suffixes=("_heuristic", "_human"))
     both = both[(both["n_heuristic"] >= min_n) & (both["n_human"] >= min_n)].reset_index(drop=True)
-    sign = {side: interval_sign(both[f"ci_low_{side}"], both[f"ci_high_{side}"]) for side in ("heuristic", "human")}
-    both["flips"] = sign["heuristic"] * sign["human"] < 0
+    z = {side: both[f"gain_{side}"] / ((both[f"ci_high_{side}"] - both[f"ci_low_{side}"]) / (2 * Z95))
+         for side in ("heuristic", "human")}
+    tail = lambda x: 0.5 * math.erfc(abs(x) / math.sqrt(2))          # noqa: E731  one-sided, beyond |z|
+    opposite = np.sign(both["gain_heuristic"]) * np.sign(both["gain_human"]) < 0
+    both["p_flip"] = [max(tail(a), tail(b)) if o else 1.0 for a, b, o in zip(z["heuristic"], z["human"], opposite)]
+    both["flips"] = np.array(holm(both["p_flip"], alpha) if len(both) else [], dtype=bool)   # bool even when empty
+    both.attrs["tests"] = len(both)
     return both
 
 

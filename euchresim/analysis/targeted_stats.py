@@ -5,9 +5,10 @@ so its cells are the gain given the class, as the untargeted cells are,
 but its deals say nothing by themselves of how often a deal is of the
 class: the deals dealt and skipped at each seat do (``class_shares``).
 
-Pooling the seats of a targeted cell needs the same care.  Every seat
-keeps the same number of deals, so a plain mean of the kept deals would
-weigh the seats equally, where an untargeted cell of all seats weighs
+Pooling the seats of a targeted cell needs the same care.  Each seat
+keeps a number of deals set by the run (the same at every seat, or each
+seat and class its own), not by nature, so a plain mean of the kept deals
+would weigh the seats by those counts, where an untargeted cell of all seats weighs
 each by how often a deal reaches the cell there.  ``pooled_by_reach``
 weighs each seat by that natural frequency, the class's share at the
 seat times the share of those deals that reach the cell, which is the
@@ -48,9 +49,9 @@ def mean_share(shares, dealt, z: float = Z95) -> dict:
     """The chance a seat holds a class, averaged over the seats, with a normal interval: each seat's share
     (kept over dealt, from a deal stream of its own) counts once, so their variances add.
 
-    Kept over dealt summed over the seats would be the shares' harmonic mean,
-    which the seats' equal kept counts make of a mix where the dealer's class
-    (counting its upcard) is rarer or commoner than the others'.
+    Kept over dealt summed over the seats would weigh the seats by the kept counts the run set (the shares'
+    harmonic mean where they are equal), a mix where the dealer's class (counting its upcard) is rarer or
+    commoner than the others'.
     """
     p = np.asarray(shares, dtype=float)
     n = np.asarray(dealt, dtype=float)

@@ -182,8 +182,10 @@ PLAY_CODE = ("cards.py", "rules.py", "engine", "policies", "loops", "studies/cou
 def targeted_words(ctx) -> str:
     """How many targeted deals the main model played, as a report's head and headline lines say it."""
     if ctx.class_reached:
-        return (f"targeted deals per seat and class, in batches until {ctx.class_reached:,} of them reached "
-                "the decision")
+        from euchresim.report.targeted_cells import MAX_KEPT
+        counted = "made trump in round one at the seat" if ctx.kind == "loner" else "reached the seat's call"
+        return (f"targeted deals per seat and class, in batches until {ctx.class_reached:,} of them {counted} "
+                f"(at most {MAX_KEPT * ctx.class_reached:,} kept)")
     return f"{ctx.class_deals:,} targeted deals per seat"
 
 

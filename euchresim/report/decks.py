@@ -162,8 +162,10 @@ def build(ctx) -> Section:
         mcharts, mtitles = M.models_charts(ctx, models, mcap)
         charts.update(mcharts)
         from euchresim.report.strength import variant_calls
-        calls = {p: variant_calls(ctx.canonical(p)) for p in ctx.policies}
-        first = M.models_text(models, ctx.policies, hands, refused, calls) + again
+        # docs/policies.md measures the calls in the plain variants: under other rule options, no line is theirs
+        plain = replace(type(ctx.rules)(), players=ctx.rules.players, deck=ctx.rules.deck) == ctx.rules
+        calls = {p: variant_calls(ctx.canonical(p)) if plain else {} for p in ctx.policies}
+        first = M.models_text(models, ctx.policies, hands, refused, calls, plain) + again
         first += ["", "### the headline rates by model (`decks_models.csv`)", "", md_table(models), ""]
         for name in mcharts:
             first += [f"![{mtitles[name]}]({name}.png)", "", f"*{mtitles[name]}: {mcap()}.*", ""]

@@ -107,13 +107,15 @@ def verdicts(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def models_text(table: pd.DataFrame, policies, hands: list[int], refused: list[str], calls: dict) -> list[str]:
+def models_text(table: pd.DataFrame, policies, hands: list[int], refused: list[str], calls: dict,
+                plain: bool = True) -> list[str]:
     """The report's findings: every headline rate under every model, and how soundly each model calls in each
     variant (``calls``: policy -> ``report.strength.variant_calls`` of its definition, from docs/policies.md).
 
     The rates a reader quotes come first, under each model and each with its interval, because a rate is a fact
     of the bot that played it: the strongest bot's are the ones a guide should quote, the heuristic's many
-    hands give the finer statistics below them.
+    hands give the finer statistics below them.  ``plain``: the report's rules are the plain variants' (only
+    those are measured in docs/policies.md); else no soundness line is quoted, and the text says why.
     """
     who = ", ".join(f"{p} ({n:,} hands per variant)" for p, n in zip(policies, hands))
     text = ["## Findings: the headline rates under each model", "",
@@ -122,7 +124,9 @@ def models_text(table: pd.DataFrame, policies, hands: list[int], refused: list[s
     if refused:
         text += ["", "Not played (the model refused the variant): " + "; ".join(refused) + "."]
     text += [""] + [f"- {line}" for line in precision_lines(table, policies)]
-    text += soundness_text(table, policies, calls)
+    text += soundness_text(table, policies, calls) if plain else [
+        "", "How soundly each model calls is measured (docs/policies.md) in the plain variants only, not under this "
+            "report's other rule options, so none is quoted here."]
     ver = verdicts(table).set_index(["statistic", "players", "deck"])["models"]
     for stat, (words, _) in HEADLINE.items():
         df = table[table["statistic"] == stat]
@@ -141,7 +145,7 @@ def models_text(table: pd.DataFrame, policies, hands: list[int], refused: list[s
 def soundness_text(table: pd.DataFrame, policies, calls: dict) -> list[str]:
     """Per model measured in every variant (docs/policies.md, "`best`'s calls in every variant"): what its own
     calls gain over heuristic's under the same play in each variant this report plays, with the duel's command;
-    a rate of a bot that calls unsoundly would be no rate to quote."""
+    beside its rates, so a reader sees where the bot's calls are shown sound before quoting them."""
     text = []
     for pol in policies:
         got = calls.get(pol) or {}

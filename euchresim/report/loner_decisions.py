@@ -46,7 +46,7 @@ def decisions(df: pd.DataFrame, main: str, players: int, head: pd.DataFrame | No
 def decision_card(ctx, decisions: list[tuple], main: str, df: pd.DataFrame | None = None, human: str | None = None):
     """Every row of the decision table on one page a player keeps: a panel per who and round; with a people-like
     model (``human``, its deals in ``df``), the cells where that table gives the opposite answer outlined, as the
-    decision table's lines give both answers (``flip_cells``)."""
+    decision table's lines give both answers (``flip_cells``, the same cells the lines give)."""
     from euchresim import plots
     from euchresim.analysis import speaking_order
     seats = [position_names(ctx.rules.players)[p] for p in speaking_order(ctx.rules.players)]
@@ -71,22 +71,27 @@ def decision_card(ctx, decisions: list[tuple], main: str, df: pd.DataFrame | Non
                             f"don't where it costs, close within ±{TOSS_UP:.2f} of 0, few: too few hands to say (n=K: under 30 "
                             "hands, its count, not its mean); "
                             + (f"outlined ({outlined}): the opposite answer where the other seats call as people do "
-                               f"({human}; 200+ hands under each, both intervals clear of 0: the README's lines "
+                               f"({human}; 200+ hands under each, both clear of 0, Holm-corrected: the README's lines "
                                "give it); " if human else "")
                             + _card_targeted(decisions) + HAND_CLASS_NOTE, intervals=False),
         row_label="seat", col_label="trumps held, bowers")
 
 
-def flip_cells(calls: pd.DataFrame, df: pd.DataFrame | None, human: str, who: str, rnd: int,
-               flips: pd.DataFrame | None = None) -> set:
-    """The (seat, class) cells of one who and round where the people-like table gives the opposite answer
-    (``analysis.call_stats.answer_flips``): the decision table's lines and the card mark the same cells."""
-    if flips is None:
-        people = _people_calls(df, human, who, rnd) if df is not None else pd.DataFrame()
-        if not len(people):
-            return set()
-        flips = answer_flips(calls.assign(position=calls["position"].astype(str)), people, ["position", "hand_class"])
-    return {(str(p), c) for p, c, f in zip(flips["position"], flips["hand_class"], flips["flips"]) if f}
+def flip_table(calls: pd.DataFrame, df: pd.DataFrame | None, human: str, who: str, rnd: int) -> pd.DataFrame:
+    """The cells of one who and round where the people-like table gives the opposite answer
+    (``analysis.call_stats.answer_flips`` over all of them, Holm-corrected), with both tables' gains: the
+    decision table's lines and the card take them from here, so they mark the same cells."""
+    people = _people_calls(df, human, who, rnd) if df is not None else pd.DataFrame()
+    if not len(people):
+        return pd.DataFrame(columns=["position", "hand_class"])
+    flips = answer_flips(calls.assign(position=calls["position"].astype(str)), people, ["position", "hand_class"])
+    return flips[flips["flips"]]
+
+
+def flip_cells(calls: pd.DataFrame, df: pd.DataFrame | None, human: str, who: str, rnd: int) -> set:
+    """``flip_table``'s cells as (seat, class): the cells the card outlines."""
+    flips = flip_table(calls, df, human, who, rnd)
+    return {(str(p), c) for p, c in zip(flips["position"], flips["hand_class"])}
 
 
 def _targeted_note(decisions: list[tuple]) -> str:
@@ -128,13 +133,13 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
                + ")" if decisions else "")
             + "." + _targeted_note(decisions)
             + (f" Where the same deals played with the other seats calling as people do ({human}) give the "
-               "opposite answer (200 or more hands under each, both intervals clear of zero), that answer "
-               "follows the seat's line." if human else "") + "\n"]
+               "opposite answer (200 or more hands under each, both clear of zero after Holm's correction over "
+               "the cells compared), that answer follows the seat's line." if human else "") + "\n"]
     words = {"order": "it pays", "close": "a toss-up", "too few hands": "too few hands to say", "pass": "it costs"}
     for who, what, rnd, calls in decisions:
         text.append(f"{what}, trump made in round {'one' if rnd == 1 else 'two'}:\n")
         table = decision_table(calls, order)
-        people = _people_calls(df, human, who, rnd) if human else None
+        flipped = flip_table(calls, df, human, who, rnd) if human else pd.DataFrame()
         for pos in order:
             seat = table[table["position"] == pos]
             if len(seat):
@@ -143,15 +148,12 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
                         f"`{c}` " + (f"{g:+.2f} ±{(hi - lo) / 2:.2f}" if n >= 30 else
                                      f"{n} hand{'s' if n != 1 else ''}") for c, g, lo, hi, n in r["cells"])
                     for _, r in seat.iterrows())
-                if people is not None and len(people):
-                    flips = answer_flips(calls[calls["position"].astype(str) == pos].assign(
-                        position=lambda f: f["position"].astype(str)), people, ["position", "hand_class"])
-                    flips = flips[flips["flips"]]
-                    if len(flips):
-                        line += (f". Against seats that call as people do ({human}): " + ", ".join(
-                            f"`{r['hand_class']}` {'it pays' if r['gain_human'] > 0 else 'it costs'} "
-                            f"({r['gain_human']:+.2f} ±{(r['ci_high_human'] - r['ci_low_human']) / 2:.2f})"
-                            for _, r in flips.iterrows()))
+                flips = flipped[flipped["position"] == pos] if len(flipped) else flipped
+                if len(flips):
+                    line += (f". Against seats that call as people do ({human}): " + ", ".join(
+                        f"`{r['hand_class']}` {'it pays' if r['gain_human'] > 0 else 'it costs'} "
+                        f"({r['gain_human']:+.2f} ±{(r['ci_high_human'] - r['ci_low_human']) / 2:.2f})"
+                        for _, r in flips.iterrows()))
                 text.append(line + ".")
         text.append("")
     return text

@@ -16,8 +16,8 @@ from euchresim.analysis import position_names, speaking_order
 from euchresim.cards import JOKER
 from euchresim.engine.tables import build_tables
 from euchresim.report import Section, md_table, targeted_words
-from euchresim.analysis.call_stats import (HAND_CLASS_NOTE, PUBLISHED_CALL, TOSS_UP, best_suit, class_order, count_points,
-                                      gain_table, hand_class, model_compare, played_features,
+from euchresim.analysis.call_stats import (HAND_CLASS_NOTE, PUBLISHED_CALL, TOSS_UP, answer_flips, best_suit, class_order,
+                                      count_points, gain_table, hand_class, model_compare, played_features,
                                       table_calls)
 from euchresim.report.paired_chunks import MIN_INTERVAL_HANDS, chose_note, collect, fmt_gain
 from euchresim.report.order_up_count import count_text, hands_counted, count_tables
@@ -256,8 +256,9 @@ def _decision_card(ctx, t: dict, policies: list, human: str | None = None) -> di
         title=f"When to call: every seat, both rounds ({main}" + (f"; and {human}'s table" if people else "") + ")",
         caption=ctx.caption(", ".join([main] + ([human] if people else [])), sum(int(f["n"].sum()) for _, f in pages),
                             "the report's two call charts on one page, drawn by the same rules"
-                            + ("; below them the same calls where the other seats call as people do "
-                               "(the deciding seat's call forced, as above)" if people else "") + "; "
+                            + (f"; below them each round as {human}'s table answers it (every seat played by it, "
+                               "its seats calling as people do; the deciding seat's call forced)" if people else "")
+                            + "; "
                             + HAND_CLASS_NOTE, intervals=False),
         row_label="seat", col_label="trumps held, bowers")}
 
@@ -315,7 +316,10 @@ def _decision_text(t: dict, policies: list, order: list, canonical) -> list[str]
             "interval's half-width, or its hand count where there are too few to say"
             + (" (the two charts above on one page to keep"
                + (", with the same calls at a table that calls as people do below them: " if human else ": ")
-               + "[decision_card.png](decision_card.png))" if "order_up_calls_round1" in t else "") + ".\n"]
+               + "[decision_card.png](decision_card.png))" if "order_up_calls_round1" in t else "") + "."
+            + (f" Where the same deals played by {human} give the opposite answer (200 or more hands under each, "
+               "both clear of zero after Holm's correction over the cells compared), that answer follows the "
+               "seat's line." if human else "") + "\n"]
     for rnd, word in ((1, "order up"), (2, "name your best suit")):
         calls = t.get(f"order_up_calls_round{rnd}")
         if calls is None or not len(calls):
@@ -323,10 +327,13 @@ def _decision_text(t: dict, policies: list, order: list, canonical) -> list[str]
         calls = calls.assign(call=calls["call"].replace("call", "order"))   # round two's chart word, read as a call
         text.append(f"Round {'one' if rnd == 1 else 'two'}:\n")
         table = decision_table(calls, order)
-        people = None
-        if human:
+        flips = None
+        if human:               # the people-like table's cells that give the opposite answer, Holm-corrected
             by = t["order_up_by_class"]
-            people = table_calls(by[by["policy"] != policies[0]], [human], rnd).set_index(["position", "hand_class"])
+            mine = by[(by["policy"] == human) & (by["round"] == rnd)]
+            flips = answer_flips(calls.assign(position=calls["position"].astype(str)),
+                                 mine.assign(position=mine["position"].astype(str)), ["position", "hand_class"])
+            flips = flips[flips["flips"]]
         for pos in order:
             seat = table[table["position"] == pos]
             if not len(seat):
@@ -340,15 +347,11 @@ def _decision_text(t: dict, policies: list, order: list, canonical) -> list[str]
                         "pass": "pass"}[r["call"]]
                 said.append(f"{verb}: {cells}")
             line = f"- **{pos}**: " + "; ".join(said)
-            if people is not None:
-                mine = calls[calls["position"].astype(str) == pos].set_index(["position", "hand_class"])
-                other = [(k[1], people.loc[k]) for k in mine.index if k in people.index
-                         and people.loc[k, "call"] in ("order", "pass") and mine.loc[k, "call"] in ("order", "pass")
-                         and people.loc[k, "call"] != mine.loc[k, "call"]]
-                if other:
-                    line += (f". Against seats that call as people do ({human}): "
-                             + ", ".join(f"`{c}` {r['call']} ({r['gain']:+.2f} ±{(r['ci_high'] - r['ci_low']) / 2:.2f})"
-                                         for c, r in other))
+            other = flips[flips["position"] == pos] if flips is not None else []
+            if len(other):
+                line += (f". Against seats that call as people do ({human}): " + ", ".join(
+                    f"`{r['hand_class']}` {'order' if r['gain_human'] > 0 else 'pass'} ({r['gain_human']:+.2f} "
+                    f"±{(r['ci_high_human'] - r['ci_low_human']) / 2:.2f})" for _, r in other.iterrows()))
             text.append(line + ".")
         text.append("")
     return text
@@ -488,11 +491,10 @@ def _like_people(by_pos, by_class, policies, players, order, canonical):
         if len(rows) == 2:
             a, b = (rows[rows["policy"] == p].iloc[0] for p in (bot, people))
             text.append(f"- **{pos}**: {fmt_gain(a, 'heuristic')}; {fmt_gain(b, 'heuristic:human')}.")
-    from euchresim.analysis.call_stats import answer_flips
     r1 = by_class[by_class["round"] == 1]
     both = answer_flips(r1[r1["policy"] == bot], r1[r1["policy"] == people], ["position", "hand_class"])
     flips = both[both["flips"]]
     text.append(f"\nOf {len(both)} seat and hand classes with 200+ deals under both, the answer (order or pass) "
-                f"changes at {len(flips)}, both intervals clear of zero (`order_up_like_people.csv`)"
+                f"changes at {len(flips)}, both clear of zero after Holm's correction (`order_up_like_people.csv`)"
                 + (":\n\n" + md_table(flips.drop(columns=["flips"]), "{:+.2f}") if len(flips) else ".") + "\n")
     return text, both

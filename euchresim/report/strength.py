@@ -189,7 +189,7 @@ def variant_calls(policy: str, path: str = DOCS) -> dict:
                     and _key(_names(h)[-1]) == me), None)
         if col is None or header[0] != "variant":
             continue
-        won = header.index("games won") if "games won" in header else None
+        won = col + 2 if col + 3 < len(header) and header[col + 2] == "games won" else None   # its own, or none
         for r in rows:
             m = _VARIANT.fullmatch(r[0])
             if not m or not r[col].strip("*").strip():
