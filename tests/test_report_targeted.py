@@ -645,3 +645,24 @@ def test_the_order_up_report_with_each_cell_to_its_own_count(tmp_path):
     assert r.exit_code != 0 and "class_reached" in one_error_line(r)
     both = run(base + ["--class-reached", str(n), "--class-deals", "300", "--out", "p"], cwd=tmp_path)
     assert both.exit_code != 0 and "one count or the other" in one_error_line(both)
+
+
+def test_the_cell_of_all_seats_weighs_each_seat_by_its_own_classs_deals_dealt():
+    """With --class-reached each seat and class has its own deals dealt; the loner's cell of all seats weighs a
+    seat by its reached over that class's dealt there (pooled_by_reach), never by another class's count: known
+    cells, the weights worked by hand."""
+    shares = pd.DataFrame([
+        {"position": "left", "hand_class": "4+T R", "deals_kept": 100, "deals_dealt": 10_000},
+        {"position": "dealer", "hand_class": "4+T R", "deals_kept": 100, "deals_dealt": 5_000},
+        {"position": "left", "hand_class": "3T RL", "deals_kept": 400, "deals_dealt": 2_000},   # another class's
+        {"position": "dealer", "hand_class": "3T RL", "deals_kept": 400, "deals_dealt": 8_000},  # counts: unused
+    ]).assign(share=lambda f: f["deals_kept"] / f["deals_dealt"], share_low=0.0, share_high=1.0)
+    rows = [("left", "4+T R", 1.0)] * 50 + [("left", "4+T R", 3.0)] * 50 + [("dealer", "4+T R", -1.0)] * 80 \
+        + [("dealer", "4+T R", 1.0)] * 20 + [("left", "3T RL", 0.5)] * 300 + [("dealer", "3T RL", 0.5)] * 300
+    targeted = pd.DataFrame(rows, columns=["position", "hand_class", "gain"])
+    empty = pd.DataFrame(columns=["policy", "who", "round", "position", "hand_class", "gain", "up_rank"])
+    head = loner_targeted.headline_table(targeted, shares, empty, "heuristic", 4)
+    cell = head[(head["position"] == loner_targeted.ALL_SEATS) & (head["hand_class"] == "4+T R")].iloc[0]
+    w_left, w_dealer = 100 / 10_000, 100 / 5_000                   # reached over this class's dealt at each seat
+    assert cell["gain"] == pytest.approx((w_left * 2.0 + w_dealer * -0.6) / (w_left + w_dealer))
+    assert cell["deals_dealt"] == 15_000 and cell["reached"] == 200
