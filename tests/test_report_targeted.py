@@ -666,3 +666,21 @@ def test_the_cell_of_all_seats_weighs_each_seat_by_its_own_classs_deals_dealt():
     w_left, w_dealer = 100 / 10_000, 100 / 5_000                   # reached over this class's dealt at each seat
     assert cell["gain"] == pytest.approx((w_left * 2.0 + w_dealer * -0.6) / (w_left + w_dealer))
     assert cell["deals_dealt"] == 15_000 and cell["reached"] == 200
+
+
+def test_a_cell_short_of_its_count_says_so_in_its_line():
+    """A cell stopped at its cap of kept deals (the seat reaches it on under one deal in twenty) prints its figures
+    as always, and says it fell short of the count asked; a cell that reached it, or a run by --class-deals, does
+    not."""
+    from euchresim.report.replicate import short_words
+    assert short_words(640, 700) == " (short of the 700 asked: the seat reaches it on few of the deals that hold it)"
+    assert short_words(700, 700) == "" and short_words(10, 0) == ""
+    head = pd.DataFrame([{"position": "dealer", "hand_class": "3T R", "share": 0.05, "share_low": 0.04,
+                          "share_high": 0.06, "reached": 640, "gain": 0.3, "ci_low": 0.2, "ci_high": 0.4},
+                         {"position": "left", "hand_class": "3T R", "share": 0.05, "share_low": 0.04,
+                          "share_high": 0.06, "reached": 900, "gain": 0.3, "ci_low": 0.2, "ci_high": 0.4}])
+    by_class = pd.DataFrame(columns=["policy", "round", "position", "hand_class", "n", "gain", "ci_low", "ci_high"])
+    lines = order_up_targeted.headline_text(head, by_class, ["best"], "some words", asked=700)
+    dealer = next(ln for ln in lines if ln.startswith("- dealer"))
+    left = next(ln for ln in lines if ln.startswith("- left"))
+    assert "short of the 700 asked" in dealer and "short of" not in left

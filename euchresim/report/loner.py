@@ -72,7 +72,7 @@ def build(ctx) -> Section:
         tdf, shares = targeted.simulate(ctx, tab, deal_frame)
         head = targeted.headline_table(tdf, shares, df, policies[0], players)
         t["loner_headline"] = replicated(ctx, head, lambda c: targeted.simulate(c, tab, deal_frame)[0])
-        strong = targeted.headline_text(t["loner_headline"], df, policies, targeted_words(ctx))
+        strong = targeted.headline_text(t["loner_headline"], df, policies, targeted_words(ctx), ctx.class_reached)
     decisions = loner_decisions.decisions(df, policies[0], players, t.get("loner_headline"))
     if decisions:
         from euchresim.report.order_up import people_model

@@ -32,7 +32,7 @@ from euchresim.analysis import position_names, speaking_order
 from euchresim.analysis.call_stats import class_order, gain_table
 from euchresim.analysis.targeted_stats import mean_share, pooled_by_reach, seats_agree, seats_verdict
 from euchresim.report.paired_chunks import fmt_gain
-from euchresim.report.replicate import replication_words
+from euchresim.report.replicate import replication_words, short_words
 from euchresim.report.targeted_cells import targeted_deals
 
 
@@ -97,7 +97,8 @@ def headline_table(targeted: pd.DataFrame, shares: pd.DataFrame, df: pd.DataFram
     return out.reset_index(drop=True)
 
 
-def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, counted: str) -> tuple[str, dict]:
+def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, counted: str,
+                  asked: int = 0) -> tuple[str, dict]:
     """The words before the makers' class lines, and a line for each targeted class: the main model's targeted
     cell at each seat, the other models' untargeted round-one cells at each seat beside, and the seats pooled
     only where a test finds they agree (``analysis.targeted_stats.seats_agree``)."""
@@ -128,6 +129,7 @@ def headline_text(head: pd.DataFrame, df: pd.DataFrame, policies: list, counted:
             again = replication_words(h)
             if again:
                 parts[0] += f", {again}"
+            parts[0] += short_words(int(h["reached"]), asked)
             for policy, mine in others.items():
                 cell = gain_table(mine[(mine["hand_class"] == c) & (mine["position"] == pos)], ["hand_class"])
                 if len(cell):

@@ -95,7 +95,7 @@ def build(ctx) -> Section:
         t["order_up_headline"] = replicated(
             ctx, head, lambda c: targeted.simulate(c, tab, speaking_order(players), deal_frame)[0])
         strong = targeted.headline_text(t["order_up_headline"], t["order_up_by_class"], policies,
-                                        targeted_words(ctx))
+                                        targeted_words(ctx), ctx.class_reached)
     counts: dict = {}               # the hands behind each chart: its caption in the PNG and in the README
     charts = _charts(ctx, df, t, fits, policies, counts)
     human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order, ctx.canonical)

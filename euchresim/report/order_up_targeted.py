@@ -24,7 +24,7 @@ import pandas as pd
 
 from euchresim.analysis.call_stats import gain_table
 from euchresim.report.paired_chunks import fmt_gain
-from euchresim.report.replicate import replication_words
+from euchresim.report.replicate import replication_words, short_words
 from euchresim.report.targeted_cells import targeted_deals
 
 GAIN = ["n", "gain", "ci_low", "ci_high"]
@@ -59,7 +59,8 @@ def headline_table(targeted: pd.DataFrame, shares: pd.DataFrame, by_class: pd.Da
     return out.reset_index(drop=True)
 
 
-def headline_text(head: pd.DataFrame, by_class: pd.DataFrame, policies: list, counted: str) -> list[str]:
+def headline_text(head: pd.DataFrame, by_class: pd.DataFrame, policies: list, counted: str,
+                  asked: int = 0) -> list[str]:
     """The "With a bower and two or three trumps" lines: the main model's targeted cells, the others' untargeted."""
     main = policies[0]
     classes = list(dict.fromkeys(head["hand_class"]))
@@ -78,6 +79,7 @@ def headline_text(head: pd.DataFrame, by_class: pd.DataFrame, policies: list, co
         again = replication_words(h)
         if again:
             parts[0] += f", {again}"
+        parts[0] += short_words(int(h["reached"]), asked)
         parts += [fmt_gain(r, r["policy"]) for _, r in others.iterrows()]
         text.append(f"- {h['position']}, `{h['hand_class']}` ({share}): " + "; ".join(parts) + ".")
     text.append("")

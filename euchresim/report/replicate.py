@@ -117,3 +117,11 @@ def replication_words(h) -> str:
     if np.isfinite(h.get("z_untargeted", np.nan)):
         out += f"; against the untargeted cell z {h['z_untargeted']:+.1f}"
     return out + ")"
+
+
+def short_words(reached: int, asked: int) -> str:
+    """A targeted cell that stopped short of ``--class-reached``'s count (the seat reaches it on under one deal in
+    twenty of its kind: ``targeted_cells.until_reached``), said in brackets after its figures; nothing otherwise."""
+    if not asked or reached >= asked:
+        return ""
+    return f" (short of the {asked:,} asked: the seat reaches it on few of the deals that hold it)"
