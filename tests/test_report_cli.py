@@ -231,3 +231,23 @@ def test_defend_hands_plays_the_main_models_defenders_on_their_own_count(tmp_pat
     line = _one_error_line(run(base + ["--hands", "1000", "--defend-hands", "4000", "--out", "mix", "--resume"],
                                cwd=tmp_path))
     assert "other defend_hands" in line
+
+
+def test_make_reports_never_drops_kept_work_it_was_not_told_to(tmp_path):
+    """A report folder holding kept work (a remake carried in git between sittings) is refused without --resume
+    or --force, naming the folder, before any work; a quick --scale set is refused into reports/ itself."""
+    import importlib.util
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = importlib.util.spec_from_file_location("make_reports", os.path.join(root, "scripts", "make_reports.py"))
+    mr = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mr)
+    work = tmp_path / "r" / "order-up" / "_work"
+    work.mkdir(parents=True)
+    (work / "report.json").write_text("{}")
+    with pytest.raises(SystemExit) as e:
+        mr.main(["--only", "order-up", "--out", str(tmp_path / "r")])
+    assert "order-up hold kept work" in str(e.value.code) and "--resume goes on with it" in str(e.value.code)
+    assert (work / "report.json").exists()
+    with pytest.raises(SystemExit) as e:
+        mr.main(["--only", "euchre-rates", "--scale", "0.1"])
+    assert "--scale makes a quick set, not one to commit" in str(e.value.code)

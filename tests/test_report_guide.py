@@ -280,7 +280,7 @@ def test_the_order_up_card_gives_the_people_like_tables_answers_below_the_main_m
 
 def test_the_loner_card_outlines_the_cells_the_people_like_table_answers_the_other_way(tmp_path, monkeypatch):
     """The loner card marks the cells the decision table's lines give a second answer for (answer_flips: 200+
-    hands under each, both intervals clear of 0, opposite signs), and only those."""
+    hands under each, opposite signs both clear of 0 after Holm's correction), and only those."""
     from euchresim.report import loner_decisions as D
     rng = np.random.default_rng(3)
     frames = []
@@ -464,3 +464,14 @@ def test_a_flip_is_corrected_for_the_number_of_cells_compared():
                         ["position", "hand_class"]).set_index("position")
     assert many.attrs["tests"] == 100 and bool(many.loc["far", "flips"]) and not bool(many.loc["edge", "flips"])
     assert not many.loc[[f"s{i}" for i in range(98)], "flips"].any() and (many.loc["s0", "p_flip"] == 1.0)
+
+
+def test_a_cell_without_an_interval_is_never_a_flip():
+    """A gain whose interval is NaN (too few hands to have one) gives no p, so no flip, in either table."""
+    from euchresim.analysis.call_stats import answer_flips
+    nan = float("nan")
+    row = lambda g, lo, hi: {"position": "dealer", "hand_class": "2T R", "n": 400, "gain": g,  # noqa: E731
+                             "ci_low": lo, "ci_high": hi}
+    for bot, people in ((row(0.5, nan, nan), row(-0.5, -0.6, -0.4)), (row(0.5, 0.4, 0.6), row(-0.5, nan, nan))):
+        got = answer_flips(pd.DataFrame([bot]), pd.DataFrame([people]), ["position", "hand_class"])
+        assert got["p_flip"].iloc[0] == 1.0 and not bool(got["flips"].iloc[0])

@@ -429,3 +429,18 @@ def test_the_seats_rates_test_is_pearsons_chi_square_and_a_near_certain_rate_is_
     assert rates_agree([5, 0], [10, 0])["q"] != rates_agree([5, 0], [10, 0])["q"]        # one seat: no test
     assert pct(81435 / 81445, 0.9997, 0.99995).startswith("99.99% (")
     assert "100.0%" not in pct(81435 / 81445, 0.9997, 0.99995)
+
+
+def test_no_soundness_line_is_quoted_under_rule_options_the_docs_did_not_measure():
+    """docs/policies.md's lines are for the plain rules: a decks report under other options (stick the dealer)
+    quotes none, and says why, rather than quote the plain variants' duels as its own."""
+    from euchresim.report.decks_models import models_text
+    table = pd.DataFrame([{"players": 4, "deck": 24, "statistic": "euchred", "policy": "best", "hands": 4500,
+                           "count": 800, "of": 4000, "value": 0.2, "ci_low": 0.19, "ci_high": 0.21}])
+    calls = {"best": {(4, 24): {"games": 1000, "gain": "+0.061", "interval": "+0.044 – +0.078", "won": None,
+                                "won_interval": None, "command": "euchresim duel a b"}}}
+    plain = "\n".join(models_text(table, ["best"], [4500], [], calls))
+    other = "\n".join(models_text(table, ["best"], [4500], [], calls, plain=False))
+    assert "How soundly best calls" in plain and "+0.061 a hand" in plain
+    assert "How soundly best calls" not in other and "+0.061" not in other
+    assert "none is quoted under this report's other rule options" in other

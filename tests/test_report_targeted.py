@@ -652,7 +652,7 @@ def test_the_cell_of_all_seats_weighs_each_seat_by_its_own_classs_deals_dealt():
     seat by its reached over that class's dealt there (pooled_by_reach), never by another class's count: known
     cells, the weights worked by hand."""
     shares = pd.DataFrame([
-        {"position": "left", "hand_class": "4+T R", "deals_kept": 100, "deals_dealt": 10_000},
+        {"position": "left", "hand_class": "4+T R", "deals_kept": 250, "deals_dealt": 10_000},   # 100 reached
         {"position": "dealer", "hand_class": "4+T R", "deals_kept": 100, "deals_dealt": 5_000},
         {"position": "left", "hand_class": "3T RL", "deals_kept": 400, "deals_dealt": 2_000},   # another class's
         {"position": "dealer", "hand_class": "3T RL", "deals_kept": 400, "deals_dealt": 8_000},  # counts: unused
@@ -663,9 +663,9 @@ def test_the_cell_of_all_seats_weighs_each_seat_by_its_own_classs_deals_dealt():
     empty = pd.DataFrame(columns=["policy", "who", "round", "position", "hand_class", "gain", "up_rank"])
     head = loner_targeted.headline_table(targeted, shares, empty, "heuristic", 4)
     cell = head[(head["position"] == loner_targeted.ALL_SEATS) & (head["hand_class"] == "4+T R")].iloc[0]
-    w_left, w_dealer = 100 / 10_000, 100 / 5_000                   # reached over this class's dealt at each seat
+    w_left, w_dealer = 100 / 10_000, 100 / 5_000     # reached (not kept) over this class's dealt at each seat
     assert cell["gain"] == pytest.approx((w_left * 2.0 + w_dealer * -0.6) / (w_left + w_dealer))
-    assert cell["deals_dealt"] == 15_000 and cell["reached"] == 200
+    assert cell["deals_dealt"] == 15_000 and cell["reached"] == 200 and cell["deals_kept"] == 350
 
 
 def test_a_cell_short_of_its_count_says_so_in_its_line():

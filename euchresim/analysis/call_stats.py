@@ -298,7 +298,8 @@ def answer_flips(bot: pd.DataFrame, people: pd.DataFrame, keys: list, min_n: int
          for side in ("heuristic", "human")}
     tail = lambda x: 0.5 * math.erfc(abs(x) / math.sqrt(2))          # noqa: E731  one-sided, beyond |z|
     opposite = np.sign(both["gain_heuristic"]) * np.sign(both["gain_human"]) < 0
-    both["p_flip"] = [max(tail(a), tail(b)) if o else 1.0 for a, b, o in zip(z["heuristic"], z["human"], opposite)]
+    both["p_flip"] = [max(tail(a), tail(b)) if o and not (math.isnan(a) or math.isnan(b)) else 1.0   # no interval:
+                      for a, b, o in zip(z["heuristic"], z["human"], opposite)]                    # no flip
     both["flips"] = np.array(holm(both["p_flip"], alpha) if len(both) else [], dtype=bool)   # bool even when empty
     both.attrs["tests"] = len(both)
     return both

@@ -125,8 +125,8 @@ def models_text(table: pd.DataFrame, policies, hands: list[int], refused: list[s
         text += ["", "Not played (the model refused the variant): " + "; ".join(refused) + "."]
     text += [""] + [f"- {line}" for line in precision_lines(table, policies)]
     text += soundness_text(table, policies, calls) if plain else [
-        "", "How soundly each model calls is measured (docs/policies.md) in the plain variants only, not under this "
-            "report's other rule options, so none is quoted here."]
+        "", "How soundly each model calls is quoted from docs/policies.md's lines for the plain rules only, so none "
+            "is quoted under this report's other rule options."]
     ver = verdicts(table).set_index(["statistic", "players", "deck"])["models"]
     for stat, (words, _) in HEADLINE.items():
         df = table[table["statistic"] == stat]

@@ -116,7 +116,8 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
     pays, is a toss-up, has too few hands to say, or costs, each with its gain and half-width (or its hand
     count), under the main model; every answer per seat, as the seats differ (a pooled answer was wrong for
     two of them). Where the report also ran a model whose other seats call as people do (``heuristic:human``)
-    and its cell gives the opposite answer (both clear of zero), that answer follows the seat's line: the
+    and its cell gives the opposite answer (both clear of zero after Holm's correction: ``flip_table``), that
+    answer follows the seat's line: the
     answer that rests on how the table calls."""
     from euchresim.analysis import speaking_order
     from euchresim.analysis.call_stats import decision_table

@@ -317,9 +317,9 @@ def _decision_text(t: dict, policies: list, order: list, canonical) -> list[str]
             + (" (the two charts above on one page to keep"
                + (", with the same calls at a table that calls as people do below them: " if human else ": ")
                + "[decision_card.png](decision_card.png))" if "order_up_calls_round1" in t else "") + "."
-            + (f" Where the same deals played by {human} give the opposite answer (200 or more hands under each, "
-               "both clear of zero after Holm's correction over the cells compared), that answer follows the "
-               "seat's line." if human else "") + "\n"]
+            + (f" Where {human}'s cell gives the opposite call (the cells the chart outlines for it: its gain "
+               "tested against the call, Holm-corrected over the chart's tests), its cell follows the seat's line."
+               if human else "") + "\n"]
     for rnd, word in ((1, "order up"), (2, "name your best suit")):
         calls = t.get(f"order_up_calls_round{rnd}")
         if calls is None or not len(calls):
@@ -327,13 +327,11 @@ def _decision_text(t: dict, policies: list, order: list, canonical) -> list[str]
         calls = calls.assign(call=calls["call"].replace("call", "order"))   # round two's chart word, read as a call
         text.append(f"Round {'one' if rnd == 1 else 'two'}:\n")
         table = decision_table(calls, order)
-        flips = None
-        if human:               # the people-like table's cells that give the opposite answer, Holm-corrected
+        theirs = None           # the people-like model's cells where the chart outlines it as calling the other way
+        if human:
             by = t["order_up_by_class"]
-            mine = by[(by["policy"] == human) & (by["round"] == rnd)]
-            flips = answer_flips(calls.assign(position=calls["position"].astype(str)),
-                                 mine.assign(position=mine["position"].astype(str)), ["position", "hand_class"])
-            flips = flips[flips["flips"]]
+            theirs = by[(by["policy"] == human) & (by["round"] == rnd)].assign(
+                position=lambda f: f["position"].astype(str)).set_index(["position", "hand_class"])
         for pos in order:
             seat = table[table["position"] == pos]
             if not len(seat):
@@ -347,11 +345,13 @@ def _decision_text(t: dict, policies: list, order: list, canonical) -> list[str]
                         "pass": "pass"}[r["call"]]
                 said.append(f"{verb}: {cells}")
             line = f"- **{pos}**: " + "; ".join(said)
-            other = flips[flips["position"] == pos] if flips is not None else []
-            if len(other):
+            mine = calls[calls["position"].astype(str) == pos]
+            other = [(c, theirs.loc[(pos, c)]) for c, d in zip(mine["hand_class"], mine["differ"].fillna(""))
+                     if human in str(d).split(", ") and (pos, c) in theirs.index] if theirs is not None else []
+            if other:
                 line += (f". Against seats that call as people do ({human}): " + ", ".join(
-                    f"`{r['hand_class']}` {'order' if r['gain_human'] > 0 else 'pass'} ({r['gain_human']:+.2f} "
-                    f"±{(r['ci_high_human'] - r['ci_low_human']) / 2:.2f})" for _, r in other.iterrows()))
+                    f"`{c}` {'order' if r['gain'] > 0 else 'pass'} ({r['gain']:+.2f} ±{(r['ci_high'] - r['ci_low']) / 2:.2f})"
+                    for c, r in other))
             text.append(line + ".")
         text.append("")
     return text
@@ -470,7 +470,7 @@ def _like_people(by_pos, by_class, policies, players, order, canonical):
 
     The deciding seat's call is forced either way; what changes is how the
     other three call after a pass (and before it: who gets to decide).  A
-    class whose gain changes sign with both intervals clear of zero is one
+    class whose gain changes sign, both clear of zero after Holm's correction, is one
     where the answer rests on how the table calls.  None unless both run.
     ``canonical``: a name's canonical name (the report's ``ctx.canonical``, the models as read).
     """
@@ -496,5 +496,5 @@ def _like_people(by_pos, by_class, policies, players, order, canonical):
     flips = both[both["flips"]]
     text.append(f"\nOf {len(both)} seat and hand classes with 200+ deals under both, the answer (order or pass) "
                 f"changes at {len(flips)}, both clear of zero after Holm's correction (`order_up_like_people.csv`)"
-                + (":\n\n" + md_table(flips.drop(columns=["flips"]), "{:+.2f}") if len(flips) else ".") + "\n")
+                + (":\n\n" + md_table(flips.drop(columns=["flips", "p_flip"]), "{:+.2f}") if len(flips) else ".") + "\n")
     return text, both
