@@ -475,3 +475,23 @@ def test_a_cell_without_an_interval_is_never_a_flip():
     for bot, people in ((row(0.5, nan, nan), row(-0.5, -0.6, -0.4)), (row(0.5, 0.4, 0.6), row(-0.5, nan, nan))):
         got = answer_flips(pd.DataFrame([bot]), pd.DataFrame([people]), ["position", "hand_class"])
         assert got["p_flip"].iloc[0] == 1.0 and not bool(got["flips"].iloc[0])
+
+
+def test_a_zero_width_interval_is_read_alike_by_flips_and_table_calls():
+    """A cell whose every deal gave the same gain has a zero-width interval: a certain answer, not "no
+    evidence". answer_flips and table_calls share one test (beyond_zero_p), so each flags it, and a zero gain
+    with zero width claims nothing in either."""
+    from euchresim.analysis.call_stats import answer_flips, beyond_zero_p, table_calls
+    assert beyond_zero_p(0.4, 0.0) == 0.0 and beyond_zero_p(-0.4, 0.0) == 1.0 and beyond_zero_p(0.0, 0.0) == 1.0
+    assert beyond_zero_p(float("nan"), 0.1) == 1.0
+    assert beyond_zero_p(0.196, 0.1) == pytest.approx(0.025, abs=1e-3)
+    row = lambda p, g, lo, hi: {"policy": p, "round": 1, "position": "dealer", "hand_class": "2T R",  # noqa: E731
+                                "n": 400, "gain": g, "ci_low": lo, "ci_high": hi}
+    flips = answer_flips(pd.DataFrame([row("a", 0.5, 0.4, 0.6)]), pd.DataFrame([row("b", -2.0, -2.0, -2.0)]),
+                         ["position", "hand_class"])
+    assert flips["p_flip"].iloc[0] == pytest.approx(beyond_zero_p(0.5, 0.1 / 1.959963984540054))
+    assert bool(flips["flips"].iloc[0])
+    calls = table_calls(pd.DataFrame([row("a", 0.5, 0.4, 0.6), row("b", -2.0, -2.0, -2.0)]), ["a", "b"])
+    assert calls["differ"].iloc[0] == "b" and calls["differ_z"].iloc[0] == math.inf
+    zero = table_calls(pd.DataFrame([row("a", 0.5, 0.4, 0.6), row("b", 0.0, 0.0, 0.0)]), ["a", "b"])
+    assert zero["differ"].iloc[0] == "" and zero.attrs["tests"] == 1

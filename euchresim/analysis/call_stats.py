@@ -280,6 +280,18 @@ TOSS_UP = 0.10
 TOO_FEW = "too few hands"
 
 
+def beyond_zero_p(toward: float, se: float) -> float:
+    """One-sided p that a gain ``toward`` points past zero (positive: on the side claimed) lies there by chance, from
+    its normal standard error ``se``. A zero-width interval (every deal gave the same gain) is certain: p 0 when
+    its gain is on the claimed side, 1 when it is not or is zero; a missing one (NaN) claims nothing (1).
+    answer_flips and table_calls both read their tests here, so a cell is flagged the same way by both."""
+    if math.isnan(toward) or math.isnan(se):
+        return 1.0
+    if se <= 0:
+        return 0.0 if toward > 0 else 1.0
+    return 0.5 * math.erfc(toward / se / math.sqrt(2))
+
+
 def answer_flips(bot: pd.DataFrame, people: pd.DataFrame, keys: list, min_n: int = 200,
                  alpha: float = 0.05) -> pd.DataFrame:
     """Cells measured under two tables (``bot``: every seat calls as the bot does; ``people``: as people do),
@@ -294,12 +306,11 @@ def answer_flips(bot: pd.DataFrame, people: pd.DataFrame, keys: list, min_n: int
     cols = ["n", "gain", "ci_low", "ci_high"]
     both = bot[keys + cols].merge(people[keys + cols], on=keys, suffixes=("_heuristic", "_human"))
     both = both[(both["n_heuristic"] >= min_n) & (both["n_human"] >= min_n)].reset_index(drop=True)
-    z = {side: both[f"gain_{side}"] / ((both[f"ci_high_{side}"] - both[f"ci_low_{side}"]) / (2 * Z95))
-         for side in ("heuristic", "human")}
-    tail = lambda x: 0.5 * math.erfc(abs(x) / math.sqrt(2))          # noqa: E731  one-sided, beyond |z|
+    se = {side: (both[f"ci_high_{side}"] - both[f"ci_low_{side}"]) / (2 * Z95) for side in ("heuristic", "human")}
     opposite = np.sign(both["gain_heuristic"]) * np.sign(both["gain_human"]) < 0
-    both["p_flip"] = [max(tail(a), tail(b)) if o and not (math.isnan(a) or math.isnan(b)) else 1.0   # no interval:
-                      for a, b, o in zip(z["heuristic"], z["human"], opposite)]                    # no flip
+    both["p_flip"] = [max(beyond_zero_p(abs(a), sa), beyond_zero_p(abs(b), sb)) if o else 1.0
+                      for a, sa, b, sb, o in zip(both["gain_heuristic"], se["heuristic"], both["gain_human"],
+                                                 se["human"], opposite)]
     both["flips"] = np.array(holm(both["p_flip"], alpha) if len(both) else [], dtype=bool)   # bool even when empty
     both.attrs["tests"] = len(both)
     return both
@@ -324,7 +335,6 @@ def table_calls(by_class: pd.DataFrame, policies: list, rnd: int = 1, min_n: int
     every card (dd) is a bound, never advice.  ``differ_z`` is the weakest
     flagged z, ``tests`` the number of tests made.
     """
-    from statistics import NormalDist
     from euchresim.stats import Z95, holm
     t = by_class[by_class["round"] == rnd]
     words = {1: "order", -1: "pass", 0: "close"}
@@ -341,8 +351,9 @@ def table_calls(by_class: pd.DataFrame, policies: list, rnd: int = 1, min_n: int
             if s != 0 and key in o.index:
                 r = o.loc[key]
                 se = (r["ci_high"] - r["ci_low"]) / (2 * Z95)
-                z = -s * r["gain"] / se if se > 0 else 0.0
-                tests.append((k, str(p), z, 1 - NormalDist().cdf(z)))
+                toward = -s * r["gain"]
+                z = toward / se if se > 0 else math.copysign(math.inf, toward)
+                tests.append((k, str(p), z, beyond_zero_p(toward, se)))
     rejected = holm([x[3] for x in tests], alpha)
     differ = [[] for _ in range(len(out))]
     weakest = [math.nan] * len(out)
