@@ -216,7 +216,7 @@ def test_meta_json_and_the_readme_name_what_played_and_how_strong_the_main_model
 def test_the_decision_table_gives_the_answer_against_seats_that_call_as_people_do():
     """Where heuristic:human's cell gives the opposite call, the line says so with its number and interval."""
     from euchresim.analysis.call_stats import table_calls
-    from euchresim.report.order_up import _decision_text
+    from euchresim.report.order_up_text import _decision_text
     rows = [("heuristic", "dealer", "2T R", 0.5), ("heuristic:human", "dealer", "2T R", -0.5),
             ("heuristic", "dealer", "3T R", 1.0), ("heuristic:human", "dealer", "3T R", 1.1)]
     by_class = pd.DataFrame([{"policy": p, "round": 1, "position": pos, "hand_class": c, "n": 400, "gain": g,
@@ -338,7 +338,7 @@ def test_round_twos_calls_are_in_the_decision_table():
     people-like seats' opposite answer is given in round two as in round one."""
     from euchresim.analysis.call_stats import table_calls
     from euchresim.policies import canonical
-    from euchresim.report.order_up import _decision_text
+    from euchresim.report.order_up_text import _decision_text
     rows = [("heuristic", "left", "3T R", 0.6), ("heuristic:human", "left", "3T R", 0.7),
             ("heuristic", "left", "2T R", 0.5), ("heuristic:human", "left", "2T R", -0.5),
             ("heuristic", "left", "0-1T -", -0.4), ("heuristic:human", "left", "0-1T -", -0.4)]
@@ -419,7 +419,7 @@ def test_the_loner_decision_table_gives_the_answer_against_seats_that_call_as_pe
 def test_how_often_calling_is_right_is_the_main_models_and_never_a_cheats():
     """The order-up report quoted "calling is right on 73.6% ... dd" for the dealer in round two, where the main
     model had no hands: the clause is the main model's or absent."""
-    from euchresim.report.order_up import _by_seat_text
+    from euchresim.report.order_up_text import _by_seat_text
     row = dict(n=100, gain=0.1, ci_low=0.0, ci_high=0.2, right=0.736, right_low=0.7, right_high=0.77, round=2,
                position="dealer")
     by_pos = pd.DataFrame([dict(row, policy="dd")])

@@ -4,7 +4,7 @@ bot goes alone where it pays (report/loner.py, _alone_where_it_pays)."""
 import pandas as pd
 
 from euchresim.report.loner import _alone_where_it_pays
-from euchresim.report.order_up import _heat_name, _label, _like_people
+from euchresim.report.order_up_text import _heat_name, _label, _like_people
 
 
 def test_two_variants_of_one_policy_get_distinct_labels_and_files():

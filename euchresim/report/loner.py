@@ -75,7 +75,7 @@ def build(ctx) -> Section:
         strong = targeted.headline_text(t["loner_headline"], df, policies, targeted_words(ctx), ctx.class_reached)
     decisions = loner_decisions.decisions(df, policies[0], players, t.get("loner_headline"))
     if decisions:
-        from euchresim.report.order_up import people_model
+        from euchresim.report.order_up_text import people_model
         charts["decision_card"] = loner_decisions.decision_card(ctx, decisions, policies[0], df,
                                                                 people_model(policies[1:], ctx.canonical))
     text = (_method_text(players, maker_word, note_def) + _gain_text(t, players, strong, df, policies[0])

@@ -121,7 +121,7 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
     answer that rests on how the table calls."""
     from euchresim.analysis import speaking_order
     from euchresim.analysis.call_stats import decision_table
-    from euchresim.report.order_up import people_model
+    from euchresim.report.order_up_text import people_model
     main = policies[0]
     order = [position_names(players)[p] for p in speaking_order(players)]
     human = people_model(policies[1:], canonical) if canonical is not None and df is not None else None
