@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from euchresim.analysis import winprob as wp
 from euchresim.report import write_section
 from euchresim.report import win_probability as W
+from euchresim.report import win_probability_text as WT
 from euchresim.rules import Rules
 
 HANDS = 20_000
@@ -68,16 +69,16 @@ def test_readme_quotes_the_csvs(four):
         at = lambda o, th, who: head[(head.target == t) & (head.ours == o) & (head.theirs == th)
                                      & (head.deals == who)].iloc[0]
         r = at(0, 0, "we deal")
-        assert f"From 0-0 the side that deals first wins {W._pct(r.p_win, r.se)}" in text
+        assert f"From 0-0 the side that deals first wins {WT._pct(r.p_win, r.se)}" in text
         r = at(t - 1, t - 1, "we deal")
-        assert f"at {t - 1}-{t - 1} the dealing side wins {W._pct(r.p_win, r.se)}" in text
+        assert f"at {t - 1}-{t - 1} the dealing side wins {WT._pct(r.p_win, r.se)}" in text
         r = at(t - 2, t - 1, "they deal")
-        assert W._pct(r.p_win, r.se) in text
+        assert WT._pct(r.p_win, r.se) in text
     chk = csv(four, "dp_vs_games")
     z0 = chk.iloc[0]
     assert z0["games"] == HANDS // 10
-    assert f"won {W._pct(z0.p_games)} (95% {W._pct(z0.games_low)} to {W._pct(z0.games_high)})" in text
-    assert f"the DP says {W._pct(z0.p_dp, z0.dp_se)}" in text
+    assert f"won {WT._pct(z0.p_games)} (95% {WT._pct(z0.games_low)} to {WT._pct(z0.games_high)})" in text
+    assert f"the DP says {WT._pct(z0.p_dp, z0.dp_se)}" in text
     agree = int(chk["agree"].sum())
     assert (f"at all {len(chk)} states" in text) if agree == len(chk) else (f"at {agree} of {len(chk)}" in text)
     for r in csv(four, "order_pass_points").itertuples():
@@ -165,7 +166,7 @@ def test_three_players_through_the_command(tmp_path):
     head = pd.read_csv(out / "headline.csv")
     assert set(head.target) == {10}
     r9 = head[(head.ours == 9) & (head.theirs == 9) & (head.deals == "we deal")].iloc[0]
-    assert f"at 9-9-9 the dealing player wins {W._pct(r9.p_win, r9.se)}" in text
+    assert f"at 9-9-9 the dealing player wins {WT._pct(r9.p_win, r9.se)}" in text
     tab = pd.read_csv(out / "p_win_to10.csv")
     assert list(tab.columns) == ["score0", "score1", "score2", "dealer", "win0", "win1", "win2"]
     assert (out / "p_win_to10_we_deal.png").exists() and (out / "meta.json").exists()
@@ -175,7 +176,7 @@ def test_late_scores_name_the_calls_gains_and_losses_of_p_win_both_ways():
     """At 9-9 the call may win the game (+16.9) and at 9-8 lose it (-8.5): the report names both signs, only
     where a side is within two of the target and the change is clear of its noise."""
     import pandas as pd
-    from euchresim.report.win_probability import _late_scores_text
+    from euchresim.report.win_probability_text import _late_scores_text
     sub = pd.DataFrame({"ours": [9, 9, 8, 2, 9], "theirs": [9, 8, 9, 2, 7], "delta": [0.169, -0.085, 0.03, 0.2, -0.001],
                         "se": [0.01, 0.01, 0.01, 0.01, 0.01], "clear": [True, True, True, True, False]})
     text = _late_scores_text(sub, 10, 4)
@@ -186,7 +187,7 @@ def test_late_scores_name_the_calls_gains_and_losses_of_p_win_both_ways():
 
 def test_the_points_call_is_too_close_where_its_interval_holds_0():
     """best's dealer with two trumps and a bower gains +0.030 (-0.057 to +0.117): no call on points."""
-    from euchresim.report.win_probability import _points_call
+    from euchresim.report.win_probability_text import _points_call
     assert _points_call({"points_gain": 0.030, "low": -0.057, "high": 0.117}).startswith("too close to call")
     assert _points_call({"points_gain": -0.093, "low": -0.180, "high": -0.006}) == "pass"
     assert _points_call({"points_gain": 1.134, "low": 1.075, "high": 1.194}) == "order"
