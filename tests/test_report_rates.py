@@ -324,6 +324,24 @@ def test_soundness_lines_quote_each_variant_played_and_count_the_gains_above_zer
     assert not any(t.startswith("How soundly heuristic") for t in text) and soundness_text(table, ["heuristic"], calls) == []
 
 
+
+def test_a_soundness_line_gives_the_variants_smaller_duels_and_whether_each_clears_zero():
+    """The largest duel is quoted first; the smaller ones follow with their own intervals, and the line says how
+    many clear 0 alone (Cutthroat with the joker: 12,000 games show a gain the 1,000 and 3,000 did not)."""
+    from euchresim.report.decks_models import soundness_text
+    table = pd.DataFrame({"policy": ["best"], "players": [3], "deck": [25]})
+    small = lambda g, iv, n: {"games": n, "gain": g, "interval": iv, "won": None, "won_interval": None,  # noqa: E731
+                              "command": f"duel --games {n}"}
+    big = {**small("+0.030", "+0.022 – +0.037", 12000),
+           "others": [small("+0.013", "−0.003 – +0.029", 3000), small("+0.024", "−0.003 – +0.051", 1000)]}
+    line = soundness_text(table, ["best"], {"best": {(3, 25): big}})[-1]
+    assert line == ("- 3 players, 25 cards: +0.030 a hand (+0.022 – +0.037), 12,000 games: `duel --games 12000`; "
+                    "smaller duels gave +0.013 (−0.003 – +0.029) over 3,000 games: `duel --games 3000`, +0.024 "
+                    "(−0.003 – +0.051) over 1,000 games: `duel --games 1000` (none above 0 alone)")
+    one = {**big, "others": [small("+0.040", "+0.010 – +0.070", 1000)]}
+    assert soundness_text(table, ["best"], {"best": {(3, 25): one}})[-1].endswith(
+        "; a smaller duel gave +0.040 (+0.010 – +0.070) over 1,000 games: `duel --games 1000` (above 0 alone)")
+
 @pytest.mark.slow
 def test_two_models_every_variant_as_a_direct_run_and_resumable(tmp_path):
     out = report("decks", tmp_path / "d", 1000, "--policy", "heuristic", "--policy", "baseline", "--model-hands", "1000")

@@ -134,8 +134,8 @@ euchresim duel best best:search_bids=0 --games 12000 --seed 35 --workers 1 --pla
 
 
 def test_a_models_calls_in_every_variant_are_read_from_the_columns_naming_it(tmp_path):
-    """Per plain variant the line with the most games, from the column headed by the bot's definition, its duel
-    line written out with the variant's own --players and --deck; another definition's column and another
+    """Per plain variant the line with the most games (the variant's other duels under ``others``), from the
+    column headed by the bot's definition, its duel line written out with the variant's own --players and --deck; another definition's column and another
     section are not read, nor a variant with an option (stick the dealer)."""
     from euchresim.report.strength import variant_calls
     p = tmp_path / "policies.md"
@@ -146,7 +146,13 @@ def test_a_models_calls_in_every_variant_are_read_from_the_columns_naming_it(tmp
                             "won_interval": "54.7% – 56.2%",
                             "command": "euchresim duel pimc:bid_worlds=100:max_worlds=200 "
                                        "pimc:bid_worlds=100:max_worlds=200:search_bids=0 --games 12000 --seed 35 "
-                                       "--workers 1 --players 3 --deck 25"}
+                                       "--workers 1 --players 3 --deck 25",
+                            "others": [{"games": 1000, "gain": "+0.024", "interval": "−0.003 – +0.051",
+                                        "won": "55.8%", "won_interval": "53.0% – 58.6%",
+                                        "command": "euchresim duel pimc:bid_worlds=100:max_worlds=200 "
+                                                   "pimc:bid_worlds=100:max_worlds=200:search_bids=0 --games 1000 "
+                                                   "--seed 33 --workers 1 --players 3 --deck 25"}]}
+    assert got[(3, 24)]["others"] == [] and got[(4, 24)]["others"] == []
     assert got[(3, 24)]["gain"] == "+0.064" and got[(3, 24)]["command"].endswith("--workers 1 --players 3")
     assert got[(4, 24)]["command"].endswith("--seed 33 --workers 1")          # 4 players, 24 cards: no option
     assert got[(2, 25)]["command"].endswith("--players 2 --deck 25")

@@ -161,8 +161,23 @@ def soundness_text(table: pd.DataFrame, policies, calls: dict) -> list[str]:
         for p, d, c in lines:
             won = f", games won {c['won']} ({c['won_interval']})" if c["won"] else ""
             text.append(f"- {p} players, {d} cards: {c['gain']} a hand ({c['interval']}){won}, "
-                        f"{c['games']:,} games: `{c['command']}`")
+                        f"{c['games']:,} games: `{c['command']}`" + _other_duels(c.get("others") or []))
     return text
+
+
+def _other_duels(others: list) -> str:
+    """The variant's smaller duels after its largest, each with whether its interval alone clears 0: a gain shown
+    only by the largest of three duels is a small one, and the line says so rather than quote the largest alone."""
+    if not others:
+        return ""
+    said = [f"{c['gain']} ({c['interval']}) over {c['games']:,} games: `{c['command']}`" for c in others]
+    clear = sum(1 for c in others if _low(c["interval"]) > 0)
+    if len(others) == 1:
+        verdict = "above 0 alone" if clear else "not above 0 alone"
+    else:
+        verdict = ("each above 0 alone" if clear == len(others) else
+                   "none above 0 alone" if clear == 0 else f"{clear} of {len(others)} above 0 alone")
+    return f"; {'a smaller duel' if len(others) == 1 else 'smaller duels'} gave " + ", ".join(said) + f" ({verdict})"
 
 
 def _low(interval: str) -> float:
