@@ -210,6 +210,22 @@ def test_meta_json_and_the_readme_name_what_played_and_how_strong_the_main_model
     assert f"`heuristic:human` is `{canonical('heuristic:human')}`." in head
     assert re.search(r"How strong best is\b", head) and "docs/policies.md" in head
 
+    assert "How strong heuristic:human is" not in head          # order-up: the main model's strength alone
+
+
+def test_the_decks_head_says_how_strong_every_model_is(tmp_path):
+    """decks gives every model's rates and a guide quotes best's: its head states best's duels and IS-MCTS
+    match too, not only the first model's (heuristic's) strength."""
+    from euchresim.report import Section, write_section
+    from euchresim.report.strength import strength_lines
+    from euchresim.policies import canonical
+    ctx = report_context(kind="decks", out=str(tmp_path / "d"), hands=10, seed=1, rules=Rules(),
+                        policies=("heuristic", "best"), command="euchresim report decks")
+    write_section(ctx, Section(title="T", text="body"), 0.0)
+    head = (tmp_path / "d" / "README.md").read_text().split("\n\n")[1]
+    assert re.search(r"How strong heuristic is\b", head) and re.search(r"How strong best is\b", head)
+    best = strength_lines(canonical("best"))
+    assert any("IS-MCTS" in x for x in best) and all(x in head for x in best)
 
 # ---------------------------------------------------------------- the decision table against people-like seats
 

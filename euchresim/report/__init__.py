@@ -345,6 +345,13 @@ def _cpu_model() -> str:
     return platform.processor() or "CPU model not known"
 
 
+def strength_models(ctx: ReportContext) -> list[str]:
+    """The models whose strength a report's head states: its main model (the first); in decks every model, since
+    its findings give each model's rates and a guide quotes the strongest's (best's at 4,500 hands a variant), not
+    the first's (heuristic's, the many hands behind the finer statistics)."""
+    return list(ctx.policies) if ctx.kind == "decks" else list(ctx.policies[:1])
+
+
 def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
     """README.md, the CSV tables and meta.json in ``ctx.out``; the charts are already there."""
     os.makedirs(ctx.out, exist_ok=True)
@@ -381,6 +388,6 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
             + "). Every figure names the policy that played its hands and "
               "carries a 95% interval."
             + "".join(f" `{p}` is `{ctx.canonical(p)}`." for p in ctx.policies if ctx.canonical(p) != p)
-            + " " + strength_text(ctx.canonical(ctx.policies[0]), ctx.policies[0]) + "\n\n")
+            + "".join(" " + strength_text(ctx.canonical(p), p) for p in strength_models(ctx)) + "\n\n")
     write_atomic(ctx.path("README.md"), (head + section.text.rstrip() + "\n").encode())
     return meta
