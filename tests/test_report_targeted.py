@@ -492,7 +492,16 @@ def test_loner_resume_gives_identical_tables_and_other_classes_are_refused(loner
 def test_only_order_up_and_loner_take_classes(tmp_path, kind, classes):
     line = one_error_line(run(["report", kind, "--out", "r", "--classes", classes, "--class-deals", "10"],
                               cwd=tmp_path))
-    assert f"only order-up and loner play targeted deals, not {kind}" in line
+    assert f"only order-up, loner and win-probability (--class-reached alone) play targeted deals, not {kind}" in line
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("extra", [["--classes", "2T R", "--class-reached", "100"], ["--class-deals", "10"]])
+def test_win_probability_takes_class_reached_alone(tmp_path, extra):
+    """win-probability's classes are its own: --class-reached targets them, --classes or --class-deals is one line
+    naming that, before any work."""
+    line = one_error_line(run(["report", "win-probability", "--out", "r"] + extra, cwd=tmp_path))
+    assert "win-probability plays its own hand classes" in line and "--class-reached N alone" in line
     assert not (tmp_path / "r").exists()
 
 

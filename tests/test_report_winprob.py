@@ -246,3 +246,68 @@ def test_each_order_or_pass_chart_says_how_the_trumps_of_its_class_are_counted(t
     W._decision_charts(ctx, pd.DataFrame({"deals": [11, 12, 13, 14]}), dec, 10)
     assert len(got) == len(W.CLASSES) and all(W.CLASS_NOTE in c for c in got)
     assert "the dealer's with the upcard it takes up" in W.CLASS_NOTE
+
+
+# ---------------------------------------------------------------- --class-reached: each class on targeted deals
+
+def test_class_names_hold_every_hand_of_a_class():
+    """The engine classes a targeted run keeps: the trumps' bucket, with a bower where the class needs one; with
+    the joker (a bower to CLASSES, not to the engine's classes) the whole bucket, so no hand of the class is lost."""
+    assert W._class_names(Rules(), 2, True) == ("2T L", "2T R", "2T RL")
+    assert W._class_names(Rules(), 3, False) == ("3T -", "3T L", "3T R", "3T RL")
+    assert W._class_names(Rules(deck=25), 2, True) == ("2T -", "2T L", "2T R", "2T RL")
+    assert W._class_names(Rules(), 4, False)[0] == "4+T -"
+
+
+def test_batch_seeds_differ_by_class_batch_and_measure_again():
+    seeds = {W._batch_seed(1, j, b, r) for j in range(4) for b in range(3) for r in (0, 1)}
+    assert len(seeds) == 24 and W._batch_seed(1, 0, 0) == W._batch_seed(1, 0, 0, 0)
+
+
+def make_reached(out, reached, workers=1, resume=False):
+    ctx = report_context(kind="win-probability", out=str(out), hands=2000, seed=5, rules=Rules(),
+                        chunk_size=500, workers=workers, resume=resume, command="pytest", class_reached=reached)
+    os.makedirs(ctx.out, exist_ok=True)
+    write_section(ctx, W.build(ctx), time.time())
+    return ctx
+
+
+@pytest.fixture(scope="module")
+def reached(tmp_path_factory):
+    return make_reached(tmp_path_factory.mktemp("wpr") / "r", 300)
+
+
+def test_each_class_reaches_its_own_count_on_targeted_deals(reached):
+    """Every class and its measure again has 300+ deals that reached the call (the untargeted run of the same
+    2,000 hands gives the dealer's left some 160 with three trumps), and the README says how they were drawn."""
+    g = csv(reached, "order_pass_points")
+    assert (g["deals"] >= 300).all() and (g["replicate_deals"] >= 300).all()
+    text = open(reached.path("README.md")).read()
+    assert "in batches until 300 of them reached the call" in text
+    assert json.load(open(reached.path("meta.json")))["class_reached"] == 300
+
+
+@pytest.mark.slow
+def test_targeted_classes_agree_with_the_untargeted_within_chance(reached, four):
+    """Targeting draws a class's deals from the same deals, only more of them: each class's gain against the
+    untargeted run's (20,000 hands), z from both standard errors, none beyond 3.3 (a 0.1% two-sided bound for
+    each of four: the chance of a false alarm over them under 0.4%)."""
+    from euchresim.stats import Z95
+    a, b = csv(reached, "order_pass_points"), csv(four, "order_pass_points")
+    se = lambda t: (t["high"] - t["low"]) / (2 * Z95)                # noqa: E731
+    z = (a["points_gain"] - b["points_gain"]) / np.sqrt(se(a) ** 2 + se(b) ** 2)
+    assert list(a["class"]) == list(b["class"]) and (z.abs() < 3.3).all(), z
+
+
+@pytest.mark.slow
+def test_targeted_classes_are_the_same_on_two_workers_and_on_resume(reached, tmp_path):
+    """The same seed gives the same batches and deals whatever the workers, and a resume after losing a batch's
+    chunks plays only those again, to the same numbers."""
+    two = make_reached(tmp_path / "two", 300, workers=2)
+    pd.testing.assert_frame_equal(csv(two, "order_pass_points"), csv(reached, "order_pass_points"))
+    lost = sorted(glob.glob(two.path("_work", "order-pass-class1-batch1", "_results", "chunk-*")))
+    assert lost
+    for f in lost:
+        os.remove(f) if os.path.isfile(f) else shutil.rmtree(f)
+    again = make_reached(tmp_path / "two", 300, resume=True)
+    pd.testing.assert_frame_equal(csv(again, "order_pass_points"), csv(reached, "order_pass_points"))

@@ -9,7 +9,7 @@ import shlex
 import click
 
 from euchresim.cli.options import DEFAULT_POLICY, InputError, backend_options, check_backend, rules_options
-from euchresim.report.kinds import KINDS, TARGETED
+from euchresim.report.kinds import KINDS, REACHED_ONLY, TARGETED
 
 
 @click.command()
@@ -33,7 +33,7 @@ from euchresim.report.kinds import KINDS, TARGETED
 @click.option("--class-reached", type=click.IntRange(min=30), metavar="N",
               help="order-up and loner, instead of --class-deals: per seat and class, targeted deals in batches "
                    "until N of them count (reach the call; in loner, make trump in round one), each cell to its "
-                   "own count.")
+                   "own count; win-probability: its order-or-pass classes so, without --classes.")
 @click.option("--defend-hands", type=click.IntRange(min=1000), metavar="N",
               help="loner: hands the main model plays for the defender's choice [default: --hands]; defending "
                    "alone follows a maker's loner, so its cells need more hands than the maker's.")
@@ -83,7 +83,7 @@ def report(kind, rules, hands, seed, policies, model_hands, classes, class_deals
                                 progress=bars, command=command, backend=backend,
                                 address=address, classes=classes if k in TARGETED else (),
                                 class_deals=class_deals or 0 if k in TARGETED else 0,
-                                class_reached=class_reached or 0 if k in TARGETED else 0,
+                                class_reached=class_reached or 0 if k in TARGETED + REACHED_ONLY else 0,
                                 defend_hands=defend_hands or 0)
             ctx = dataclasses.replace(ctx, model_hands=context_models(ctx, model_hands))
             make(ctx)

@@ -224,6 +224,8 @@ def claim(ctx: ReportContext) -> None:
     if ctx.classes:             # only when targeted: an untargeted report's header names no classes
         want.update(classes=list(ctx.classes), **({"class_reached": ctx.class_reached} if ctx.class_reached
                                                    else {"class_deals": ctx.class_deals}))
+    elif ctx.class_reached:     # win-probability: its own classes, targeted
+        want.update(class_reached=ctx.class_reached)
     if ctx.defend_hands:        # likewise
         want.update(defend_hands=ctx.defend_hands)
     path = ctx.path("_work", "report.json")
@@ -373,6 +375,8 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
     if ctx.classes:
         meta.update(classes=list(ctx.classes), **({"class_reached": ctx.class_reached} if ctx.class_reached
                                                    else {"class_deals": ctx.class_deals}))
+    elif ctx.class_reached:
+        meta.update(class_reached=ctx.class_reached)
     if ctx.defend_hands:
         meta.update(defend_hands=ctx.defend_hands)
     write_atomic(ctx.path("meta.json"), (json.dumps(meta, indent=2) + "\n").encode())
@@ -382,7 +386,8 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
             f"{ctx.hands:,} hands for {ctx.policies[0]}"
             + "".join(f", {ctx.hands_for(k):,} for {p}" for k, p in enumerate(ctx.policies) if k)
             + (f"; {targeted_words(ctx)} for {ctx.policies[0]}, round one, hands "
-               f"{', '.join(ctx.classes)}" if ctx.classes else "")
+               f"{', '.join(ctx.classes)}" if ctx.classes else
+               f"; {targeted_words(ctx)} for {ctx.policies[0]}'s order-or-pass classes" if ctx.class_reached else "")
             + (f"; {ctx.defend_hands:,} hands for {ctx.policies[0]}'s defenders" if ctx.defend_hands else "")
             + f"; {seconds} s" + (f" over {sittings} sittings, resumed from the kept work" if sittings > 1 else "")
             + "). Every figure names the policy that played its hands and "

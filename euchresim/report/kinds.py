@@ -23,6 +23,7 @@ KINDS = {
     "win-probability": "win_probability",
 }
 TARGETED = ("order-up", "loner")          # the kinds whose headline cells --classes plays on targeted deals
+REACHED_ONLY = ("win-probability",)       # its classes are its own: --class-reached alone targets them
 SEARCHED = ("order-up", "loner")          # the kinds that compare the main model with pimc and dd by default
 
 
@@ -43,9 +44,14 @@ def check_classes(kind, classes, class_deals, class_reached=None) -> tuple:
     --classes goes with one count, --class-deals (deals kept per seat) or --class-reached (per seat and class)."""
     if classes is None and class_deals is None and class_reached is None:
         return ()
+    if kind in REACHED_ONLY:
+        if classes is not None or class_deals is not None:
+            raise ReportError(f"--classes, --class-deals: {kind} plays its own hand classes "
+                              "(docs/win-probability.md); --class-reached N alone targets them")
+        return ()
     if kind not in TARGETED:
-        raise ReportError(f"--classes, --class-deals, --class-reached: only order-up and loner play targeted deals, "
-                          f"not {kind}")
+        raise ReportError(f"--classes, --class-deals, --class-reached: only order-up, loner and win-probability "
+                          f"(--class-reached alone) play targeted deals, not {kind}")
     if class_deals is not None and class_reached is not None:
         raise ReportError("--class-deals and --class-reached: one count or the other (deals kept per seat, or per "
                           "seat and class until that many reach the decision)")

@@ -26,8 +26,22 @@ def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps) ->
     pl = ctx.rules.players
     side = "side" if pl == 4 else "player"
     out = (_method_text(ctx, targets, dist, reps) + _findings_text(targets, head, pl, side)
-           + _check_text(ctx, T, n_games, chk, side) + _decisions_text(T, gains, dec, flips, pl, ctx.policies[0]))
+           + _check_text(ctx, T, n_games, chk, side)
+           + _decisions_text(T, gains, dec, flips, pl, ctx.policies[0], _drawn_words(ctx)))
     return "\n".join(out) + "\n"
+
+
+def _drawn_words(ctx) -> str:
+    """How the order-or-pass deals were drawn, as the decisions' method says it: each class targeted to its own
+    count (``--class-reached``), or every deal of a seat's run, each class as often as it is dealt."""
+    if ctx.class_reached:
+        from euchresim.report.targeted_cells import MAX_KEPT
+        return (f"Each class's deals are its own: targeted (only deals where the seat holds that class's trumps are "
+                f"played), in batches until {ctx.class_reached:,} of them reached the call (at most "
+                f"{MAX_KEPT * ctx.class_reached:,} kept), each batch's size from the counts alone; `deals` counts "
+                "those that reached it. ")
+    return (f"The deals: {ctx.hands:,} a seat, every one dealt and played, so each class as often as it is dealt; "
+            "`deals` counts those of the class that reached the call. ")
 
 
 def _score(o: int, th: int, players: int) -> str:
@@ -122,13 +136,13 @@ def _points_call(r) -> str:
 
 
 def _decisions_text(T: int, gains: pd.DataFrame, dec: pd.DataFrame, flips: pd.DataFrame, pl: int,
-                    policy: str = "") -> list[str]:
+                    policy: str = "", drawn: str = "") -> list[str]:
     """Each hand class's points gain, the scores where the change in P(win) has the other sign, and at the late
     scores the largest changes both ways (the same call can win a game at 9-9 and lose one at 9-8)."""
     out = ["## Order or pass: the decisions whose answer changes with the score\n",
            (f"Under {policy}, as every figure here. " if policy else "") + "Paired counterfactuals (`euchresim.studies.counterfactual`, round-one call): each deal where the seat "
            "held a hand of the class and the call was open is played once ordered up and once passed, "
-           "everything else by the policy. Points gain: our points less the others' (on average), order "
+           "everything else by the policy. " + drawn + "Points gain: our points less the others' (on average), order "
            "minus pass, 95% interval. The change in P(win) (`order_pass_by_score.csv`) is the mean, over "
            "the same deals, of P(win) after the hand ordered minus passed, the rest of the game from the "
            f"distribution above; its ± is the half-width of the paired 95% interval over deals ({Z95:.2f} "
