@@ -324,7 +324,6 @@ def test_soundness_lines_quote_each_variant_played_and_count_the_gains_above_zer
     assert not any(t.startswith("How soundly heuristic") for t in text) and soundness_text(table, ["heuristic"], calls) == []
 
 
-
 def test_a_soundness_line_gives_the_variants_smaller_duels_and_whether_each_clears_zero():
     """The largest duel is quoted first; the smaller ones follow with their own intervals, and the line says how
     many clear 0 alone (Cutthroat with the joker: 12,000 games show a gain the 1,000 and 3,000 did not)."""
@@ -341,6 +340,7 @@ def test_a_soundness_line_gives_the_variants_smaller_duels_and_whether_each_clea
     one = {**big, "others": [small("+0.040", "+0.010 – +0.070", 1000)]}
     assert soundness_text(table, ["best"], {"best": {(3, 25): one}})[-1].endswith(
         "; a smaller duel gave +0.040 (+0.010 – +0.070) over 1,000 games: `duel --games 1000` (above 0 alone)")
+
 
 @pytest.mark.slow
 def test_two_models_every_variant_as_a_direct_run_and_resumable(tmp_path):

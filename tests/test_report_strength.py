@@ -135,8 +135,9 @@ euchresim duel best best:search_bids=0 --games 12000 --seed 35 --workers 1 --pla
 
 def test_a_models_calls_in_every_variant_are_read_from_the_columns_naming_it(tmp_path):
     """Per plain variant the line with the most games (the variant's other duels under ``others``), from the
-    column headed by the bot's definition, its duel line written out with the variant's own --players and --deck; another definition's column and another
-    section are not read, nor a variant with an option (stick the dealer)."""
+    column headed by the bot's definition, its duel line written out with the variant's own --players and
+    --deck; another definition's column and another section are not read, nor a variant with an option (stick
+    the dealer)."""
     from euchresim.report.strength import variant_calls
     p = tmp_path / "policies.md"
     p.write_text(CALLS_DOC, encoding="utf-8")

@@ -489,7 +489,7 @@ def test_loner_resume_gives_identical_tables_and_other_classes_are_refused(loner
 
 
 @pytest.mark.parametrize("kind,classes", [("decks", "2T R"), ("euchre-rates", "4+T RL"), ("all", "4+T RL")])
-def test_only_order_up_and_loner_take_classes(tmp_path, kind, classes):
+def test_only_the_targeted_kinds_take_classes(tmp_path, kind, classes):
     line = one_error_line(run(["report", kind, "--out", "r", "--classes", classes, "--class-deals", "10"],
                               cwd=tmp_path))
     assert f"only order-up, loner and win-probability (--class-reached alone) play targeted deals, not {kind}" in line

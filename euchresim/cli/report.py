@@ -33,7 +33,8 @@ from euchresim.report.kinds import KINDS, REACHED_ONLY, TARGETED
 @click.option("--class-reached", type=click.IntRange(min=30), metavar="N",
               help="order-up and loner, instead of --class-deals: per seat and class, targeted deals in batches "
                    "until N of them count (reach the call; in loner, make trump in round one), each cell to its "
-                   "own count; win-probability: its order-or-pass classes so, without --classes.")
+                   "own count; win-probability: each of its four order-or-pass classes to N the same way (no "
+                   "--classes or --class-deals).")
 @click.option("--defend-hands", type=click.IntRange(min=1000), metavar="N",
               help="loner: hands the main model plays for the defender's choice [default: --hands]; defending "
                    "alone follows a maker's loner, so its cells need more hands than the maker's.")

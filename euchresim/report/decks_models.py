@@ -16,7 +16,6 @@ import pandas as pd
 
 from euchresim.analysis import summary_frame
 from euchresim.policies import PolicyError
-from euchresim.report import md_table
 from euchresim.report.euchre_rates import pct, run_spec, tally_chunks
 from euchresim.report.replicate import again_spec
 from euchresim.stats import wilson
@@ -144,8 +143,9 @@ def models_text(table: pd.DataFrame, policies, hands: list[int], refused: list[s
 
 def soundness_text(table: pd.DataFrame, policies, calls: dict) -> list[str]:
     """Per model measured in every variant (docs/policies.md, "`best`'s calls in every variant"): what its own
-    calls gain over heuristic's under the same play in each variant this report plays, with the duel's command;
-    beside its rates, so a reader sees where the bot's calls are shown sound before quoting them."""
+    calls gain over heuristic's under the same play in each variant this report plays, with the duel's command
+    and the variant's smaller duels after it (``_other_duels``); beside its rates, so a reader sees where the
+    bot's calls are shown sound before quoting them."""
     text = []
     for pol in policies:
         got = calls.get(pol) or {}

@@ -41,13 +41,14 @@ def check_out(out, resume, force) -> None:
 
 def check_classes(kind, classes, class_deals, class_reached=None) -> tuple:
     """--classes as the engine's class names (in their order), or () when not given; one line when wrong:
-    --classes goes with one count, --class-deals (deals kept per seat) or --class-reached (per seat and class)."""
+    --classes goes with one count, --class-deals (deals kept per seat) or --class-reached (per seat and class);
+    win-probability, whose classes are its own, takes --class-reached alone (and gets () here)."""
     if classes is None and class_deals is None and class_reached is None:
         return ()
     if kind in REACHED_ONLY:
         if classes is not None or class_deals is not None:
             raise ReportError(f"--classes, --class-deals: {kind} plays its own hand classes "
-                              "(docs/win-probability.md); --class-reached N alone targets them")
+                              "(docs/reports.md); --class-reached N alone targets them")
         return ()
     if kind not in TARGETED:
         raise ReportError(f"--classes, --class-deals, --class-reached: only order-up, loner and win-probability "

@@ -315,7 +315,8 @@ def _cf_reached(ctx, j: int, replicate: int = 0) -> dict:
         spec = _spec(ctx, "hands", size, _batch_seed(ctx.seed, j, k, replicate))
         again = "-again" if replicate else ""
         d = _run(ctx, f"order-pass-class{j}{again}-batch{k}", spec, partial(_cf_job, spec, pos, classes=names, only=j),
-                 f"order vs pass{', again' if replicate else ''}: {label}, batch {k + 1}", classes=list(names))
+                 f"order vs pass{', again' if replicate else ''}: {label}, batch {k + 1}", classes=list(names),
+                 entry=list(CLASSES[j]))
         parts.append(d)
         reached, kept, k = reached + len(d["cls"]), kept + size, k + 1
     return _cat(parts)

@@ -37,7 +37,7 @@ def _drawn_words(ctx) -> str:
     if ctx.class_reached:
         from euchresim.report.targeted_cells import MAX_KEPT
         return (f"Each class's deals are its own: targeted (only deals where the seat holds that class's trumps are "
-                f"played), in batches until {ctx.class_reached:,} of them reached the call (at most "
+                f"played; with the joker, every deal of that many trumps, the class's own kept), in batches until {ctx.class_reached:,} of them reached the call (at most "
                 f"{MAX_KEPT * ctx.class_reached:,} kept), each batch's size from the counts alone; `deals` counts "
                 "those that reached it. ")
     return (f"The deals: {ctx.hands:,} a seat, every one dealt and played, so each class as often as it is dealt; "
