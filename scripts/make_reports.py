@@ -42,7 +42,7 @@ REPORTS = [
     # under the main model, as every report (the score changing the call is best's answer): 20,000 hands of best
     # for the outcome distribution, 2,000 games to check it, and each order-or-pass class on targeted deals until
     # 7,000 reach the call: ±0.05 at the largest gain SD the committed report measured (2.13, the dealer's two
-    # trumps with a bower, 2,314 deals and ±0.087 from 20,000 untargeted deals a seat), some 43,000 kept deals
+    # trumps with a bower, 2,314 deals and ±0.087 from 20,000 untargeted deals a seat), some 40,000 kept deals
     # (doubled by the measure again) where the untargeted run played 40,000 for 1,651-4,398 a class. The committed
     # report was made without --class-reached (its README states its command); this is its next remake's
     ("win-probability", ["win-probability", "--policy", "best", "--hands", "20000", "--class-reached", "7000"]),
