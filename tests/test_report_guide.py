@@ -511,3 +511,16 @@ def test_a_zero_width_interval_is_read_alike_by_flips_and_table_calls():
     assert calls["differ"].iloc[0] == "b" and calls["differ_z"].iloc[0] == math.inf
     zero = table_calls(pd.DataFrame([row("a", 0.5, 0.4, 0.6), row("b", 0.0, 0.0, 0.0)]), ["a", "b"])
     assert zero["differ"].iloc[0] == "" and zero.attrs["tests"] == 1
+
+
+def test_the_models_section_shows_only_cells_whose_call_depends_on_the_model():
+    """"Where the call depends on the model" lists the cells of opposite sign alone ("differ"); a same-sign
+    difference gives the same call, so it is counted but never listed as an answer that depends on the model."""
+    from euchresim.report.order_up_text import _models_text
+    row = lambda cls, verdict: {"round": 1, "position": "left", "hand_class": cls, "n_a": 100, "gain_a": 0.5,  # noqa: E731
+                                "models": verdict}
+    both = pd.DataFrame([row("2T R", "differ"), row("3T L", "differ (same sign)"), row("3T R", "agree")])
+    text = "\n".join(_models_text(both, ["a", "b"]))
+    assert "overlap: 1 cell;" in text and "| 2T R |" in text and "| 3T L |" not in text
+    same = "\n".join(_models_text(both.iloc[1:], ["a", "b"]))
+    assert "No cell's call depends on the model" in same and "| 3T L |" not in same

@@ -164,9 +164,16 @@ def _models_text(models: pd.DataFrame, policies: list) -> list[str]:
         text.append("Per seat, round and hand class, the models' 95% intervals overlap (`agree`) or not "
                     "(`differ`); cells with fewer than 30 hands in a model are left out: "
                     + ", ".join(f"{v} {k}" for k, v in counts.items()) + " (`order_up_models.csv`).\n")
-        shown = models[models["models"].str.startswith("differ")].head(12)
-        if len(shown):
-            text.append("Where the answer depends on the model:\n\n" + md_table(shown, "{:+.2f}") + "\n")
+        flips = models[models["models"] == "differ"]
+        if len(flips):
+            text.append(f"Where the call itself depends on the model (gains of opposite sign whose intervals do not "
+                        f"overlap: {len(flips)} cell{'s' if len(flips) != 1 else ''}"
+                        + (", the first 12 shown" if len(flips) > 12 else "") + "; \"differ (same sign)\" cells give "
+                        "the same call at another size, and dd, which sees every card, is a bound, not advice):\n\n"
+                        + md_table(flips.head(12), "{:+.2f}") + "\n")
+        elif (models["models"] == "differ (same sign)").any():
+            text.append("No cell's call depends on the model: where intervals fail to overlap, the gains have the "
+                        "same sign.\n")
         else:
             text.append("No cell with 30+ hands in two models has intervals that fail to overlap.\n")
     return text
