@@ -227,6 +227,7 @@ def test_the_decks_head_says_how_strong_every_model_is(tmp_path):
     best = strength_lines(canonical("best"))
     assert any("IS-MCTS" in x for x in best) and all(x in head for x in best)
 
+
 # ---------------------------------------------------------------- the decision table against people-like seats
 
 def test_the_decision_table_gives_the_answer_against_seats_that_call_as_people_do():
@@ -446,6 +447,10 @@ def test_how_often_calling_is_right_is_the_main_models_and_never_a_cheats():
     t["order_up_by_position"] = by_pos
     line = next(ln for ln in _by_seat_text(t, ["dealer"], main="best") if ln.startswith("- **dealer**"))
     assert "calling is right on 50.0% of hands (40.0%-60.0%, best)" in line
+    # best played the seat in round one but none of its deals reached round two there: said, not left silent
+    t["order_up_by_position"] = pd.DataFrame([dict(row, policy="dd"), dict(row, policy="best", round=1)])
+    line = next(ln for ln in _by_seat_text(t, ["dealer"], main="best") if ln.startswith("- **dealer**, round 2"))
+    assert line.endswith("dd); none of best's deals reached this call (the seats before it called first).")
 
 
 def test_answer_flips_needs_both_tables_measured_and_both_answers_clear_of_zero():
@@ -524,3 +529,18 @@ def test_the_models_section_shows_only_cells_whose_call_depends_on_the_model():
     assert "overlap: 1 cell;" in text and "| 2T R |" in text and "| 3T L |" not in text
     same = "\n".join(_models_text(both.iloc[1:], ["a", "b"]))
     assert "No cell's call depends on the model" in same and "| 3T L |" not in same
+
+
+def test_a_seat_no_deal_reached_is_said_in_the_decision_table_and_the_stuck_dealer_left_out():
+    """best calls before the dealer's round two on every one of 20,000 deals: the table says so for the dealer
+    rather than leave the seat out unsaid; with stick the dealer the dealer has no choice there, so no line."""
+    from euchresim.analysis.call_stats import table_calls
+    from euchresim.policies import canonical
+    from euchresim.report.order_up_text import _decision_text
+    by_class = pd.DataFrame([{"policy": "best", "round": 2, "position": "left", "hand_class": "3T R", "n": 400,
+                              "gain": 0.6, "ci_low": 0.5, "ci_high": 0.7}])
+    t = {"order_up_by_class": by_class, "order_up_calls_round2": table_calls(by_class, ["best"], 2)}
+    text = _decision_text(t, ["best"], ["left", "dealer"], canonical)
+    assert "- **dealer**: none of best's deals reached this call (the seats before it called first)." in text
+    stuck = _decision_text(t, ["best"], ["left", "dealer"], canonical, stuck=True)
+    assert not any(ln.startswith("- **dealer**") for ln in stuck) and any(ln.startswith("- **left**") for ln in stuck)

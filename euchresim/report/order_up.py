@@ -102,7 +102,8 @@ def build(ctx) -> Section:
     counts: dict = {}               # the hands behind each chart: its caption in the PNG and in the README
     charts = _charts(ctx, df, t, fits, policies, counts)
     human = _like_people(t["order_up_by_position"], t["order_up_by_class"], policies, players, order, ctx.canonical)
-    text = (_at_the_table_text(ctx, t, charts, policies) + _decision_text(t, policies, order, ctx.canonical) + _method_text()
+    text = (_at_the_table_text(ctx, t, charts, policies)
+            + _decision_text(t, policies, order, ctx.canonical, ctx.rules.stick_the_dealer) + _method_text()
             + _by_seat_text(t, order, strong, policies[0])
             + _heatmap_text(ctx, counts, policies)
             + (human[0] if human is not None else []) + _models_text(t["order_up_models"], policies)

@@ -51,10 +51,12 @@ def _at_the_table_text(ctx, t: dict, charts: dict, policies: list) -> list[str]:
     return text
 
 
-def _decision_text(t: dict, policies: list, order: list, canonical) -> list[str]:
+def _decision_text(t: dict, policies: list, order: list, canonical, stuck: bool = False) -> list[str]:
     """The decision table a guide prints: per round and seat, the classes to call with and to pass with under
     the main model, each cell's gain and interval beside it, and where the other seats calling as people do
-    (heuristic:human) changes the answer, that answer too."""
+    (heuristic:human) changes the answer, that answer too. A seat none of whose deals reached the call is
+    said to be so, not left out (a bold main model calls before the dealer's round two on every deal); the
+    stuck dealer (``stuck``: stick the dealer), who has no choice there, is left out."""
     from euchresim.analysis.call_stats import decision_table
     human = people_model(policies[1:], canonical)
     text = ["## The decision table\n",
@@ -82,6 +84,9 @@ def _decision_text(t: dict, policies: list, order: list, canonical) -> list[str]
         for pos in order:
             seat = table[table["position"] == pos]
             if not len(seat):
+                if not (stuck and rnd == 2 and pos == order[-1]):
+                    text.append(f"- **{pos}**: none of {policies[0]}'s deals reached this call (the seats before "
+                                "it called first).")
                 continue
             said = []
             for _, r in seat.iterrows():
@@ -128,7 +133,9 @@ def _by_seat_text(t: dict, order: list, strong_text: list | None = None, main: s
             if len(rows):
                 parts = "; ".join(fmt_gain(r, r["policy"]) for _, r in rows.iterrows())
                 mine = rows[rows["policy"].astype(str) == str(main)]       # the main model's, never another's
-                right = "" if not len(mine) else (
+                right = (f"; none of {main}'s deals reached this call (the seats before it called first)"
+                         if main is not None and (by_pos["policy"].astype(str) == str(main)).any() else "") \
+                    if not len(mine) else (
                     f"; calling is right on {mine.iloc[0]['right']:.1%} of hands ({mine.iloc[0]['right_low']:.1%}-"
                     f"{mine.iloc[0]['right_high']:.1%}, {main})")
                 text.append(f"- **{pos}**, round {rnd}: calling gains {parts}{right}.")
