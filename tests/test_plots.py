@@ -410,3 +410,18 @@ def test_every_report_bar_chart_names_its_category_axis():
             calls += 1
             start = text.find("plots.bars(", i)
     assert calls >= 3
+
+
+def test_a_caption_of_long_names_and_digits_stays_inside_the_figure():
+    """The order-up card's caption (two bots' whole definitions and a hand count) ran past the right edge at the
+    characters-per-line estimate: the caption is measured and wrapped until it fits, and says the same words."""
+    long = ("policy best, heuristic:human = pimc:bid_worlds=100:max_worlds=200,heuristic:order_1=6.401:"
+            "order_2=6.599:order_3=6.348:order_4=6.899 · 1,784,167 hands · seed 1 · 4 players, 24 cards · no "
+            "intervals drawn: each cell's 95% interval is in the report's CSV · " * 2)
+    r1 = pd.DataFrame(dict(seat=["dealer"], hand=["2T R"], call=["order"], gain=[1.37]))
+    for fig in (P.decision_card_figure([("Round one", r1)], "seat", "hand", "call", caption=long, value="gain"),
+                P.call_grid_figure(r1, "seat", "hand", "call", caption=long, value="gain")):
+        text = next(t for t in fig.texts if t.get_gid() == "caption")
+        fig.canvas.draw()
+        assert text.get_window_extent(fig.canvas.get_renderer()).x1 <= fig.bbox.width
+        assert P.caption_of(fig).split() == long.split()

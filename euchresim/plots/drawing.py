@@ -113,14 +113,20 @@ def finish(fig: Figure, caption: str | None) -> Figure:
     width_in, height_in = fig.get_size_inches()
     reserve = 0.0
     if caption:
-        # ~ characters per line at CAPTION_PT for this width (average glyph ~0.5 em)
+        # ~ characters per line at CAPTION_PT for this width (average glyph ~0.5 em); then measured: a caption of
+        # long names and digits (a bot's whole definition) ran past the figure's right edge at that estimate
         per_line = max(20, int(width_in * 72 / (CAPTION_PT * 0.52)))
-        lines = []
-        for para in str(caption).splitlines() or [""]:
-            lines.extend(textwrap.wrap(para, per_line) or [""])
-        text = "\n".join(lines)
-        fig.text(0.01, 0.01, text, fontsize=CAPTION_PT, ha="left", va="bottom",
-                 color="#333333", gid="caption")
+        renderer = fig.canvas.get_renderer()
+        while True:
+            lines = []
+            for para in str(caption).splitlines() or [""]:
+                lines.extend(textwrap.wrap(para, per_line) or [""])
+            shown = fig.text(0.01, 0.01, "\n".join(lines), fontsize=CAPTION_PT, ha="left", va="bottom",
+                             color="#333333", gid="caption")
+            if per_line <= 20 or shown.get_window_extent(renderer).x1 <= 0.99 * fig.bbox.width:
+                break
+            shown.remove()
+            per_line = max(20, int(per_line * 0.93))
         reserve = (len(lines) * CAPTION_PT * 1.3 + 8) / (height_in * 72)
     bottom = min(reserve, 0.4)
     try:        # constrained: rect is (left, bottom, width, height) in figure fractions

@@ -253,7 +253,7 @@ def _decision_card(ctx, t: dict, policies: list, human: str | None = None) -> di
             calls = table_calls(by[by["policy"] != main], [human], r)
             if len(calls):
                 people.append((f"Round {'one' if r == 1 else 'two'} at a table that calls as people do "
-                               f"({ctx.played(human)})", _sorted_calls(calls)))
+                               f"({human})", _sorted_calls(calls)))           # its definition: the caption
     pages = card + people
     return {"decision_card": plots.decision_card(
         pages, "position", "hand_class", "call", ctx.path("decision_card.png"), value="gain", marked="differ", count="n",
