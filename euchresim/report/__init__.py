@@ -87,7 +87,11 @@ class ReportContext:
         return ",".join(self.model(p).names[0] for p in parts)
 
     def played(self, policy: str) -> str:
-        """``played`` from the models as read."""
+        """``played`` from the models as read; several models ("best, heuristic:human") each with its own
+        definition beside it, not every name before every definition."""
+        parts = [p.strip() for p in str(policy).split(",")]
+        if len(parts) > 1:
+            return ", ".join(self.played(p) for p in parts)
         full = self.canonical(policy)
         return policy if full == policy else f"{policy} = {full}"
 
