@@ -22,8 +22,8 @@ REPORTS = [
     # best's headline cells (round one, a bower and two or three trumps), each seat and class until 7,000 deals
     # reach the call: ±0.048 at the largest gain SD the report of 2026-12-05 measured (2.03, the dealer's 2T R),
     # some 107,000 kept deals in all, where one stream of 55,000 a seat (220,000) gave the left's 2T R 32,356.
-    # The committed order-up report was made with --class-deals 55000 (its README states its command); this is
-    # the command of its remake, under way over several sittings (its kept work in git: docs/reports.md)
+    # The committed report was made so over 3 sittings, its kept work carried in git between them (docs/reports.md):
+    # every cell ±0.05 or less on 7,340-7,561 reached deals
     ("order-up", ["order-up", "--hands", "20000", "--policy", "best", "--policy", "heuristic",
                   "--policy", "heuristic:human", "--policy", "dd", "--model-hands", "400000", "--model-hands", "400000",
                   "--model-hands", "40000", "--classes", "2T R,3T L,3T R", "--class-reached", "7000"]),
@@ -52,7 +52,7 @@ REPORTS = [
 # what each committed report cost on the 2-core machine its meta.json names (2 workers): seconds of run time summed
 # over its sittings, as its meta.json records (tests/test_report_cli.py keeps the two the same)
 COST = {
-    "order-up": (21286, 5),            # 5.9 hours over 5 sittings
+    "order-up": (12668, 3),            # 3.5 hours over 3 sittings (the third a 35 s rebuild)
     "loner": (6849, 2),                # 1.9 hours over 2 sittings (the second a 13 s rebuild)
     "euchre-rates": (16, 1),
     "decks": (1559, 2),                # 26 minutes over 2 sittings (the second an 8 s rebuild)
