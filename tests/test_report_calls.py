@@ -84,7 +84,7 @@ def test_order_up_files_and_quoted_numbers(order_up):
     assert set(calls["call"]) <= {"order", "pass", "close", "too few hands"}
     assert (calls.loc[calls["n"] < 30, "call"] == "too few hands").all()     # never a call on under 30 hands
     n_differ = int((calls["differ"] != "").sum())
-    assert (f"{n_differ} of {len(calls)} cells are outlined" in readme if n_differ
+    assert (f"{n_differ} of {len(calls)} cells {'is' if n_differ == 1 else 'are'} outlined" in readme if n_differ
             else "No other model gives the opposite call" in readme)
     for png in meta["charts"]:
         assert f"({png})" in readme

@@ -36,7 +36,8 @@ def _at_the_table_text(ctx, t: dict, charts: dict, policies: list) -> list[str]:
                     "that, or under 30 hands; each cell prints its gain, or under 30 hands n=K, its count"
                     + (f"; the cells of {', '.join(f'`{c}`' for c in ctx.classes)} from its targeted deals"
                        if "targeted" in calls and calls["targeted"].any() else "") + "). "
-                    + (f"{len(differ)} of {len(calls)} cells are outlined in yellow: there "
+                    + (f"{len(differ)} of {len(calls)} cells {'is' if len(differ) == 1 else 'are'} outlined in "
+                       "yellow: there "
                        + ", ".join(sorted({p for d in differ["differ"] for p in d.split(', ')}))
                        + " gives the opposite call" if len(differ) else
                        "No other model gives the opposite call in any cell")
