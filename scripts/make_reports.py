@@ -55,7 +55,7 @@ COST = {
     "order-up": (12668, 3),            # 3.5 hours over 3 sittings (the third a 35 s rebuild)
     "loner": (6849, 2),                # 1.9 hours over 2 sittings (the second a 13 s rebuild)
     "euchre-rates": (16, 1),
-    "decks": (1559, 2),                # 26 minutes over 2 sittings (the second an 8 s rebuild)
+    "decks": (1720, 1),                # 29 minutes
     "win-probability": (4236, 6),      # 71 minutes over 6 sittings
 }
 
