@@ -546,3 +546,27 @@ def test_a_seat_no_deal_reached_is_said_in_the_decision_table_and_the_stuck_deal
     assert "- **dealer**: none of best's deals reached this call (the seats before it called first)." in text
     stuck = _decision_text(t, ["best"], ["left", "dealer"], canonical, stuck=True)
     assert not any(ln.startswith("- **dealer**") for ln in stuck) and any(ln.startswith("- **left**") for ln in stuck)
+
+
+def test_a_bar_on_under_30_hands_has_no_interval(tmp_path, monkeypatch):
+    """The order-up bars drew best's round-two right seat at +0.41 with a normal interval from -0.36 to +1.19
+    on 22 hands: a bar on under 30 hands is drawn without one, and the caption says so."""
+    from euchresim import plots
+    from euchresim.report import order_up
+    got = {}
+    real = plots.bars
+
+    def capture(df, category, value, path, **kw):
+        got.setdefault(os.path.basename(str(path)), (df.copy(), kw))
+        return real(df, category, value, path, **kw)
+    monkeypatch.setattr(plots, "bars", capture)
+    ctx = report_context(kind="order-up", out=str(tmp_path / "r"), hands=600, seed=4, rules=Rules(),
+                         policies=("heuristic",), command="pytest", workers=1)
+    os.makedirs(ctx.out, exist_ok=True)
+    order_up.build(ctx)
+    df, kw = got["bars_position.png"]
+    few = df["n"] < 30
+    assert few.any() and (~few).any()
+    assert df.loc[few, ["ci_low", "ci_high"]].isna().all().all()
+    assert df.loc[~few, ["ci_low", "ci_high"]].notna().all().all()
+    assert "a bar on under 30 hands has no interval" in kw["caption"]

@@ -206,10 +206,13 @@ def _charts(ctx, df: pd.DataFrame, t: dict, policies: list) -> tuple[dict, dict]
             ci_low="ci_low", ci_high="ci_high", group="policy", x_label="published points (euchrestrategy.info)",
             y_label="gain (points)")
     counts["bars_round"] = len(df)
+    few = by_who["n"] < MIN_INTERVAL_HANDS         # a normal interval on a handful of hands is no interval
     charts["bars_round"] = plots.bars(
-        by_who.assign(what=by_who["who"] + " r" + by_who["round"].astype(str)), "what", "gain",
+        by_who.assign(what=by_who["who"] + " r" + by_who["round"].astype(str),
+                      ci_low=by_who["ci_low"].mask(few), ci_high=by_who["ci_high"].mask(few)), "what", "gain",
         ctx.path("bars_round.png"), title="Gain of going alone (maker) and defending alone, by round made",
-        caption=ctx.caption(", ".join(policies), len(df), "one bar per play model"),
+        caption=ctx.caption(", ".join(policies), len(df), "one bar per play model; a bar on under "
+                            f"{MIN_INTERVAL_HANDS} hands has no interval"),
         ci_low="ci_low", ci_high="ci_high", group="policy", value_label="points a hand",
         category_label="who chose, and the round trump was made (r1, r2)")
     return charts, counts

@@ -194,10 +194,13 @@ def _charts(ctx, df: pd.DataFrame, t: dict, fits: dict, policies: list, counts: 
             ci_low="ci_low", ci_high="ci_high", row_label="seat", col_label="trumps held, bowers",
             value_label="gain (points)", count="n")
     counts["bars_position"] = sum(n_of.values())
+    few = by_pos["n"] < MIN_INTERVAL_HANDS         # a normal interval on a handful of hands is no interval
     charts["bars_position"] = plots.bars(
-        by_pos.assign(where=by_pos["position"].astype(str) + " r" + by_pos["round"].astype(str)),
+        by_pos.assign(where=by_pos["position"].astype(str) + " r" + by_pos["round"].astype(str),
+                      ci_low=by_pos["ci_low"].mask(few), ci_high=by_pos["ci_high"].mask(few)),
         "where", "gain", ctx.path("bars_position.png"), title="Gain of calling over passing by seat and round",
-        caption=ctx.caption(", ".join(policies), counts["bars_position"], "one bar per play model"),
+        caption=ctx.caption(", ".join(policies), counts["bars_position"], "one bar per play model; a bar on "
+                            f"under {MIN_INTERVAL_HANDS} hands has no interval"),
         ci_low="ci_low", ci_high="ci_high", group="policy", value_label="points a hand",
         category_label="seat and round (r1: round one, r2: round two)")
     charts.update(_count_charts(ctx, df, fits, ev, policies, counts))
