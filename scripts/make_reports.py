@@ -63,6 +63,7 @@ COST = {
 def costs(out="reports") -> list[str]:
     """Each committed report's cost as its meta.json records it: run time over its sittings, and the machine."""
     import json
+    from euchresim.report import machines_words
     lines = []
     for name, _ in REPORTS:
         try:
@@ -74,7 +75,7 @@ def costs(out="reports") -> list[str]:
         sec = meta["run_seconds"]
         took = f"{sec / 3600:.1f} hours" if sec >= 3600 else f"{sec / 60:.0f} minutes" if sec >= 60 else ""
         lines.append(f"{name}: {sec:,.0f} s{f' ({took})' if took else ''}{_over(meta.get('sittings', 1))} on "
-                     f"{meta.get('machine', 'a machine not recorded')}")
+                     f"{machines_words(meta)}")
     return lines
 
 
@@ -125,9 +126,10 @@ def main(argv=None):
 
 def _machine(folder) -> str:
     import json
+    from euchresim.report import machines_words
     try:
         with open(os.path.join(folder, "meta.json"), encoding="utf-8") as fh:
-            return json.load(fh).get("machine", "a machine not recorded")
+            return machines_words(json.load(fh))
     except OSError:
         return "a machine not recorded"
 
@@ -140,6 +142,7 @@ def _over(sittings) -> str:
 def write_index(out):
     """reports/README.md: each report's title, the command that made it, its hands and run time."""
     import json
+    from euchresim.report import machines_words
     lines = ["# Strategy reports", "",
              "Made by `python scripts/make_reports.py` (which runs the commands below), each on the machine "
              "its row names; each folder's README.md has the findings, its CSV tables and charts, and meta.json the "
@@ -155,7 +158,7 @@ def write_index(out):
             title = fh.readline().lstrip("# ").strip()
         lines.append(f"| [{title}]({name}/README.md) | `{meta['command']}` | {meta['run_seconds']:.0f} s"
                      f"{_over(meta.get('sittings', 1))} "
-                     f"| {meta.get('machine', 'not recorded')} | engine {meta.get('engine_version', '?')} |")
+                     f"| {machines_words(meta)} | engine {meta.get('engine_version', '?')} |")
     with open(os.path.join(out, "README.md"), "w", encoding="utf-8") as fh:
         fh.write("\n".join(lines) + "\n")
 

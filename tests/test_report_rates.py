@@ -270,15 +270,24 @@ def test_a_resumed_report_states_the_time_of_every_sitting(tmp_path, monkeypatch
     def ctx(resume):
         return report_context(kind="euchre-rates", out=str(tmp_path), hands=4000, seed=3, rules=Rules(players=3),
                              chunk_size=1000, resume=resume, command="test")
+    monkeypatch.setattr(R, "machine", lambda c: "2 cores (AMD EPYC)")
     R.claim(ctx(False))
     clock[0] += 30.0
     R.sitting_seconds(ctx(False))       # a finished chunk; then the process is killed
     clock[0] += 5000.0                  # a night between the sittings, not counted
+    monkeypatch.setattr(R, "machine", lambda c: "2 cores (Intel Xeon)")    # resumed on another machine
     R.claim(ctx(True))
     clock[0] += 12.5
     meta = write_section(ctx(True), euchre_rates.build(ctx(True)), 0.0)
     assert (meta["run_seconds"], meta["sittings"]) == (42.5, 2)
     assert "42.5 s over 2 sittings, resumed from the kept work" in (tmp_path / "README.md").read_text()
+    assert meta["sitting_machines"] == ["2 cores (AMD EPYC)", "2 cores (Intel Xeon)"]
+    assert R.machines_words(meta) == "2 cores (AMD EPYC) — then 2 cores (Intel Xeon)"
+    assert R.machines_words({"machine": "M"}) == "M"          # one sitting: its machine
+    sittings = json.loads((tmp_path / "_work" / "sittings.json").read_text())
+    del sittings["sittings"][0]["machine"]                   # kept before machines were recorded
+    (tmp_path / "_work" / "sittings.json").write_text(json.dumps(sittings))
+    assert R.sitting_machines(ctx(True)) == ["a machine not recorded", "2 cores (Intel Xeon)"]
     R.claim(ctx(False))                 # --force and the like: afresh, one sitting
     clock[0] += 3.0
     assert R.sitting_seconds(ctx(False)) == (3.0, 1)

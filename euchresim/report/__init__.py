@@ -252,7 +252,7 @@ def claim(ctx: ReportContext) -> None:
         _clear_work(ctx)
     write_atomic(path, json.dumps(want, indent=1).encode())
     kept = _sittings(ctx) if ctx.resume and not ctx.force else []
-    _write_sittings(ctx, kept + [{"started": time.time(), "seconds": 0.0}])
+    _write_sittings(ctx, kept + [{"started": time.time(), "seconds": 0.0, "machine": machine(ctx)}])
 
 
 def _clear_work(ctx: ReportContext) -> None:
@@ -301,6 +301,22 @@ def sitting_seconds(ctx: ReportContext) -> tuple[float, int]:
     sittings[-1]["seconds"] = round(time.time() - float(sittings[-1]["started"]), 1)
     _write_sittings(ctx, sittings)
     return round(sum(float(s["seconds"]) for s in sittings), 1), len(sittings)
+
+
+def sitting_machines(ctx: ReportContext) -> list[str]:
+    """The machine of each sitting, in order: a report resumed on another machine (the order-up remake ran on an
+    AMD EPYC, then an Intel Xeon) names both, where the last alone made its run time unreadable.  A sitting kept
+    before the machine was recorded says so."""
+    return [str(s.get("machine", NOT_RECORDED)) for s in _sittings(ctx)]
+
+
+NOT_RECORDED = "a machine not recorded"
+
+
+def machines_words(meta: dict) -> str:
+    """What meta.json says the report ran on: its one machine, or each machine in the order its sittings ran."""
+    seen = list(dict.fromkeys(meta.get("sitting_machines") or [meta.get("machine", NOT_RECORDED)]))
+    return " — then ".join(seen)
 
 
 def write_atomic(path: str, data: bytes) -> None:
@@ -373,6 +389,7 @@ def write_section(ctx: ReportContext, section: Section, started: float) -> dict:
         "euchresim": __version__, "engine_version": ENGINE_VERSION,
         "python": platform.python_version(), "numpy": np.__version__,
         "run_seconds": seconds, "sittings": sittings, "machine": machine(ctx),
+        **({"sitting_machines": sitting_machines(ctx)} if sittings > 1 else {}),
         "tables": sorted(f"{n}.csv" for n in section.tables),
         "charts": sorted(os.path.relpath(p, ctx.out) for p in section.charts.values()),
     }
