@@ -577,6 +577,28 @@ def test_the_next_batch_is_sized_from_the_reach_so_far():
     assert next_batch(7, 0, 0, 0) == 4
 
 
+def test_the_one_batch_loop_stops_at_the_count_or_the_cap():
+    """in_batches, the loop every to-its-own-count cell goes through: each batch sized by next_batch from the
+    counts before it, none after the count is reached, and at most max_kept times the count kept."""
+    from euchresim.report.targeted_cells import in_batches, next_batch
+    sizes = []
+
+    def a_third_reach(k, size):
+        assert k == len(sizes)
+        sizes.append(size)
+        return size // 3
+    assert in_batches(100, a_third_reach) == len(sizes)
+    reached, kept, last, want = 0, 0, 0, []
+    for s in sizes:
+        last = next_batch(100, reached, kept, last)
+        want.append(last)
+        reached, kept = reached + s // 3, kept + s
+    assert sizes == want and reached >= 100 and reached - sizes[-1] // 3 < 100
+    sizes.clear()
+    assert in_batches(40, lambda k, size: sizes.append(size) or 0, max_kept=3) == 3
+    assert sizes == [20, 40, 60]                    # twice the last while none reach, cut at 3 x 40 kept
+
+
 def test_batches_run_until_each_seat_and_class_reaches_its_count_and_no_further():
     """--class-reached N: per seat and class, batches of that class alone, each from a seed of its own and sized
     from the counts so far (next_batch), until N of them count; the batch before the last had fewer, so no batch

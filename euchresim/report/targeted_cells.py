@@ -64,6 +64,23 @@ def next_batch(wanted: int, reached: int, kept: int, last: int) -> int:
     return max(-(-wanted // 8), need)
 
 
+def in_batches(wanted: int, play_batch, max_kept: int = MAX_KEPT) -> int:
+    """Batches of targeted deals until ``wanted`` of them reach the cell, or ``max_kept`` times ``wanted`` were
+    kept: ``play_batch(k, size)`` plays batch ``k`` of ``size`` kept deals and returns how many reached.  The
+    batches played; every report that fills a cell to its own count (the order-up and loner cells, the
+    win-probability classes) goes through this one loop.
+
+    Each batch's size (``next_batch``) and whether one more runs depend only on how many deals reached the
+    cell, never on their gains, so the cell's mean stays unbiased."""
+    reached, kept, size, k = 0, 0, 0, 0
+    while reached < wanted and kept < max_kept * wanted:
+        size = min(next_batch(wanted, reached, kept, size), max_kept * wanted - kept)
+        reached += int(play_batch(k, size))
+        kept += size
+        k += 1
+    return k
+
+
 def until_reached(ctx, decision: str, positions: list[int], label: str, counted, with_trump: bool = False,
                   max_kept: int = MAX_KEPT) -> tuple[list[tuple[int, dict]], pd.DataFrame]:
     """``--class-reached N``: at each position and for each class alone, batches of targeted deals until ``N`` of
@@ -73,28 +90,26 @@ def until_reached(ctx, decision: str, positions: list[int], label: str, counted,
 
     Why: one stream for all the classes keeps them in their natural mix, so a common class got seven times the
     deals its interval needed while a rare one, or one rarely reached at a seat, decided the run's size; each
-    (seat, class) to its own count spends the hours where the intervals are wide.  Each batch's size
-    (``next_batch``) and whether one more runs depend only on how many deals reached the cell, never on their
-    gains, so the cell's mean stays unbiased; each batch is a piece of work of its own seed (``batch_seed``),
-    kept and resumable, and the same seed gives the same batches whatever the workers.
+    (seat, class) to its own count spends the hours where the intervals are wide (``in_batches``).  Each batch
+    is a piece of work of its own seed (``batch_seed``), kept and resumable, and the same seed gives the same
+    batches whatever the workers.
     """
     names = position_names(ctx.rules.players)
-    want = ctx.class_reached
     played, shares = [], []
     for p in positions:
         for c in ctx.classes:
-            dealt, kept_by_class, reached, kept, size, k = [], [], 0, 0, 0, 0
-            while reached < want and kept < max_kept * want:
-                size = min(next_batch(want, reached, kept, size), max_kept * want - kept)
+            dealt, kept_by_class = [], []
+
+            def play_batch(k, size, p=p, c=c, dealt=dealt, kept_by_class=kept_by_class):
                 bctx = dataclasses.replace(ctx, seed=batch_seed(ctx.seed, p, c, k, ctx.replicate))
                 d = collect(bctx, 0, decision, p, f"{label}, position {p}, {c}, batch {k + 1}", classes=(c,),
                             count=size, with_trump=with_trump)
                 played.append((p, d))
                 dealt.append(np.atleast_1d(d["dealt"]))
                 kept_by_class.append(np.atleast_1d(d["class_kept"]))
-                reached += int(counted(d))
-                kept += size
-                k += 1
+                return counted(d)
+
+            in_batches(ctx.class_reached, play_batch, max_kept)
             shares += class_shares(np.concatenate(dealt), np.concatenate(kept_by_class), [c], names[p])
     return played, pd.DataFrame(shares)
 

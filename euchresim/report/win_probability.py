@@ -303,22 +303,22 @@ def _cf_reached(ctx, j: int, replicate: int = 0) -> dict:
 
     Untargeted, a class is played only as often as it is dealt: 20,000 deals gave the dealer's left 1,651 with
     three trumps (±0.087 points), where the paired gain needs some 5,000 for ±0.05, and every deal of the other
-    hands was played for nothing. Each batch's size (``targeted_cells.next_batch``) and whether one more runs
-    depend only on how many deals reached the call, never on their gains, so the class's mean stays unbiased;
+    hands was played for nothing. The batches are ``targeted_cells.in_batches``'s, sized from the counts alone;
     every batch is kept and resumable under a seed of its own (``_batch_seed``)."""
-    from euchresim.report.targeted_cells import MAX_KEPT, next_batch
+    from euchresim.report.targeted_cells import in_batches
     pos, label, t, need_bower = CLASSES[j]
     names = _class_names(ctx.rules, t, need_bower)
-    want, parts, reached, kept, size, k = ctx.class_reached, [], 0, 0, 0, 0
-    while reached < want and kept < MAX_KEPT * want:
-        size = min(next_batch(want, reached, kept, size), MAX_KEPT * want - kept)
+    again, parts = "-again" if replicate else "", []
+
+    def play_batch(k, size):
         spec = _spec(ctx, "hands", size, _batch_seed(ctx.seed, j, k, replicate))
-        again = "-again" if replicate else ""
         d = _run(ctx, f"order-pass-class{j}{again}-batch{k}", spec, partial(_cf_job, spec, pos, classes=names, only=j),
                  f"order vs pass{', again' if replicate else ''}: {label}, batch {k + 1}", classes=list(names),
                  entry=list(CLASSES[j]))
         parts.append(d)
-        reached, kept, k = reached + len(d["cls"]), kept + size, k + 1
+        return len(d["cls"])
+
+    in_batches(ctx.class_reached, play_batch)
     return _cat(parts)
 
 
