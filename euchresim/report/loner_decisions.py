@@ -135,7 +135,10 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
             + "." + _targeted_note(decisions)
             + (f" Where the same deals played with the other seats calling as people do ({human}) give the "
                "opposite answer (200 or more hands under each, both clear of zero after Holm's correction over "
-               "the cells compared), that answer follows the seat's line." if human else "") + "\n"]
+               "the cells compared), that answer follows the seat's line. The hands that reach a cell there are "
+               f"the ones that table lets reach it (its callers make trump with other hands than {main}'s), so a "
+               "flip says what the cell gains at such a table, not what one hand gains at both." if human else "")
+            + "\n"]
     words = {"order": "it pays", "close": "a toss-up", "too few hands": "too few hands to say", "pass": "it costs"}
     for who, what, rnd, calls in decisions:
         text.append(f"{what}, trump made in round {'one' if rnd == 1 else 'two'}:\n")
