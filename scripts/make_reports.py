@@ -126,12 +126,12 @@ def main(argv=None):
 
 def _machine(folder) -> str:
     import json
-    from euchresim.report import machines_words
+    from euchresim.report import NOT_RECORDED, machines_words
     try:
         with open(os.path.join(folder, "meta.json"), encoding="utf-8") as fh:
             return machines_words(json.load(fh))
     except OSError:
-        return "a machine not recorded"
+        return NOT_RECORDED
 
 
 def _over(sittings) -> str:

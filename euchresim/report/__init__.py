@@ -303,14 +303,14 @@ def sitting_seconds(ctx: ReportContext) -> tuple[float, int]:
     return round(sum(float(s["seconds"]) for s in sittings), 1), len(sittings)
 
 
+NOT_RECORDED = "a machine not recorded"
+
+
 def sitting_machines(ctx: ReportContext) -> list[str]:
     """The machine of each sitting, in order: a report resumed on another machine (the order-up remake ran on an
     AMD EPYC, then an Intel Xeon) names both, where the last alone made its run time unreadable.  A sitting kept
     before the machine was recorded says so."""
     return [str(s.get("machine", NOT_RECORDED)) for s in _sittings(ctx)]
-
-
-NOT_RECORDED = "a machine not recorded"
 
 
 def machines_words(meta: dict) -> str:
