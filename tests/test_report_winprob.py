@@ -22,6 +22,7 @@ from euchresim.report import write_section
 from euchresim.report import win_probability as W
 from euchresim.report import win_probability_text as WT
 from euchresim.rules import Rules
+from euchresim.stats import Z95
 
 HANDS = 20_000
 
@@ -198,7 +199,7 @@ def test_a_headline_gain_or_check_that_its_measure_again_does_not_reproduce_stop
     those and the DP's checks against games stops the report (one line naming it), one within chance does not."""
     import pandas as pd
     from euchresim.report import ReportError
-    from euchresim.report.win_probability import _replicated
+    from euchresim.report.win_probability_checks import replicated as _replicated
     gains = pd.DataFrame({"class": ["left 3T", "dealer 3T"], "position": [1, 0], "deals": [1651, 4398],
                           "points_gain": [-0.093, 1.134], "low": [-0.180, 1.075], "high": [-0.006, 1.194]})
     chk = pd.DataFrame({"state": ["0-0, first dealer"], "p_dp": [0.518], "p_games": [0.509], "z": [-0.77]})
@@ -359,3 +360,91 @@ def test_targeted_classes_are_the_same_on_two_workers_and_on_resume(reached, tmp
         os.remove(f) if os.path.isfile(f) else shutil.rmtree(f)
     again = make_reached(tmp_path / "two", 300, resume=True)
     pd.testing.assert_frame_equal(csv(again, "order_pass_points"), csv(reached, "order_pass_points"))
+
+
+def _streams(label, gains, deals, half=0.047):
+    return pd.DataFrame({"class": label, "stream": range(len(gains)), "deals": deals, "gain": gains,
+                         "low": np.array(gains) - half, "high": np.array(gains) + half})
+
+
+def test_a_class_refused_on_its_measure_again_is_judged_on_further_streams_and_pooled():
+    """best's dealer with two trumps and a bower: +0.093 and again -0.012 (z +3.1, refused over 9 comparisons);
+    two further streams +0.071 and +0.016.  The pair's difference was picked by the refusal and is not tested
+    again; the pair's mean (+0.0405, its standard error half the pair's in quadrature) and the two further
+    streams are, by Cochran's Q on 2 degrees of freedom, worked here by hand; the class's figure is then the
+    pooled one, the other class as it was."""
+    from euchresim.report.win_probability_checks import followed_up, replicated
+    se = 0.047 / Z95
+    gains = pd.DataFrame({"class": ["dealer 2T", "dealer 3T"], "position": [0, 0], "deals": [7506, 7400],
+                          "points_gain": [0.093, 1.105], "low": [0.093 - 0.047, 1.058],
+                          "high": [0.093 + 0.047, 1.152]})
+    rep = pd.DataFrame({"replicate_deals": [7350, 7410], "replicate_gain": [-0.012, 1.131],
+                        "replicate_low": [-0.059, 1.084], "replicate_high": [0.035, 1.178]})
+    chk = pd.DataFrame({"state": ["0-0, first dealer"], "p_dp": [0.518], "p_games": [0.509], "z": [-0.77]})
+    with pytest.raises(Exception, match="dealer 2T: \\+0.093, again -0.012"):
+        replicated("rep", gains, rep, chk)                    # without a follow-up the gate refuses, as before
+    res = replicated("rep", gains, rep, chk, follow=True)
+    assert list(res["refused"]) == [True, False] and res.attrs["tests"] == 3
+    with pytest.raises(Exception, match=r"P\(win\) at 0-0"):  # a check of the DP has no further stream
+        replicated("rep", gains, rep, chk.assign(z=[4.5]), follow=True)
+    streams = pd.concat([_streams("dealer 2T", [0.093, -0.012, 0.071, 0.016], [7506, 7350, 7556, 7469]),
+                         _streams("dealer 3T", [1.105, 1.131], [7400, 7410])])
+    pooled = gains.assign(deals=[29881, 7400], points_gain=[0.042, 1.105], low=[0.019, 1.058], high=[0.065, 1.152])
+    out = followed_up("rep", res, streams, pooled)
+    m, e = 0.0405, np.hypot(se, se) / 2
+    w = np.array([1 / e ** 2, 1 / se ** 2, 1 / se ** 2])
+    x = np.array([m, 0.071, 0.016])
+    q = float((w * (x - (w * x).sum() / w.sum()) ** 2).sum())
+    assert abs(out.loc[0, "streams_q"] - q) < 1e-9 and abs(out.loc[0, "streams_p"] - np.exp(-q / 2)) < 1e-9
+    assert list(out["streams"]) == [4, 2] and np.isnan(out.loc[1, "streams_q"]) and "refused" not in out
+    assert out.loc[0, "deals"] == 29881 and out.loc[0, "points_gain"] == 0.042
+    assert out.loc[0, "z_replicate"] == res.loc[0, "z_replicate"]       # the refused pair is still printed
+    assert out.loc[1].drop(["streams", "streams_q", "streams_p"]).equals(res.drop(columns="refused").loc[1])
+    far = pd.concat([_streams("dealer 2T", [0.093, -0.012, 0.30, 0.016], [7506, 7350, 7556, 7469]),
+                     _streams("dealer 3T", [1.105, 1.131], [7400, 7410])])
+    with pytest.raises(Exception, match=r"rep: measured on further streams .* over 1 classes\): dealer 2T: "
+                                        r"\+0.093, -0.012, \+0.300, \+0.016"):
+        followed_up("rep", res, far, pooled)
+
+
+def test_further_streams_have_seeds_and_kept_work_of_their_own():
+    """A further stream's batches draw from seeds no first measure or measure again uses (and the untargeted
+    runs' from seeds apart from the measure again's), so a follow-up is new deals, never the refused pair's."""
+    seeds = {W._batch_seed(1, j, b, r) for j in range(4) for b in range(3) for r in range(4)}
+    assert len(seeds) == 48
+    assert len({W._again_seed(1, p, s) for p in (0, 1) for s in (1, 2, 3)}) == 6
+    assert W._again_seed(1, 0) == W._again_seed(1, 0, 1)
+
+
+@pytest.mark.slow
+def test_a_refused_class_is_played_on_further_streams_kept_and_pooled_in_the_report(tmp_path, monkeypatch, reached):
+    """The build's plumbing of a follow-up, with the gate made to refuse the left's three trumps: that class is
+    played on two further streams to its own count, each kept under a name of its own; its row pools every
+    stream's deals, the streams table holds all four, the README prints them, and a resume replays nothing."""
+    from euchresim.report import win_probability_checks as C
+    real = C.replicated
+
+    def refusing(*a, **k):
+        res = real(*a, **k)
+        res.loc[1, "refused"] = True
+        return res
+    monkeypatch.setattr(W, "replicated", refusing)
+    ctx = make_reached(tmp_path / "f", 300)
+    g, s = csv(ctx, "order_pass_points"), csv(ctx, "order_pass_streams")
+    assert list(g["streams"]) == [2, 4, 2, 2] and g["streams_q"].notna().tolist() == [False, True, False, False]
+    mine = s[s["class"] == W.CLASSES[1][1]]
+    assert list(mine["stream"]) == [0, 1, 2, 3] and (mine["deals"] >= 300).all()
+    assert g.loc[1, "deals"] == mine["deals"].sum()
+    first = csv(reached, "order_pass_points")                    # the same seed without the follow-up
+    assert mine["gain"].iloc[0] == first.loc[1, "points_gain"] and mine["gain"].iloc[1] == first.loc[1, "replicate_gain"]
+    pd.testing.assert_frame_equal(g.drop(index=1), first.drop(index=1))
+    for r in (2, 3):
+        assert glob.glob(ctx.path("_work", f"order-pass-class1-stream{r}-batch0", "_manifest.json"))
+    assert not glob.glob(ctx.path("_work", "order-pass-class0-stream*"))
+    text = open(ctx.path("README.md")).read()
+    assert "pooled over 4 streams of its own" in text and f"{mine['gain'].iloc[2]:+.3f}" in text
+    def boom(*a, **k):
+        raise AssertionError("a kept stream played again")
+    monkeypatch.setattr(W, "_cf_job", boom)
+    again = make_reached(tmp_path / "f", 300, resume=True)
+    pd.testing.assert_frame_equal(csv(again, "order_pass_streams"), s)

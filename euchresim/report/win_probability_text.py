@@ -22,12 +22,12 @@ def _pct(p: float, se: float | None = None) -> str:
     return f"{100 * p:.1f}%" + (f" (±{100 * half:.1f})" if half >= 0.0005 else f" (±{100 * half:.2f})")
 
 
-def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps) -> str:
+def _text(ctx, targets, T, n_games, dist, head, chk, gains, dec, flips, reps, streams=None) -> str:
     pl = ctx.rules.players
     side = "side" if pl == 4 else "player"
     out = (_method_text(ctx, targets, dist, reps) + _findings_text(targets, head, pl, side)
            + _check_text(ctx, T, n_games, chk, side)
-           + _decisions_text(T, gains, dec, flips, pl, ctx.policies[0], _drawn_words(ctx)))
+           + _decisions_text(T, gains, dec, flips, pl, ctx.policies[0], _drawn_words(ctx), streams))
     return "\n".join(out) + "\n"
 
 
@@ -119,12 +119,26 @@ def _late_scores_text(sub: pd.DataFrame, T: int, pl: int) -> str:
             + ", and ".join(parts) + ".")
 
 
-def _again_words(r) -> str:
-    """A class's gain measured again on deals of its own, and the z of the two, as the README says them."""
+def _again_words(r, streams: pd.DataFrame | None = None) -> str:
+    """A class's gain measured again on deals of its own, and the z of the two, as the README says them; for a
+    class followed up on further streams (``win_probability_checks.followed_up``), every stream and the test
+    that they agree, so the pooled figure is read beside the pair that was refused."""
     if "replicate_gain" not in r or not np.isfinite(r["replicate_gain"]) or not np.isfinite(r["z_replicate"]):
         return ""
-    return (f"; measured again on deals of its own {r['replicate_gain']:+.3f} ({int(r['replicate_deals']):,} "
-            f"deals, z {r['z_replicate']:+.1f})")
+    if r.get("streams", 2) <= 2 or streams is None:
+        return (f"; measured again on deals of its own {r['replicate_gain']:+.3f} ({int(r['replicate_deals']):,} "
+                f"deals, z {r['z_replicate']:+.1f})")
+    from euchresim.analysis.targeted_stats import q_words
+    s = streams[streams["class"] == r["class"]].sort_values("stream")
+    first, again = s.iloc[0], s.iloc[1]
+    more = s.iloc[2:]
+    return (f", pooled over {len(s)} streams of its own. Its first measure, {first['gain']:+.3f} "
+            f"({int(first['deals']):,} deals), and its measure again, {again['gain']:+.3f} "
+            f"({int(again['deals']):,}), differ beyond chance (z {r['z_replicate']:+.1f}, refused by Holm's method "
+            f"above), so it was measured on {len(more)} further streams from the report's seed: "
+            + ", ".join(f"{x['gain']:+.3f} ({int(x['deals']):,})" for _, x in more.iterrows())
+            + f"; the pair's mean and those agree ({q_words({'q': r['streams_q'], 'df': len(more), 'p': r['streams_p']})}; "
+            "`order_pass_streams.csv`)")
 
 
 def _points_call(r) -> str:
@@ -136,7 +150,7 @@ def _points_call(r) -> str:
 
 
 def _decisions_text(T: int, gains: pd.DataFrame, dec: pd.DataFrame, flips: pd.DataFrame, pl: int,
-                    policy: str = "", drawn: str = "") -> list[str]:
+                    policy: str = "", drawn: str = "", streams: pd.DataFrame | None = None) -> list[str]:
     """Each hand class's points gain, the scores where the change in P(win) has the other sign, and at the late
     scores the largest changes both ways (the same call can win a game at 9-9 and lose one at 9-8)."""
     out = ["## Order or pass: the decisions whose answer changes with the score\n",
@@ -151,7 +165,11 @@ def _decisions_text(T: int, gains: pd.DataFrame, dec: pd.DataFrame, flips: pd.Da
            "again on deals of its own (a seed derived apart, `replicate_*` and `z_replicate` in "
            "`order_pass_points.csv`); where Holm's method over those z's and the whole-game checks above "
            f"finds one beyond chance (5% family-wise, {gains.attrs.get('tests', 0)} comparisons here), the "
-           "report is not written.\n",
+           "class is measured on two further streams of its own, from the report's seed (never a new seed): "
+           "the refused pair's mean and each further stream must agree (Cochran's Q, Holm over the classes so "
+           "measured) or the report is not written, and where they agree its figure is pooled over every "
+           "stream (`streams`, `streams_q`, `streams_p`; each stream in `order_pass_streams.csv`). A whole-game "
+           "check beyond chance stops the report.\n",
            md_table(gains), ""]
     for _, r in gains.iterrows():
         sub = dec[(dec["class"] == r["class"]) & (dec["target"] == T)]
@@ -160,7 +178,7 @@ def _decisions_text(T: int, gains: pd.DataFrame, dec: pd.DataFrame, flips: pd.Da
             continue
         f = flips[(flips["class"] == r["class"]) & (flips["target"] == T)]
         line = (f"- **{r['class']}** ({r['deals']:,} deals): ordering gains {r['points_gain']:+.3f} points "
-                f"(95% {r['low']:+.3f} to {r['high']:+.3f}){_again_words(r)}, so on points: {_points_call(r)}. "
+                f"(95% {r['low']:+.3f} to {r['high']:+.3f}){_again_words(r, streams)}, so on points: {_points_call(r)}. "
                 f"Game to {T}: ")
         if not len(f):
             line += "the change in P(win) has the sign of the points gain at every score."
