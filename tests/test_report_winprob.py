@@ -429,6 +429,8 @@ def test_a_refused_class_is_played_on_further_streams_kept_and_pooled_in_the_rep
         res.loc[1, "refused"] = True
         return res
     monkeypatch.setattr(W, "replicated", refusing)
+    from functools import partial                     # the plumbing, not the Q gate (as in the test below)
+    monkeypatch.setattr(W, "followed_up", partial(C.followed_up, alpha=1e-9))
     ctx = make_reached(tmp_path / "f", 300)
     g, s = csv(ctx, "order_pass_points"), csv(ctx, "order_pass_streams")
     assert list(g["streams"]) == [2, 4, 2, 2] and g["streams_q"].notna().tolist() == [False, True, False, False]
@@ -448,3 +450,32 @@ def test_a_refused_class_is_played_on_further_streams_kept_and_pooled_in_the_rep
     monkeypatch.setattr(W, "_cf_job", boom)
     again = make_reached(tmp_path / "f", 300, resume=True)
     pd.testing.assert_frame_equal(csv(again, "order_pass_streams"), s)
+
+
+@pytest.mark.slow
+def test_without_class_reached_a_refused_class_is_followed_up_on_runs_of_its_position(tmp_path, monkeypatch):
+    """Untargeted (every deal of ``--hands`` a seat), a refused class's further streams are runs of its position
+    of as many deals, from seeds of their own, each class's kept apart: the dealer's three trumps gets streams 2
+    and 3 of about as many deals as its first measure, pooled."""
+    from euchresim.report import win_probability_checks as C
+    real = C.replicated
+
+    def refusing(*a, **k):
+        res = real(*a, **k)
+        res.loc[3, "refused"] = True
+        return res
+    monkeypatch.setattr(W, "replicated", refusing)
+    # the refusal is forced on a class whose streams measure one gain: the Q gate (tested on its own above) would
+    # still refuse one time in twenty by chance, and this test is of the plumbing, so its alpha is set near 0
+    from functools import partial
+    monkeypatch.setattr(W, "followed_up", partial(C.followed_up, alpha=1e-9))
+    ctx = make(tmp_path / "u", hands=4000)
+    g, s = csv(ctx, "order_pass_points"), csv(ctx, "order_pass_streams")
+    mine = s[s["class"] == W.CLASSES[3][1]]
+    assert list(g["streams"]) == [2, 2, 2, 4] and list(mine["stream"]) == [0, 1, 2, 3]
+    assert g.loc[3, "deals"] == mine["deals"].sum() and len(set(mine["gain"])) == 4
+    se = (mine["high"] - mine["low"]) / (2 * Z95)           # four streams of one class: within chance of each other
+    assert (abs(mine["gain"] - g.loc[3, "points_gain"]) < 4 * se).all()
+    for r in (2, 3):
+        m = json.load(open(ctx.path("_work", f"order-pass-class3-stream{r}", "_manifest.json")))["report_work"]
+        assert m["count"] == 4000 and m["seed"] == W._again_seed(5, 0, r)
