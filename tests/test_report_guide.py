@@ -191,6 +191,29 @@ def test_no_label_runs_into_a_title():
         assert _titles_clear(fig) == []
 
 
+def test_no_bar_label_runs_into_a_title_or_out_of_the_axes_when_no_bar_is_positive():
+    """The loner report's bars_round: every bar -2.87 to 0.00 with intervals, the axis' top at the zero line (bars
+    stick to 0, so no headroom) and the zero bar's "0.00" drawn above it, as for a positive bar, over the title."""
+    gains = {"best": [-0.83, -0.89, -0.76, -0.85], "heuristic": [-0.47, -0.62, -0.48, -0.59],
+             "heuristic:human": [-0.47, -0.61, -0.21, -0.59], "dd": [-0.07, 0.0, -1.41, -2.87]}
+    where = ["defender r1", "defender r2", "maker r1", "maker r2"]
+    bars = pd.DataFrame([dict(policy=p, what=w, gain=g, lo=g - 0.03 if g else 0.0, hi=g + 0.03 if g else 0.0)
+                         for p, gs in gains.items() for w, g in zip(where, gs)])
+    fig = P.bars_figure(bars, "what", "gain", "Gain of going alone (maker) and defending alone, by round made",
+                        "c " * 80, ci_low="lo", ci_high="hi", group="policy", value_label="points a hand",
+                        category_label="who chose, and the round trump was made (r1, r2)")
+    assert _titles_clear(fig) == []
+    r = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    labels = [t for t in ax.texts if t.get_gid() == "bar-value"]
+    assert len(labels) == 16 and "0.00" in [t.get_text() for t in labels]
+    for t in labels:
+        box = t.get_window_extent(r)
+        for outer in (fig.bbox, ax.get_window_extent(r)):
+            assert outer.x0 <= box.x0 and box.x1 <= outer.x1 and outer.y0 <= box.y0 and box.y1 <= outer.y1, \
+                (t.get_text(), box, outer)
+
+
 # ---------------------------------------------------------------- what played, and how strong it is
 
 def test_meta_json_and_the_readme_name_what_played_and_how_strong_the_main_model_is(tmp_path):
@@ -525,12 +548,30 @@ def test_the_models_section_shows_only_cells_whose_call_depends_on_the_model():
     difference gives the same call, so it is counted but never listed as an answer that depends on the model."""
     from euchresim.report.order_up_text import _models_text
     row = lambda cls, verdict: {"round": 1, "position": "left", "hand_class": cls, "n_a": 100, "gain_a": 0.5,  # noqa: E731
-                                "models": verdict}
+                                "n_b": 100, "gain_b": -0.5, "models": verdict}
     both = pd.DataFrame([row("2T R", "differ"), row("3T L", "differ (same sign)"), row("3T R", "agree")])
     text = "\n".join(_models_text(both, ["a", "b"]))
-    assert "overlap: 1 cell;" in text and "| 2T R |" in text and "| 3T L |" not in text
+    assert "overlap (1 cell;" in text and "| 2T R |" in text and "| 3T L |" not in text
+    assert "a description, not a test" in text and "fair models' (a, b;" in text
     same = "\n".join(_models_text(both.iloc[1:], ["a", "b"]))
     assert "No cell's call depends on the model" in same and "| 3T L |" not in same
+
+
+def test_the_models_side_by_side_leave_out_a_model_that_sees_every_card():
+    """The order-up report listed 31 cells where "the call depends on the model", 24 of them only because dd (which
+    sees every card: a bound, no advice) had the other sign; the side-by-side table holds the fair models alone,
+    as the loner's does."""
+    from euchresim.report.order_up import FEATURES, _tables
+    rng = np.random.default_rng(3)
+    rows = [{"policy": p, "round": 1, "position": pos, "hand_class": "2T R", "gain": g + rng.normal(0, 0.1),
+             "up_rank": 0, **{f: 0 for f in FEATURES}}
+            for p, g in (("best", -0.4), ("heuristic", -0.4), ("dd", 0.5)) for pos in ("left", "dealer")
+            for _ in range(40)]
+    df = pd.DataFrame(rows)
+    models = _tables(df, ["best", "heuristic", "dd"], ["left", "dealer"], cheats=["dd"])["order_up_models"]
+    assert "gain_best" in models and "gain_heuristic" in models and "gain_dd" not in models
+    with_dd = _tables(df, ["best", "heuristic", "dd"], ["left", "dealer"])["order_up_models"]
+    assert "gain_dd" in with_dd and (with_dd["models"] == "differ").any()
 
 
 def test_a_seat_no_deal_reached_is_said_in_the_decision_table_and_the_stuck_dealer_left_out():
@@ -546,6 +587,44 @@ def test_a_seat_no_deal_reached_is_said_in_the_decision_table_and_the_stuck_deal
     assert "- **dealer**: none of best's deals reached this call (the seats before it called first)." in text
     stuck = _decision_text(t, ["best"], ["left", "dealer"], canonical, stuck=True)
     assert not any(ln.startswith("- **dealer**") for ln in stuck) and any(ln.startswith("- **left**") for ln in stuck)
+
+
+def test_where_best_gives_a_seat_no_answer_the_people_like_tables_line_is_given():
+    """best's dealer never reaches round two's call and its right has a handful of hands there; heuristic:human's
+    dealer does (2,038 hands in the committed report): the decision table gives that table's answer for the seat,
+    named, and none where best answers or where the people-like table has too few hands too."""
+    from euchresim.analysis.call_stats import table_calls
+    from euchresim.policies import canonical
+    from euchresim.report.order_up_text import _decision_text
+    cell = lambda p, pos, c, n, g, lo, hi: {"policy": p, "round": 2, "position": pos, "hand_class": c, "n": n,  # noqa: E731
+                                            "gain": g, "ci_low": lo, "ci_high": hi}
+    by_class = pd.DataFrame([cell("best", "left", "3T R", 400, 0.6, 0.5, 0.7), cell("best", "right", "3T R", 3, 0.2, -1, 1),
+                             cell("heuristic:human", "dealer", "3T R", 900, 0.8, 0.7, 0.9),
+                             cell("heuristic:human", "dealer", "0-1T -", 600, -0.3, -0.4, -0.2),
+                             cell("heuristic:human", "right", "2T R", 12, 0.3, -0.5, 1.1),
+                             cell("heuristic:human", "left", "2T R", 500, 0.4, 0.3, 0.5)])
+    t = {"order_up_by_class": by_class, "order_up_calls_round2": table_calls(by_class, ["best", "heuristic:human"], 2)}
+    text = _decision_text(t, ["best", "heuristic:human"], ["left", "right", "dealer"], canonical)
+    dealer = next(ln for ln in text if ln.startswith("- **dealer**"))
+    assert dealer == ("- **dealer**: none of best's deals reached this call (the seats before it called first); at a "
+                      "table that calls as people do (heuristic:human): name your best suit: `3T R` +0.80 ±0.10; "
+                      "pass: `0-1T -` -0.30 ±0.10.")
+    assert next(ln for ln in text if ln.startswith("- **right**")) == "- **right**: too few hands to say: `3T R` 3 hands."
+    assert "people" not in next(ln for ln in text if ln.startswith("- **left**"))
+
+
+def test_beside_a_people_like_flip_heuristic_says_whether_the_calling_or_the_play_changes_it():
+    """The loner's partner `3T RL` pays at the people-like table (+0.08 ±0.03) where best's costs (-0.10): under
+    heuristic, the same play with a bot's calls, it pays as much (+0.08 ±0.03), so the play changes it, not the
+    people-like calling; where heuristic gives best's answer the calling does; under 30 hands nothing is said."""
+    from euchresim.report.order_up_text import beside_bot
+    cell = lambda n, g, lo, hi: pd.Series({"n": n, "gain": g, "ci_low": lo, "ci_high": hi})  # noqa: E731
+    assert beside_bot("heuristic", cell(5415, 0.08, 0.05, 0.11), 0.08) == (
+        "; heuristic, the same play with a bot's calls, +0.08 ±0.03: the play, not the calling, changes it")
+    assert beside_bot("heuristic", cell(900, -0.2, -0.3, -0.1), 0.27).endswith(": the calling changes it")
+    assert beside_bot("heuristic", cell(900, 0.01, -0.1, 0.12), 0.27) == (
+        "; heuristic, the same play with a bot's calls, +0.01 ±0.11")
+    assert beside_bot("heuristic", cell(20, 0.5, 0.4, 0.6), 0.27) == "" and beside_bot(None, None, 0.3) == ""
 
 
 def test_a_bar_on_under_30_hands_has_no_interval(tmp_path, monkeypatch):

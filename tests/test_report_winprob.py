@@ -416,21 +416,27 @@ def test_further_streams_have_seeds_and_kept_work_of_their_own():
     assert W._again_seed(1, 0) == W._again_seed(1, 0, 1)
 
 
+def _refuse(monkeypatch, j):
+    """The build's gate made to refuse class ``j`` on its measure again, so its follow-up runs.  The refusal is
+    forced on a class whose streams measure one gain: the Q gate (tested on its own above) would still refuse one
+    time in twenty by chance, and these tests are of the plumbing, so its alpha is set near 0."""
+    from functools import partial
+    from euchresim.report import win_probability_checks as C
+
+    def refusing(*a, **k):
+        res = C.replicated(*a, **k)
+        res.loc[j, "refused"] = True
+        return res
+    monkeypatch.setattr(W, "replicated", refusing)
+    monkeypatch.setattr(W, "followed_up", partial(C.followed_up, alpha=1e-9))
+
+
 @pytest.mark.slow
 def test_a_refused_class_is_played_on_further_streams_kept_and_pooled_in_the_report(tmp_path, monkeypatch, reached):
     """The build's plumbing of a follow-up, with the gate made to refuse the left's three trumps: that class is
     played on two further streams to its own count, each kept under a name of its own; its row pools every
     stream's deals, the streams table holds all four, the README prints them, and a resume replays nothing."""
-    from euchresim.report import win_probability_checks as C
-    real = C.replicated
-
-    def refusing(*a, **k):
-        res = real(*a, **k)
-        res.loc[1, "refused"] = True
-        return res
-    monkeypatch.setattr(W, "replicated", refusing)
-    from functools import partial                     # the plumbing, not the Q gate (as in the test below)
-    monkeypatch.setattr(W, "followed_up", partial(C.followed_up, alpha=1e-9))
+    _refuse(monkeypatch, 1)
     ctx = make_reached(tmp_path / "f", 300)
     g, s = csv(ctx, "order_pass_points"), csv(ctx, "order_pass_streams")
     assert list(g["streams"]) == [2, 4, 2, 2] and g["streams_q"].notna().tolist() == [False, True, False, False]
@@ -457,18 +463,7 @@ def test_without_class_reached_a_refused_class_is_followed_up_on_runs_of_its_pos
     """Untargeted (every deal of ``--hands`` a seat), a refused class's further streams are runs of its position
     of as many deals, from seeds of their own, each class's kept apart: the dealer's three trumps gets streams 2
     and 3 of about as many deals as its first measure, pooled."""
-    from euchresim.report import win_probability_checks as C
-    real = C.replicated
-
-    def refusing(*a, **k):
-        res = real(*a, **k)
-        res.loc[3, "refused"] = True
-        return res
-    monkeypatch.setattr(W, "replicated", refusing)
-    # the refusal is forced on a class whose streams measure one gain: the Q gate (tested on its own above) would
-    # still refuse one time in twenty by chance, and this test is of the plumbing, so its alpha is set near 0
-    from functools import partial
-    monkeypatch.setattr(W, "followed_up", partial(C.followed_up, alpha=1e-9))
+    _refuse(monkeypatch, 3)
     ctx = make(tmp_path / "u", hands=4000)
     g, s = csv(ctx, "order_pass_points"), csv(ctx, "order_pass_streams")
     mine = s[s["class"] == W.CLASSES[3][1]]

@@ -61,8 +61,12 @@ def bars_figure(df: pd.DataFrame, category, value, title: str = "", caption: str
     annotate = annotate and len(cats) * len(groups) <= 30
     pt = B.TICK_PT - 1 if len(cats) * len(groups) <= 12 else B.TICK_PT - 2
     any_neg = False
-    for k, (g, sub) in enumerate(groups):
-        v, lo, hi = _aligned(sub, category, cats, [value, ci_low, ci_high])
+    data = [_aligned(sub, category, cats, [value, ci_low, ci_high]) for _, sub in groups]
+    # A label goes above a positive bar and below a negative one.  A zero bar's goes above only when
+    # some bar or interval rises above 0: otherwise the axis' top is the zero line itself (bars stick
+    # to 0, so the margins add no headroom there) and a label above it runs out of the axes into the title.
+    room_above = any(np.any(a[np.isfinite(a)] > 0) for v, _, hi in data for a in (v, hi))
+    for k, ((g, _), (v, lo, hi)) in enumerate(zip(groups, data)):
         x = xs + (k - (len(groups) - 1) / 2) * width
         label = None if g is None else B.label_of(g)
         ax.bar(x, v, width=width * 0.92, color=B.color(k), label=label, zorder=2)
@@ -79,7 +83,7 @@ def bars_figure(df: pd.DataFrame, category, value, title: str = "", caption: str
             for xi, vi, li, hi_ in zip(x, v, lo, hi):
                 if not math.isfinite(vi):
                     continue
-                if vi >= 0:
+                if vi > 0 or (vi == 0 and room_above):
                     top = hi_ if math.isfinite(hi_) else vi
                     ax.annotate(B.fmt_value(fmt, vi), (xi, top), xytext=(0, 2),
                                 textcoords="offset points", ha="center", va="bottom",

@@ -120,8 +120,9 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
     answer follows the seat's line: the
     answer that rests on how the table calls."""
     from euchresim.analysis import speaking_order
-    from euchresim.analysis.call_stats import decision_table
-    from euchresim.report.order_up_text import people_model
+    from euchresim.analysis.call_stats import decision_table, table_calls
+    from euchresim.report.order_up_text import (answered, beside_bot, bot_of, people_line, people_model,
+                                                seat_cells)
     main = policies[0]
     order = [position_names(players)[p] for p in speaking_order(players)]
     human = people_model(policies[1:], canonical) if canonical is not None and df is not None else None
@@ -137,30 +138,47 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
                "opposite answer (200 or more hands under each, both clear of zero after Holm's correction over "
                "the cells compared), that answer follows the seat's line. The hands that reach a cell there are "
                f"the ones that table lets reach it (its callers make trump with other hands than {main}'s), so a "
-               "flip says what the cell gains at such a table, not what one hand gains at both." if human else "")
+               "flip says what the cell gains at such a table, not what one hand gains at both"
+               + (f"; beside it, {bot_of(policies, canonical)}'s cell (the same play with a bot's calls) says "
+                  "whether that table's calling or its play changes the answer" if bot_of(policies, canonical)
+                  else "")
+               + f". Where {main} gives a seat no answer (too few hands to say), the line gives {human}'s for "
+               "that seat." if human else "")
             + "\n"]
     words = {"order": "it pays", "close": "a toss-up", "too few hands": "too few hands to say", "pass": "it costs"}
+    bot = bot_of(policies, canonical) if human else None
     for who, what, rnd, calls in decisions:
         text.append(f"{what}, trump made in round {'one' if rnd == 1 else 'two'}:\n")
         table = decision_table(calls, order)
         flipped = flip_table(calls, df, human, who, rnd) if human else pd.DataFrame()
+        people = _people_calls(df, human, who, rnd) if human else pd.DataFrame()
+        people = decision_table(table_calls(people.assign(policy=human, round=rnd), [human], rnd), order) \
+            if len(people) else table.iloc[:0]
+        plain = _cells(df, bot, who, rnd) if bot else {}
         for pos in order:
             seat = table[table["position"] == pos]
-            if len(seat):
-                line = f"- **{pos}**: " + "; ".join(
-                    f"{words[r['call']]}: " + ", ".join(
-                        f"`{c}` " + (f"{g:+.2f} ±{(hi - lo) / 2:.2f}" if n >= 30 else
-                                     f"{n} hand{'s' if n != 1 else ''}") for c, g, lo, hi, n in r["cells"])
-                    for _, r in seat.iterrows())
-                flips = flipped[flipped["position"] == pos] if len(flipped) else flipped
-                if len(flips):
-                    line += (f". Against seats that call as people do ({human}): " + ", ".join(
-                        f"`{r['hand_class']}` {'it pays' if r['gain_human'] > 0 else 'it costs'} "
-                        f"({r['gain_human']:+.2f} ±{(r['ci_high_human'] - r['ci_low_human']) / 2:.2f})"
-                        for _, r in flips.iterrows()))
-                text.append(line + ".")
+            if not len(seat):
+                continue
+            line = f"- **{pos}**: " + seat_cells(seat, words)
+            flips = flipped[flipped["position"] == pos] if len(flipped) else flipped
+            if len(flips):
+                line += (f". Against seats that call as people do ({human}): " + ", ".join(
+                    f"`{r['hand_class']}` {'it pays' if r['gain_human'] > 0 else 'it costs'} "
+                    f"({r['gain_human']:+.2f} ±{(r['ci_high_human'] - r['ci_low_human']) / 2:.2f}"
+                    + beside_bot(bot, plain.get((pos, r["hand_class"])), r["gain_human"]) + ")"
+                    for _, r in flips.iterrows()))
+            text.append(line + (people_line(people, pos, human, words) if not answered(seat) else "") + ".")
         text.append("")
     return text
+
+
+def _cells(df: pd.DataFrame, policy: str, who: str, rnd: int) -> dict:
+    """A model's cells of one who and round by (seat, class), its gains and intervals."""
+    sub = df[(df["policy"] == policy) & (df["who"] == who) & (df["round"] == rnd)]
+    if not len(sub):
+        return {}
+    cells = gain_table(sub, ["position", "hand_class"])
+    return {(str(p), c): r for p, c, (_, r) in zip(cells["position"], cells["hand_class"], cells.iterrows())}
 
 
 def _people_calls(df: pd.DataFrame, human: str, who: str, rnd: int) -> pd.DataFrame:

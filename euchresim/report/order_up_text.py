@@ -58,7 +58,7 @@ def _decision_text(t: dict, policies: list, order: list, canonical, stuck: bool 
     (heuristic:human) changes the answer, that answer too. A seat none of whose deals reached the call is
     said to be so, not left out (a bold main model calls before the dealer's round two on every deal); the
     stuck dealer (``stuck``: stick the dealer), who has no choice there, is left out."""
-    from euchresim.analysis.call_stats import decision_table
+    from euchresim.analysis.call_stats import decision_table, table_calls
     human = people_model(policies[1:], canonical)
     text = ["## The decision table\n",
             f"Read off the cells above ({policies[0]}; {HAND_CLASS_NOTE}): call with the classes listed, pass "
@@ -68,8 +68,12 @@ def _decision_text(t: dict, policies: list, order: list, canonical, stuck: bool 
                + (", with the same calls at a table that calls as people do below them: " if human else ": ")
                + "[decision_card.png](decision_card.png))" if "order_up_calls_round1" in t else "") + "."
             + (f" Where {human}'s cell gives the opposite call (the cells the chart outlines for it: its gain "
-               "tested against the call, Holm-corrected over the chart's tests), its cell follows the seat's line."
-               if human else "") + "\n"]
+               "tested against the call, Holm-corrected over the chart's tests), its cell follows the seat's line"
+               + (f", and beside it {bot_of(policies, canonical)}'s (the same play with a bot's calls), which says "
+                  "whether the other seats' calling or their play changes the answer"
+                  if bot_of(policies, canonical) else "")
+               + f". Where {policies[0]} gives a seat no answer (its deals never reached the call, or too few "
+               f"to say), the line gives {human}'s for that seat." if human else "") + "\n"]
     for rnd, word in ((1, "order up"), (2, "name your best suit")):
         calls = t.get(f"order_up_calls_round{rnd}")
         if calls is None or not len(calls):
@@ -82,32 +86,83 @@ def _decision_text(t: dict, policies: list, order: list, canonical, stuck: bool 
             by = t["order_up_by_class"]
             theirs = by[(by["policy"] == human) & (by["round"] == rnd)].assign(
                 position=lambda f: f["position"].astype(str)).set_index(["position", "hand_class"])
+        verbs = {"order": word, "close": "either (a toss-up)", "too few hands": "too few hands to say", "pass": "pass"}
+        bot, plain = _plain_cells(t["order_up_by_class"], policies, canonical, rnd)
+        people = (decision_table(table_calls(t["order_up_by_class"], [human], rnd), order)
+                  if human else table.iloc[:0])
         for pos in order:
             seat = table[table["position"] == pos]
             if not len(seat):
                 if not (stuck and rnd == 2 and pos == order[-1]):
                     text.append(f"- **{pos}**: none of {policies[0]}'s deals reached this call (the seats before "
-                                "it called first).")
+                                f"it called first){people_line(people, pos, human, verbs)}.")
                 continue
-            said = []
-            for _, r in seat.iterrows():
-                cells = ", ".join(f"`{c}` " + (f"{g:+.2f} ±{(hi - lo) / 2:.2f}" if n >= 30 else
-                                                f"{n} hand{'s' if n != 1 else ''}")
-                                  for c, g, lo, hi, n in r["cells"])
-                verb = {"order": word, "close": "either (a toss-up)", "too few hands": "too few hands to say",
-                        "pass": "pass"}[r["call"]]
-                said.append(f"{verb}: {cells}")
-            line = f"- **{pos}**: " + "; ".join(said)
+            line = f"- **{pos}**: " + seat_cells(seat, verbs)
             mine = calls[calls["position"].astype(str) == pos]
             other = [(c, theirs.loc[(pos, c)]) for c, d in zip(mine["hand_class"], mine["differ"].fillna(""))
                      if human in str(d).split(", ") and (pos, c) in theirs.index] if theirs is not None else []
             if other:
                 line += (f". Against seats that call as people do ({human}): " + ", ".join(
-                    f"`{c}` {'order' if r['gain'] > 0 else 'pass'} ({r['gain']:+.2f} ±{(r['ci_high'] - r['ci_low']) / 2:.2f})"
+                    f"`{c}` {'order' if r['gain'] > 0 else 'pass'} ({r['gain']:+.2f} ±{(r['ci_high'] - r['ci_low']) / 2:.2f}"
+                    + beside_bot(bot, plain.get((pos, c)), r["gain"]) + ")"
                     for c, r in other))
-            text.append(line + ".")
+            text.append(line + (people_line(people, pos, human, verbs) if not answered(seat) else "") + ".")
         text.append("")
     return text
+
+
+def seat_cells(seat: pd.DataFrame, verbs: dict) -> str:
+    """One seat's rows of a decision table (``decision_table``) as the line prints them: each answer's word, then
+    its classes, each with its gain and the 95% interval's half-width, or its hand count under 30 hands."""
+    return "; ".join(f"{verbs[r['call']]}: " + ", ".join(
+        f"`{c}` " + (f"{g:+.2f} ±{(hi - lo) / 2:.2f}" if n >= 30 else f"{n} hand{'s' if n != 1 else ''}")
+        for c, g, lo, hi, n in r["cells"]) for _, r in seat.iterrows())
+
+
+def answered(seat: pd.DataFrame) -> bool:
+    """Whether a seat's rows give any answer (call, pass or a toss-up), not only cells too thin to say."""
+    return bool(seat["call"].isin(["order", "close", "pass"]).any())
+
+
+def people_line(people: pd.DataFrame, pos: str, human: str | None, verbs: dict) -> str:
+    """Where the main model gives a seat no answer (its deals never reached the call, or too few to say), the
+    people-like table's line for that seat, so a guide has the answer the cells can give (a bold main model
+    calls before the dealer's round two on every deal; the people-like table's dealer gets there)."""
+    seat = people[people["position"] == pos] if human else people
+    if not len(seat) or not answered(seat):
+        return ""
+    return f"; at a table that calls as people do ({human}): " + seat_cells(seat, verbs)
+
+
+def _plain_cells(by_class: pd.DataFrame, policies: list, canonical, rnd: int):
+    """``heuristic`` (the people-like model's play with a bot's calls), if the report ran it, and its cells of
+    round ``rnd`` by (seat, class): beside a people-like flip they say whether the calling or the play flips it."""
+    bot = bot_of(policies, canonical)
+    if bot is None:
+        return None, {}
+    mine = by_class[(by_class["policy"] == bot) & (by_class["round"] == rnd)]
+    return bot, {(str(p), c): r for p, c, (_, r) in zip(mine["position"], mine["hand_class"], mine.iterrows())}
+
+
+def bot_of(policies: list, canonical) -> str | None:
+    """The report's ``heuristic`` (as it was given) among the models after the main one, or None."""
+    return next((p for p in policies[1:] if canonical(p) == "heuristic"), None)
+
+
+def beside_bot(bot: str | None, cell, gain_people: float) -> str:
+    """``heuristic``'s cell beside a people-like answer that differs from the main model's: heuristic:human is
+    heuristic with people's calls, so where heuristic gives the same answer, clear of zero, the other seats'
+    play (heuristic's against the main model's) changes the answer, not their calling; where heuristic gives the
+    main model's, the calling does.  "" without heuristic's cell of 30 hands or more."""
+    if bot is None or cell is None or int(cell["n"]) < 30:
+        return ""
+    lo, hi = float(cell["ci_low"]), float(cell["ci_high"])
+    said = f"; {bot}, the same play with a bot's calls, {float(cell['gain']):+.2f} ±{(hi - lo) / 2:.2f}"
+    if (lo > 0 and gain_people > 0) or (hi < 0 and gain_people < 0):
+        return said + ": the play, not the calling, changes it"
+    if (lo > 0 and gain_people < 0) or (hi < 0 and gain_people > 0):
+        return said + ": the calling changes it"
+    return said
 
 
 def _method_text() -> list[str]:
@@ -166,18 +221,24 @@ def _heatmap_text(ctx, counts: dict, policies: list) -> list[str]:
 
 
 def _models_text(models: pd.DataFrame, policies: list) -> list[str]:
+    """The fair models side by side by cell (``order_up_models``: a model that sees every card left out): whether
+    their intervals overlap, a description; the test of which calls differ is the call chart's (Holm)."""
     text = ["## Where the play models agree\n"]
-    if len(policies) > 1:
+    fair = [c[len("gain_"):] for c in models if c.startswith("gain_")]
+    if len(fair) > 1:
         counts = models["models"].value_counts()
-        text.append("Per seat, round and hand class, the models' 95% intervals overlap (`agree`) or not "
-                    "(`differ`); cells with fewer than 30 hands in a model are left out: "
+        text.append("Per seat, round and hand class, the fair models' (" + ", ".join(fair) + "; a model that "
+                    "sees every card is a bound, not advice, and is left out) 95% intervals overlap (`agree`) or not "
+                    "(`differ`); cells with fewer than 30 hands in a model are left out. An overlap is a "
+                    "description, not a test corrected for the number of cells (the call chart's outlines are "
+                    "that test, Holm-corrected): "
                     + ", ".join(f"{v} {k}" for k, v in counts.items()) + " (`order_up_models.csv`).\n")
         flips = models[models["models"] == "differ"]
         if len(flips):
-            text.append(f"Where the call itself depends on the model (gains of opposite sign whose intervals do not "
-                        f"overlap: {len(flips)} cell{'s' if len(flips) != 1 else ''}"
+            text.append(f"Cells where the fair models' gains have opposite signs and their intervals do not "
+                        f"overlap ({len(flips)} cell{'s' if len(flips) != 1 else ''}"
                         + (", the first 12 shown" if len(flips) > 12 else "") + "; \"differ (same sign)\" cells give "
-                        "the same call at another size, and dd, which sees every card, is a bound, not advice):\n\n"
+                        "the same call at another size):\n\n"
                         + md_table(flips.head(12), "{:+.2f}") + "\n")
         elif (models["models"] == "differ (same sign)").any():
             text.append("No cell's call depends on the model: where intervals fail to overlap, the gains have the "
