@@ -18,6 +18,7 @@ from euchresim.analysis.call_stats import HAND_CLASS_NOTE, class_order, played_h
 from euchresim.cards import parse_card
 from euchresim.engine.tables import build_tables
 from euchresim.rules import Rules
+from euchresim.stats import Z95
 
 REPORT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "euchresim", "report")
 
@@ -119,9 +120,40 @@ def test_a_bar_label_never_prints_an_uncertain_share_as_certain():
 def test_the_loner_tables_going_alone_rate_is_never_rounded_to_certain():
     from euchresim.report.loner import _where_it_pays_text
     fit = pd.DataFrame({"policy": ["heuristic"], "hand_class": ["4+T RL"], "n": [900], "gain": [1.2],
-                        "ci_low": [1.1], "ci_high": [1.3], "verdict": ["pays"], "alone_rate": [0.996]})
+                        "ci_low": [1.1], "ci_high": [1.3], "seats_p": [0.4], "verdict": ["pays"], "alone_rate": [0.996]})
     text = "\n".join(_where_it_pays_text(fit))
     assert "| 99.6% |" in text and "100%" not in text
+
+
+def test_a_pooled_loner_class_whose_seats_differ_is_no_seats_answer():
+    """Three trumps with both bowers pooled over the seats "pays" (+0.19) where it pays at the dealer (+0.82) and
+    the left (+0.41) and costs at the partner (-0.07) and the right (-0.23): beside each pooled class, Cochran's Q
+    over its seat-and-round cells of 30+ hands (worked by hand here), and where they differ the verdict is
+    "differs by seat", not "pays"; a class whose seats agree keeps its verdict, one with a single cell is untested."""
+    from euchresim.report.loner import _alone_where_it_pays, _where_it_pays_text, _with_seats_test
+    cell = lambda pos, n, g, half: {"policy": "best", "who": "maker", "round": 1, "position": pos,  # noqa: E731
+                                    "hand_class": "3T RL", "n": n, "gain": g, "ci_low": g - half, "ci_high": g + half}
+    cells = pd.DataFrame([cell("dealer", 4700, 0.82, 0.04), cell("left", 4700, 0.41, 0.04),
+                          cell("partner", 4700, -0.07, 0.03), cell("right", 4700, -0.23, 0.04),
+                          cell("right", 12, 3.0, 2.0),                                    # under 30 hands: left out
+                          {**cell("dealer", 900, 1.0, 0.05), "hand_class": "4+T RL"},
+                          {**cell("left", 900, 1.02, 0.05), "hand_class": "4+T RL"},
+                          {**cell("left", 900, -0.5, 0.05), "hand_class": "2T -"}])
+    by_class = pd.DataFrame({"policy": "best", "who": "maker", "hand_class": ["3T RL", "4+T RL", "2T -"],
+                             "n": [18800, 1800, 900], "gain": [0.19, 1.01, -0.5], "ci_low": [0.17, 0.97, -0.55],
+                             "ci_high": [0.21, 1.05, -0.45], "policy_chose": [0.4, 0.8, 0.0]})
+    out = _with_seats_test(by_class, cells)
+    se = np.array([0.04, 0.04, 0.03, 0.04]) / Z95
+    g = np.array([0.82, 0.41, -0.07, -0.23])
+    w = 1 / se ** 2
+    q = float((w * (g - (w * g).sum() / w.sum()) ** 2).sum())
+    assert abs(out.loc[0, "seats_q"] - q) < 1e-6 and out.loc[0, "seats_p"] < 1e-6
+    assert out.loc[1, "seats_p"] > 0.5 and np.isnan(out.loc[2, "seats_p"])
+    fit = _alone_where_it_pays(out, [])
+    assert list(fit["verdict"]) == ["differs by seat", "pays", "costs"]
+    text = "\n".join(_where_it_pays_text(fit))
+    assert "alone on 80.0% of the deals in the 1 classes where it pays, and on 0.0% of those in the 1 where it " \
+           "costs (1 more differ by seat)." in text and "| < 0.001 | differs by seat |" in text
 
 
 def _inside(fig, gid):

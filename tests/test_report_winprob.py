@@ -474,3 +474,22 @@ def test_without_class_reached_a_refused_class_is_followed_up_on_runs_of_its_pos
     for r in (2, 3):
         m = json.load(open(ctx.path("_work", f"order-pass-class3-stream{r}", "_manifest.json")))["report_work"]
         assert m["count"] == 4000 and m["seed"] == W._again_seed(5, 0, r)
+
+
+def test_a_followed_up_class_prints_every_stream_and_both_tests():
+    """The README line of a class followed up: the refused pair, each further stream, the test the gate makes
+    (the pair's mean and the further streams) and, beside it, the test over all the streams at once, said to be
+    inflated by the choice that picked the pair (a reader who runs it on order_pass_streams.csv finds it there)."""
+    from euchresim.report.win_probability_text import _again_words
+    s = _streams("dealer 2T", [0.093, -0.012, 0.071, 0.016], [7506, 7489, 7556, 7469])
+    row = pd.Series({"class": "dealer 2T", "replicate_gain": -0.012, "replicate_deals": 7489, "z_replicate": 3.07,
+                     "streams": 4, "streams_q": 2.62, "streams_p": 0.27})
+    se = 0.047 / Z95
+    g = np.array([0.093, -0.012, 0.071, 0.016])
+    q = float((((g - g.mean()) / se) ** 2).sum())
+    text = _again_words(row, s)
+    assert "Its first measure, +0.093 (7,506 deals), and its measure again, -0.012 (7,489)" in text
+    assert "+0.071 (7,556), +0.016 (7,469)" in text and "Cochran's Q 2.6 on 2 degrees of freedom, p = 0.270" in text
+    assert f"Over all the streams at once, Cochran's Q {q:.1f} on 3 degrees of freedom" in text and "inflated" in text
+    assert _again_words({**row, "streams": 2}, s).startswith(
+        "; measured again on deals of its own -0.012")

@@ -115,7 +115,8 @@ def _tables(df: pd.DataFrame, policies: list, cheats=()) -> dict:
 
     ``cheats``: those of ``policies`` whose models cheat (left out of ``loner_fit``).
     """
-    by_class = gain_table(df, ["policy", "who", "hand_class"])
+    by_class = _with_seats_test(gain_table(df, ["policy", "who", "hand_class"]),
+                                gain_table(df, ["policy", "who", "round", "position", "hand_class"]))
     feats = []
     for feat in FEATURES:
         t = gain_table(df, ["policy", "who", feat]).rename(columns={feat: "level"})
@@ -192,8 +193,9 @@ def _charts(ctx, df: pd.DataFrame, t: dict, policies: list) -> tuple[dict, dict]
             c.sort_values(["policy", "hand_class"]), "policy", "hand_class", "gain", ctx.path(f"heatmap_{who}.png"),
             title=f"Gain of {'going alone' if who == 'maker' else 'defending alone'} by hand class and play model",
             caption=ctx.caption(", ".join(policies), counts[f"heatmap_{who}"],
-                                f"the {who}'s choices, every seat and both rounds together (each seat's "
-                                f"cells: the decision table); {HAND_CLASS_NOTE}"),
+                                f"the {who}'s choices, every seat and both rounds together: "
+                                + _differ_words(c, policies[0]) + f" (each seat's cells: the decision table); "
+                                f"{HAND_CLASS_NOTE}"),
             ci_low="ci_low", ci_high="ci_high", row_label="play model", col_label="trumps held, bowers",
             value_label="gain (points)", count="n")
         tp = by_points[(by_points["who"] == who) & (by_points["n"] >= MIN_INTERVAL_HANDS)]
@@ -216,6 +218,13 @@ def _charts(ctx, df: pd.DataFrame, t: dict, policies: list) -> tuple[dict, dict]
         ci_low="ci_low", ci_high="ci_high", group="policy", value_label="points a hand",
         category_label="who chose, and the round trump was made (r1, r2)")
     return charts, counts
+
+
+def _differ_words(c: pd.DataFrame, main: str) -> str:
+    """How many of the main model's pooled classes have seats and rounds that differ (``_with_seats_test``)."""
+    mine = c[(c["policy"] == main) & c["seats_p"].notna()]
+    return (f"under {main} the seats and rounds differ in {int((mine['seats_p'] < 0.05).sum())} of {len(mine)} "
+            "classes tested (Cochran's Q, 5%; `seats_p`, loner_by_class.csv)")
 
 
 def _alone_word(players: int) -> str:
@@ -311,21 +320,26 @@ def _where_it_pays_text(fit: pd.DataFrame, by_seat: pd.DataFrame | None = None) 
             "For each maker's hand class with 200 or more deals: the gain of going alone (95% interval), "
             "whether it pays (the interval above 0), costs (below 0) or cannot be told, and how often "
             "the policy itself went alone there. A policy that plays for points goes alone where it "
-            "pays and not where it costs (`loner_fit.csv`).\n"]
+            "pays and not where it costs (`loner_fit.csv`). The classes pool the seats and both rounds, so "
+            "beside each is whether its cells per seat and round (30 or more hands each) share one gain, "
+            "Cochran's Q (`seats_p`); where they do not (p under 5%) the pooled answer is no seat's, and the "
+            "class's verdict is \"differs by seat\" (each seat's answer: the decision table).\n"]
     for policy, g in fit.groupby("policy", sort=False):
         pays, costs = g[g["verdict"] == "pays"], g[g["verdict"] == "costs"]
+        differ = int((g["verdict"] == "differs by seat").sum())
         text.append(f"- {policy}: alone on {_share_alone(pays):.1%} of the deals in the {len(pays)} classes where "
-                    f"it pays, and on {_share_alone(costs):.1%} of those in the {len(costs)} where it costs.")
+                    f"it pays, and on {_share_alone(costs):.1%} of those in the {len(costs)} where it costs"
+                    + (f" ({differ} more differ by seat)" if differ else "") + ".")
     if by_seat is not None and len(by_seat):
-        text.append("\nThe classes above pool the seats and both rounds, where going alone pays at one seat and "
-                    "costs at another; per seat, round and class (the untargeted deals, "
+        text.append("\nPer seat, round and class (the untargeted deals, "
                     f"{MIN_INTERVAL_HANDS} or more each, `loner_fit_by_seat.csv`):\n")
         for policy, g in by_seat.groupby("policy", sort=False):
             pays, costs = g[g["verdict"] == "pays"], g[g["verdict"] == "costs"]
             text.append(f"- {policy}: alone on {_share_alone(pays):.1%} of the deals in the {len(pays)} cells "
                         f"where it pays, and on {_share_alone(costs):.1%} of those in the {len(costs)} where "
                         "it costs.")
-    shown = fit[["policy", "hand_class", "n", "gain", "ci_low", "ci_high", "verdict", "alone_rate"]].copy()
+    shown = fit[["policy", "hand_class", "n", "gain", "ci_low", "ci_high", "seats_p", "verdict", "alone_rate"]].copy()
+    shown["seats_p"] = [("–" if p != p else "< 0.001" if p < 0.001 else f"{p:.3f}") for p in shown["seats_p"]]
     from euchresim.plots.drawing import fmt_value        # 99.5% is not printed as 100% (issue 36)
     shown["alone_rate"] = [fmt_value("{:.0%}", x) for x in shown["alone_rate"]]
     text.append("\n" + md_table(shown, "{:+.2f}") + "\n")
@@ -431,6 +445,20 @@ def _models_text(models: pd.DataFrame, policies: list) -> list[str]:
     return text
 
 
+def _with_seats_test(by_class: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
+    """``by_class`` (pooled over seats and rounds) with whether its cells per seat and round (``cells``, 30 or
+    more hands each) share one gain: Cochran's Q (``seats_q``, ``seats_p``; NaN under two such cells).  A pooled
+    class's answer is every seat's only where this does not reject: three trumps with both bowers pooled to
+    "pays" where it costs at the dealer's partner and right."""
+    from euchresim.analysis.targeted_stats import seats_agree
+    cells = cells[cells["n"] >= MIN_INTERVAL_HANDS]
+    groups = {k: g for k, g in cells.groupby(["policy", "who", "hand_class"], observed=True)}
+    tests = [seats_agree(g["gain"], g["ci_low"], g["ci_high"]) if (g := groups.get((p, w, c))) is not None
+             else {"q": np.nan, "p": np.nan}
+             for p, w, c in zip(by_class["policy"], by_class["who"], by_class["hand_class"])]
+    return by_class.assign(seats_q=[t["q"] for t in tests], seats_p=[t["p"] for t in tests])
+
+
 def _alone_where_it_pays(by_class: pd.DataFrame, cheats, min_deals: int = 200) -> pd.DataFrame:
     """The makers' classes with their gain, its verdict and the policy's own alone rate (``policy_chose``).
 
@@ -443,6 +471,8 @@ def _alone_where_it_pays(by_class: pd.DataFrame, cheats, min_deals: int = 200) -
                  & ~by_class["policy"].astype(str).isin(cheats)].copy()
     sign = interval_sign(t["ci_low"], t["ci_high"])
     t["verdict"] = np.where(sign > 0, "pays", np.where(sign < 0, "costs", "cannot tell"))
+    if "seats_p" in t:          # pooled over seats and rounds that differ: no seat's answer (_with_seats_test)
+        t["verdict"] = np.where(t["seats_p"] < 0.05, "differs by seat", t["verdict"])
     t["alone_rate"] = t["policy_chose"]
     return t.reset_index(drop=True)
 

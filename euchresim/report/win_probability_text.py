@@ -128,7 +128,7 @@ def _again_words(r, streams: pd.DataFrame | None = None) -> str:
     if r.get("streams", 2) <= 2 or streams is None:
         return (f"; measured again on deals of its own {r['replicate_gain']:+.3f} ({int(r['replicate_deals']):,} "
                 f"deals, z {r['z_replicate']:+.1f})")
-    from euchresim.analysis.targeted_stats import q_words
+    from euchresim.analysis.targeted_stats import q_words, seats_agree
     s = streams[streams["class"] == r["class"]].sort_values("stream")
     first, again = s.iloc[0], s.iloc[1]
     more = s.iloc[2:]
@@ -138,7 +138,10 @@ def _again_words(r, streams: pd.DataFrame | None = None) -> str:
             f"above), so it was measured on {len(more)} further streams from the report's seed: "
             + ", ".join(f"{x['gain']:+.3f} ({int(x['deals']):,})" for _, x in more.iterrows())
             + f"; the pair's mean and those agree ({q_words({'q': r['streams_q'], 'df': len(more), 'p': r['streams_p']})}; "
-            "`order_pass_streams.csv`)")
+            "`order_pass_streams.csv`). Over all the streams at once, "
+            + q_words(seats_agree(s["gain"], s["low"], s["high"]))
+            + ", a test that counts again the difference the gate picked for being the largest of its comparisons, "
+            "inflated by that choice (the pair's mean is free of it)")
 
 
 def _points_call(r) -> str:
