@@ -138,10 +138,13 @@ def test_a_pooled_loner_class_whose_seats_differ_is_no_seats_answer():
                           cell("right", 12, 3.0, 2.0),                                    # under 30 hands: left out
                           {**cell("dealer", 900, 1.0, 0.05), "hand_class": "4+T RL"},
                           {**cell("left", 900, 1.02, 0.05), "hand_class": "4+T RL"},
-                          {**cell("left", 900, -0.5, 0.05), "hand_class": "2T -"}])
-    by_class = pd.DataFrame({"policy": "best", "who": "maker", "hand_class": ["3T RL", "4+T RL", "2T -"],
-                             "n": [18800, 1800, 900], "gain": [0.19, 1.01, -0.5], "ci_low": [0.17, 0.97, -0.55],
-                             "ci_high": [0.21, 1.05, -0.45], "policy_chose": [0.4, 0.8, 0.0]})
+                          {**cell("left", 900, -0.5, 0.05), "hand_class": "2T -"},
+                          {**cell("dealer", 900, -1.0, 0.05), "hand_class": "3T -"},     # all cost, by
+                          {**cell("left", 900, -0.5, 0.05), "hand_class": "3T -"}])      # other amounts
+    by_class = pd.DataFrame({"policy": "best", "who": "maker", "hand_class": ["3T RL", "4+T RL", "2T -", "3T -"],
+                             "n": [18800, 1800, 900, 1800], "gain": [0.19, 1.01, -0.5, -0.75],
+                             "ci_low": [0.17, 0.97, -0.55, -0.79], "ci_high": [0.21, 1.05, -0.45, -0.71],
+                             "policy_chose": [0.4, 0.8, 0.0, 0.0]})
     out = _with_seats_test(by_class, cells)
     se = np.array([0.04, 0.04, 0.03, 0.04]) / Z95
     g = np.array([0.82, 0.41, -0.07, -0.23])
@@ -149,10 +152,11 @@ def test_a_pooled_loner_class_whose_seats_differ_is_no_seats_answer():
     q = float((w * (g - (w * g).sum() / w.sum()) ** 2).sum())
     assert abs(out.loc[0, "seats_q"] - q) < 1e-6 and out.loc[0, "seats_p"] < 1e-6
     assert out.loc[1, "seats_p"] > 0.5 and np.isnan(out.loc[2, "seats_p"])
-    fit = _alone_where_it_pays(out, [])
-    assert list(fit["verdict"]) == ["differs by seat", "pays", "costs"]
+    assert out.loc[3, "seats_p"] < 1e-6 and list(out["seats_split"]) == [True, False, False, False]
+    fit = _alone_where_it_pays(out, [])          # the seats of 3T - differ in size, every one costs: "costs"
+    assert list(fit["verdict"]) == ["differs by seat", "pays", "costs", "costs"]
     text = "\n".join(_where_it_pays_text(fit))
-    assert "alone on 80.0% of the deals in the 1 classes where it pays, and on 0.0% of those in the 1 where it " \
+    assert "alone on 80.0% of the deals in the 1 classes where it pays, and on 0.0% of those in the 2 where it " \
            "costs (1 more differ by seat)." in text and "| < 0.001 | differs by seat |" in text
 
 

@@ -223,8 +223,10 @@ def _charts(ctx, df: pd.DataFrame, t: dict, policies: list) -> tuple[dict, dict]
 def _differ_words(c: pd.DataFrame, main: str) -> str:
     """How many of the main model's pooled classes have seats and rounds that differ (``_with_seats_test``)."""
     mine = c[(c["policy"] == main) & c["seats_p"].notna()]
-    return (f"under {main} the seats and rounds differ in {int((mine['seats_p'] < 0.05).sum())} of {len(mine)} "
-            "classes tested (Cochran's Q, 5%; `seats_p`, loner_by_class.csv)")
+    differ = mine["seats_p"] < 0.05
+    return (f"under {main} the seats and rounds differ in {int(differ.sum())} of {len(mine)} classes tested "
+            f"(Cochran's Q, 5%), with opposite answers in {int((differ & mine['seats_split']).sum())} "
+            "(`seats_p`, `seats_split`, loner_by_class.csv)")
 
 
 def _alone_word(players: int) -> str:
@@ -322,13 +324,13 @@ def _where_it_pays_text(fit: pd.DataFrame, by_seat: pd.DataFrame | None = None) 
             "the policy itself went alone there. A policy that plays for points goes alone where it "
             "pays and not where it costs (`loner_fit.csv`). The classes pool the seats and both rounds, so "
             "beside each is whether its cells per seat and round (30 or more hands each) share one gain, "
-            "Cochran's Q (`seats_p`); where they do not (p under 5%) the pooled answer is no seat's, and the "
-            "class's verdict is \"differs by seat\" (each seat's answer: the decision table).\n"]
+            "Cochran's Q (`seats_p`: under 5%, the pooled gain is no seat's figure); where they differ and "
+            "give opposite answers (one cell's interval above 0, another's below: `seats_split`), the class's "
+            "verdict is \"differs by seat\" (each seat's answer: the decision table).\n"]
     for policy, g in fit.groupby("policy", sort=False):
         pays, costs = g[g["verdict"] == "pays"], g[g["verdict"] == "costs"]
         differ = int((g["verdict"] == "differs by seat").sum())
-        text.append(f"- {policy}: alone on {_share_alone(pays):.1%} of the deals in the {len(pays)} classes where "
-                    f"it pays, and on {_share_alone(costs):.1%} of those in the {len(costs)} where it costs"
+        text.append(f"- {policy}: " + _alone_in(pays, "classes", "it pays") + ", and " + _alone_in(costs, "", "it costs")
                     + (f" ({differ} more differ by seat)" if differ else "") + ".")
     if by_seat is not None and len(by_seat):
         text.append("\nPer seat, round and class (the untargeted deals, "
@@ -447,16 +449,18 @@ def _models_text(models: pd.DataFrame, policies: list) -> list[str]:
 
 def _with_seats_test(by_class: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
     """``by_class`` (pooled over seats and rounds) with whether its cells per seat and round (``cells``, 30 or
-    more hands each) share one gain: Cochran's Q (``seats_q``, ``seats_p``; NaN under two such cells).  A pooled
-    class's answer is every seat's only where this does not reject: three trumps with both bowers pooled to
-    "pays" where it costs at the dealer's partner and right."""
+    more hands each) share one gain, Cochran's Q (``seats_q``, ``seats_p``; NaN under two such cells), and
+    whether they give opposite answers (``seats_split``: a cell's interval above 0 and another's below).  A
+    pooled figure is every seat's only where Q does not reject; a pooled answer is none where they split:
+    three trumps with both bowers pooled to "pays" where it costs at the dealer's partner and right."""
     from euchresim.analysis.targeted_stats import seats_agree
     cells = cells[cells["n"] >= MIN_INTERVAL_HANDS]
     groups = {k: g for k, g in cells.groupby(["policy", "who", "hand_class"], observed=True)}
-    tests = [seats_agree(g["gain"], g["ci_low"], g["ci_high"]) if (g := groups.get((p, w, c))) is not None
-             else {"q": np.nan, "p": np.nan}
-             for p, w, c in zip(by_class["policy"], by_class["who"], by_class["hand_class"])]
-    return by_class.assign(seats_q=[t["q"] for t in tests], seats_p=[t["p"] for t in tests])
+    found = [groups.get(key) for key in zip(by_class["policy"], by_class["who"], by_class["hand_class"])]
+    tests = [seats_agree(g["gain"], g["ci_low"], g["ci_high"]) if g is not None else {"q": np.nan, "p": np.nan}
+             for g in found]
+    split = [g is not None and bool((g["ci_low"] > 0).any() and (g["ci_high"] < 0).any()) for g in found]
+    return by_class.assign(seats_q=[t["q"] for t in tests], seats_p=[t["p"] for t in tests], seats_split=split)
 
 
 def _alone_where_it_pays(by_class: pd.DataFrame, cheats, min_deals: int = 200) -> pd.DataFrame:
@@ -471,10 +475,20 @@ def _alone_where_it_pays(by_class: pd.DataFrame, cheats, min_deals: int = 200) -
                  & ~by_class["policy"].astype(str).isin(cheats)].copy()
     sign = interval_sign(t["ci_low"], t["ci_high"])
     t["verdict"] = np.where(sign > 0, "pays", np.where(sign < 0, "costs", "cannot tell"))
-    if "seats_p" in t:          # pooled over seats and rounds that differ: no seat's answer (_with_seats_test)
-        t["verdict"] = np.where(t["seats_p"] < 0.05, "differs by seat", t["verdict"])
+    if "seats_p" in t:          # pooled over seats and rounds with opposite answers: no answer (_with_seats_test)
+        t["verdict"] = np.where((t["seats_p"] < 0.05) & t["seats_split"].astype(bool), "differs by seat",
+                                t["verdict"])
     t["alone_rate"] = t["policy_chose"]
     return t.reset_index(drop=True)
+
+
+def _alone_in(t: pd.DataFrame, noun: str, where: str) -> str:
+    """How often the policy went alone in the cells ``t``, as the summary says it: "alone on 51.0% of the deals
+    in the 4 classes where it pays"; "in no class where it pays" where there is none (no rate of nothing)."""
+    if not len(t):
+        return f"no class where {where}"
+    return (f"alone on {_share_alone(t):.1%} of the deals in the {len(t)}{' ' + noun if noun else ''} where {where}"
+            if noun else f"on {_share_alone(t):.1%} of those in the {len(t)} where {where}")
 
 
 def _share_alone(t: pd.DataFrame) -> float:
