@@ -226,7 +226,7 @@ def _differ_words(c: pd.DataFrame, main: str) -> str:
     differ = mine["seats_p"] < 0.05
     return (f"under {main} the seats and rounds differ in {int(differ.sum())} of {len(mine)} classes tested "
             f"(Cochran's Q, 5%), with opposite answers in {int((differ & mine['seats_split']).sum())} "
-            "(`seats_p`, `seats_split`, loner_by_class.csv)")
+            "(seats_p, seats_split in loner_by_class.csv)")
 
 
 def _alone_word(players: int) -> str:
