@@ -153,6 +153,10 @@ def test_a_pooled_loner_class_whose_seats_differ_is_no_seats_answer():
     assert abs(out.loc[0, "seats_q"] - q) < 1e-6 and out.loc[0, "seats_p"] < 1e-6
     assert out.loc[1, "seats_p"] > 0.5 and np.isnan(out.loc[2, "seats_p"])
     assert out.loc[3, "seats_p"] < 1e-6 and list(out["seats_split"]) == [True, False, False, False]
+    from euchresim.report.loner import _split        # one of eight cells just clear of 0 at 95%: no split (Holm)
+    eight = pd.DataFrame({"gain": [0.05] + [-0.5] * 7, "ci_low": [0.001] + [-0.55] * 7, "ci_high": [0.099] + [-0.45] * 7})
+    assert not _split(eight) and _split(eight.assign(gain=[0.2] + [-0.5] * 7, ci_low=[0.15] + [-0.55] * 7,
+                                                     ci_high=[0.25] + [-0.45] * 7))
     fit = _alone_where_it_pays(out, [])          # the seats of 3T - differ in size, every one costs: "costs"
     assert list(fit["verdict"]) == ["differs by seat", "pays", "costs", "costs"]
     text = "\n".join(_where_it_pays_text(fit))
@@ -593,6 +597,17 @@ def test_the_models_section_shows_only_cells_whose_call_depends_on_the_model():
     assert "No cell's call depends on the model" in same and "| 3T L |" not in same
 
 
+def test_order_up_with_one_fair_model_has_no_models_side_by_side():
+    """With a cheat as the only other model (or alone), there is nothing fair to compare: an empty table, no crash."""
+    from euchresim.report.order_up import FEATURES, _tables
+    from euchresim.report.order_up_text import _models_text
+    df = pd.DataFrame([{"policy": p, "round": 1, "position": "left", "hand_class": "2T R", "gain": g, "up_rank": 0,
+                        **{f: 0 for f in FEATURES}} for p, g in (("best", -0.4), ("dd", 0.5)) for _ in range(40)])
+    models = _tables(df, ["best", "dd"], ["left"], cheats=["dd"])["order_up_models"]
+    assert len(models) == 0 and _models_text(models, ["best", "dd"]) == ["## Where the play models agree\n"]
+    assert len(_tables(df[df["policy"] == "dd"], ["dd"], ["left"], cheats=["dd"])["order_up_models"]) == 0
+
+
 def test_the_models_side_by_side_leave_out_a_model_that_sees_every_card():
     """The order-up report listed 31 cells where "the call depends on the model", 24 of them only because dd (which
     sees every card: a bound, no advice) had the other sign; the side-by-side table holds the fair models alone,
@@ -649,15 +664,17 @@ def test_where_best_gives_a_seat_no_answer_the_people_like_tables_line_is_given(
     assert "people" not in next(ln for ln in text if ln.startswith("- **left**"))
 
 
-def test_beside_a_people_like_flip_heuristic_says_whether_the_calling_or_the_play_changes_it():
+def test_beside_a_people_like_flip_heuristic_says_whether_the_people_like_calling_turns_it():
     """The loner's partner `3T RL` pays at the people-like table (+0.08 ±0.03) where best's costs (-0.10): under
-    heuristic, the same play with a bot's calls, it pays as much (+0.08 ±0.03), so the play changes it, not the
-    people-like calling; where heuristic gives best's answer the calling does; under 30 hands nothing is said."""
+    heuristic, the same play with a bot's calls, it pays as much (+0.08 ±0.03), so not the people-like calling but
+    heuristic's table (its play, its bots' calls) turns it; where heuristic gives best's answer the people-like
+    calling does; under 30 hands nothing is said."""
     from euchresim.report.order_up_text import beside_bot
     cell = lambda n, g, lo, hi: pd.Series({"n": n, "gain": g, "ci_low": lo, "ci_high": hi})  # noqa: E731
     assert beside_bot("heuristic", cell(5415, 0.08, 0.05, 0.11), 0.08) == (
-        "; heuristic, the same play with a bot's calls, +0.08 ±0.03: the play, not the calling, changes it")
-    assert beside_bot("heuristic", cell(900, -0.2, -0.3, -0.1), 0.27).endswith(": the calling changes it")
+        "; heuristic, the same play with a bot's calls, +0.08 ±0.03: not the people-like calling, heuristic's "
+        "table turns it")
+    assert beside_bot("heuristic", cell(900, -0.2, -0.3, -0.1), 0.27).endswith(": the people-like calling turns it")
     assert beside_bot("heuristic", cell(900, 0.01, -0.1, 0.12), 0.27) == (
         "; heuristic, the same play with a bot's calls, +0.01 ±0.11")
     assert beside_bot("heuristic", cell(20, 0.5, 0.4, 0.6), 0.27) == "" and beside_bot(None, None, 0.3) == ""

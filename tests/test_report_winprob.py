@@ -489,7 +489,11 @@ def test_a_followed_up_class_prints_every_stream_and_both_tests():
     q = float((((g - g.mean()) / se) ** 2).sum())
     text = _again_words(row, s)
     assert "Its first measure, +0.093 (7,506 deals), and its measure again, -0.012 (7,489)" in text
-    assert "+0.071 (7,556), +0.016 (7,469)" in text and "Cochran's Q 2.6 on 2 degrees of freedom, p = 0.270" in text
+    m, e = (0.093 - 0.012) / 2, np.hypot(se, se) / 2         # the gate's test: the pair's mean and the two
+    x, w = np.array([m, 0.071, 0.016]), 1 / np.array([e, se, se]) ** 2
+    q2 = float((w * (x - (w * x).sum() / w.sum()) ** 2).sum())
+    assert "+0.071 (7,556), +0.016 (7,469)" in text
+    assert f"Cochran's Q {q2:.1f} on 2 degrees of freedom, p = {np.exp(-q2 / 2):.3f}" in text
     assert f"Over all the streams at once, Cochran's Q {q:.1f} on 3 degrees of freedom" in text and "inflated" in text
     assert _again_words({**row, "streams": 2}, s).startswith(
         "; measured again on deals of its own -0.012")

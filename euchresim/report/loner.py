@@ -325,8 +325,10 @@ def _where_it_pays_text(fit: pd.DataFrame, by_seat: pd.DataFrame | None = None) 
             "pays and not where it costs (`loner_fit.csv`). The classes pool the seats and both rounds, so "
             "beside each is whether its cells per seat and round (30 or more hands each) share one gain, "
             "Cochran's Q (`seats_p`: under 5%, the pooled gain is no seat's figure); where they differ and "
-            "give opposite answers (one cell's interval above 0, another's below: `seats_split`), the class's "
-            "verdict is \"differs by seat\" (each seat's answer: the decision table).\n"]
+            "give opposite answers (one cell above 0 and another below, each tested against 0 with Holm's "
+            "correction over the class's cells: `seats_split`), the class's verdict is \"differs by seat\" (each "
+            "seat's answer: the decision table, whose round-one cells of the targeted classes come from their "
+            "targeted deals; these from the untargeted).\n"]
     for policy, g in fit.groupby("policy", sort=False):
         pays, costs = g[g["verdict"] == "pays"], g[g["verdict"] == "costs"]
         differ = int((g["verdict"] == "differs by seat").sum())
@@ -340,8 +342,10 @@ def _where_it_pays_text(fit: pd.DataFrame, by_seat: pd.DataFrame | None = None) 
             text.append(f"- {policy}: alone on {_share_alone(pays):.1%} of the deals in the {len(pays)} cells "
                         f"where it pays, and on {_share_alone(costs):.1%} of those in the {len(costs)} where "
                         "it costs.")
-    shown = fit[["policy", "hand_class", "n", "gain", "ci_low", "ci_high", "seats_p", "verdict", "alone_rate"]].copy()
-    shown["seats_p"] = [("–" if p != p else "< 0.001" if p < 0.001 else f"{p:.3f}") for p in shown["seats_p"]]
+    shown = fit[[c for c in ("policy", "hand_class", "n", "gain", "ci_low", "ci_high", "seats_p", "verdict",
+                             "alone_rate") if c in fit]].copy()
+    if "seats_p" in shown:
+        shown["seats_p"] = [("–" if p != p else "< 0.001" if p < 0.001 else f"{p:.3f}") for p in shown["seats_p"]]
     from euchresim.plots.drawing import fmt_value        # 99.5% is not printed as 100% (issue 36)
     shown["alone_rate"] = [fmt_value("{:.0%}", x) for x in shown["alone_rate"]]
     text.append("\n" + md_table(shown, "{:+.2f}") + "\n")
@@ -450,7 +454,8 @@ def _models_text(models: pd.DataFrame, policies: list) -> list[str]:
 def _with_seats_test(by_class: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
     """``by_class`` (pooled over seats and rounds) with whether its cells per seat and round (``cells``, 30 or
     more hands each) share one gain, Cochran's Q (``seats_q``, ``seats_p``; NaN under two such cells), and
-    whether they give opposite answers (``seats_split``: a cell's interval above 0 and another's below).  A
+    whether they give opposite answers (``seats_split``: a cell above 0 and another below, Holm-corrected,
+    ``_split``).  A
     pooled figure is every seat's only where Q does not reject; a pooled answer is none where they split:
     three trumps with both bowers pooled to "pays" where it costs at the dealer's partner and right."""
     from euchresim.analysis.targeted_stats import seats_agree
@@ -459,8 +464,21 @@ def _with_seats_test(by_class: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFram
     found = [groups.get(key) for key in zip(by_class["policy"], by_class["who"], by_class["hand_class"])]
     tests = [seats_agree(g["gain"], g["ci_low"], g["ci_high"]) if g is not None else {"q": np.nan, "p": np.nan}
              for g in found]
-    split = [g is not None and bool((g["ci_low"] > 0).any() and (g["ci_high"] < 0).any()) for g in found]
-    return by_class.assign(seats_q=[t["q"] for t in tests], seats_p=[t["p"] for t in tests], seats_split=split)
+    return by_class.assign(seats_q=[t["q"] for t in tests], seats_p=[t["p"] for t in tests],
+                           seats_split=[g is not None and _split(g) for g in found])
+
+
+def _split(cells: pd.DataFrame, alpha: float = 0.05) -> bool:
+    """Whether some cell's gain lies above 0 and another's below, each one-sided test against 0 corrected by Holm
+    over all of them (two a cell, family-wise ``alpha``): with up to eight cells a class, a cell on the far side
+    of 0 by chance at 95% each is no split."""
+    from euchresim.analysis.call_stats import beyond_zero_p
+    from euchresim.stats import Z95, holm
+    se = ((cells["ci_high"] - cells["ci_low"]) / (2 * Z95)).to_numpy(float)
+    g = cells["gain"].to_numpy(float)
+    p = [beyond_zero_p(x, e) for x, e in zip(g, se)] + [beyond_zero_p(-x, e) for x, e in zip(g, se)]
+    no = holm(p, alpha)
+    return bool(any(no[:len(g)]) and any(no[len(g):]))
 
 
 def _alone_where_it_pays(by_class: pd.DataFrame, cheats, min_deals: int = 200) -> pd.DataFrame:

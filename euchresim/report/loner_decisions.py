@@ -140,7 +140,7 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
                f"the ones that table lets reach it (its callers make trump with other hands than {main}'s), so a "
                "flip says what the cell gains at such a table, not what one hand gains at both"
                + (f"; beside it, {bot_of(policies, canonical)}'s cell (the same play with a bot's calls) says "
-                  "whether that table's calling or its play changes the answer" if bot_of(policies, canonical)
+                  "whether the people-like calling turns the answer or the bots' table does" if bot_of(policies, canonical)
                   else "")
                + f". Where {main} gives a seat no answer (too few hands to say), the line gives {human}'s for "
                "that seat." if human else "")

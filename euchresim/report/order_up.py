@@ -129,7 +129,8 @@ def _tables(df: pd.DataFrame, policies: list, order: list, cheats=()) -> dict:
         feats.append(t)
     by_feat = pd.concat(feats, ignore_index=True)
     fair = [p for p in policies if str(p) not in {str(c) for c in cheats}]
-    models = model_compare(by_class, ["round", "position", "hand_class"], fair)
+    models = model_compare(by_class, ["round", "position", "hand_class"], fair) if len(fair) >= 2 else \
+        pd.DataFrame({"round": [], "position": [], "hand_class": [], "models": []})
     for t in (by_pos, by_class, by_up, by_feat, models):
         t["position"] = pd.Categorical(t["position"], order, ordered=True)
     sort = lambda t, extra: t.sort_values([c for c in ["policy", "round", "position"] if c in t] + extra) \

@@ -70,7 +70,7 @@ def _decision_text(t: dict, policies: list, order: list, canonical, stuck: bool 
             + (f" Where {human}'s cell gives the opposite call (the cells the chart outlines for it: its gain "
                "tested against the call, Holm-corrected over the chart's tests), its cell follows the seat's line"
                + (f", and beside it {bot_of(policies, canonical)}'s (the same play with a bot's calls), which says "
-                  "whether the other seats' calling or their play changes the answer"
+                  "whether the people-like calling turns the answer or the bots' table does"
                   if bot_of(policies, canonical) else "")
                + f". Where {policies[0]} gives a seat no answer (its deals never reached the call, or too few "
                f"to say), the line gives {human}'s for that seat." if human else "") + "\n"]
@@ -150,18 +150,20 @@ def bot_of(policies: list, canonical) -> str | None:
 
 
 def beside_bot(bot: str | None, cell, gain_people: float) -> str:
-    """``heuristic``'s cell beside a people-like answer that differs from the main model's: heuristic:human is
-    heuristic with people's calls, so where heuristic gives the same answer, clear of zero, the other seats'
-    play (heuristic's against the main model's) changes the answer, not their calling; where heuristic gives the
-    main model's, the calling does.  "" without heuristic's cell of 30 hands or more."""
+    """``heuristic``'s cell beside a people-like answer that differs from the main model's.  heuristic:human is
+    heuristic with the other seats calling as people do, so the two differ in that calling alone: where heuristic
+    gives the people-like answer too (its 95% interval clear of zero on that side), the people-like calling does
+    not turn it, heuristic's table does (its play and its bots' calls, which decide what reaches the cell, against
+    the main model's); where heuristic gives the main model's answer, the people-like calling does turn it.
+    "" without heuristic's cell of 30 hands or more."""
     if bot is None or cell is None or int(cell["n"]) < 30:
         return ""
     lo, hi = float(cell["ci_low"]), float(cell["ci_high"])
     said = f"; {bot}, the same play with a bot's calls, {float(cell['gain']):+.2f} ±{(hi - lo) / 2:.2f}"
     if (lo > 0 and gain_people > 0) or (hi < 0 and gain_people < 0):
-        return said + ": the play, not the calling, changes it"
+        return said + f": not the people-like calling, {bot}'s table turns it"
     if (lo > 0 and gain_people < 0) or (hi < 0 and gain_people > 0):
-        return said + ": the calling changes it"
+        return said + ": the people-like calling turns it"
     return said
 
 

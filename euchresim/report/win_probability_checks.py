@@ -66,7 +66,6 @@ def followed_up(out: str, res: pd.DataFrame, streams: pd.DataFrame, pooled: pd.D
     ``alpha`` family-wise, or the report stops naming them with every stream.
     No new seed is tried after a refusal: the further streams are fixed by
     the report's seed, and the first pair is printed beside the pool."""
-    from euchresim.analysis.targeted_stats import seats_agree
     from euchresim.report import ReportError
     from euchresim.stats import holm
     res = res.assign(streams=2, streams_q=np.nan, streams_p=np.nan)
@@ -74,10 +73,7 @@ def followed_up(out: str, res: pd.DataFrame, streams: pd.DataFrame, pooled: pd.D
     tests = []
     for i in followed:
         s = streams[streams["class"] == res.loc[i, "class"]].sort_values("stream")
-        se = ((s["high"] - s["low"]) / (2 * Z95)).to_numpy()
-        g = np.r_[s["gain"].to_numpy()[:2].mean(), s["gain"].to_numpy()[2:]]
-        e = np.r_[np.hypot(se[0], se[1]) / 2, se[2:]]
-        t = seats_agree(g, g - Z95 * e, g + Z95 * e, alpha)
+        t = streams_test(s, alpha)
         tests.append(t)
         for c, v in (("deals", pooled.loc[i, "deals"]), ("points_gain", pooled.loc[i, "points_gain"]),
                      ("low", pooled.loc[i, "low"]), ("high", pooled.loc[i, "high"]), ("streams", len(s)),
@@ -94,3 +90,16 @@ def followed_up(out: str, res: pd.DataFrame, streams: pd.DataFrame, pooled: pd.D
                           "report is not written, its kept work is")
     res["streams"] = res["streams"].astype(int)
     return res.drop(columns="refused")
+
+
+def streams_test(s: pd.DataFrame, alpha: float = 0.05) -> dict:
+    """``followed_up``'s test of one class's streams (``s``, in stream order: the refused pair, then the further
+    ones): Cochran's Q over the pair's mean (its standard error half the pair's in quadrature) and each further
+    stream (``analysis.targeted_stats.seats_agree``: q, df, p); the report's words read it here too, so they give
+    the test the gate made, its degrees of freedom those of the streams with a spread."""
+    from euchresim.analysis.targeted_stats import seats_agree
+    se = ((s["high"] - s["low"]) / (2 * Z95)).to_numpy(float)
+    gain = s["gain"].to_numpy(float)
+    g = np.r_[gain[:2].mean(), gain[2:]]
+    e = np.r_[np.hypot(se[0], se[1]) / 2, se[2:]]
+    return seats_agree(g, g - Z95 * e, g + Z95 * e, alpha)

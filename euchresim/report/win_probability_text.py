@@ -129,6 +129,7 @@ def _again_words(r, streams: pd.DataFrame | None = None) -> str:
         return (f"; measured again on deals of its own {r['replicate_gain']:+.3f} ({int(r['replicate_deals']):,} "
                 f"deals, z {r['z_replicate']:+.1f})")
     from euchresim.analysis.targeted_stats import q_words, seats_agree
+    from euchresim.report.win_probability_checks import streams_test
     s = streams[streams["class"] == r["class"]].sort_values("stream")
     first, again = s.iloc[0], s.iloc[1]
     more = s.iloc[2:]
@@ -137,7 +138,7 @@ def _again_words(r, streams: pd.DataFrame | None = None) -> str:
             f"({int(again['deals']):,}), differ beyond chance (z {r['z_replicate']:+.1f}, refused by Holm's method "
             f"above), so it was measured on {len(more)} further streams from the report's seed: "
             + ", ".join(f"{x['gain']:+.3f} ({int(x['deals']):,})" for _, x in more.iterrows())
-            + f"; the pair's mean and those agree ({q_words({'q': r['streams_q'], 'df': len(more), 'p': r['streams_p']})}; "
+            + f"; the pair's mean and those agree ({q_words(streams_test(s))}; "
             "`order_pass_streams.csv`). Over all the streams at once, "
             + q_words(seats_agree(s["gain"], s["low"], s["high"]))
             + ", a test that counts again the difference the gate picked for being the largest of its comparisons, "
