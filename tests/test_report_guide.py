@@ -153,10 +153,10 @@ def test_a_pooled_loner_class_whose_seats_differ_is_no_seats_answer():
     assert abs(out.loc[0, "seats_q"] - q) < 1e-6 and out.loc[0, "seats_p"] < 1e-6
     assert out.loc[1, "seats_p"] > 0.5 and np.isnan(out.loc[2, "seats_p"])
     assert out.loc[3, "seats_p"] < 1e-6 and list(out["seats_split"]) == [True, False, False, False]
-    from euchresim.report.loner import _split        # one of eight cells just clear of 0 at 95%: no split (Holm)
-    eight = pd.DataFrame({"gain": [0.05] + [-0.5] * 7, "ci_low": [0.001] + [-0.55] * 7, "ci_high": [0.099] + [-0.45] * 7})
-    assert not _split(eight) and _split(eight.assign(gain=[0.2] + [-0.5] * 7, ci_low=[0.15] + [-0.55] * 7,
-                                                     ci_high=[0.25] + [-0.45] * 7))
+    from euchresim.analysis.targeted_stats import seats_split   # one of eight cells just clear of 0 at 95%:
+    lone = [0.05] + [-0.5] * 7                                     # no split after Holm; clear by far, a split
+    assert not seats_split(lone, [0.001] + [-0.55] * 7, [0.099] + [-0.45] * 7)
+    assert seats_split([0.2] + [-0.5] * 7, [0.15] + [-0.55] * 7, [0.25] + [-0.45] * 7)
     fit = _alone_where_it_pays(out, [])          # the seats of 3T - differ in size, every one costs: "costs"
     assert list(fit["verdict"]) == ["differs by seat", "pays", "costs", "costs"]
     text = "\n".join(_where_it_pays_text(fit))

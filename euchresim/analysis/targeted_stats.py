@@ -70,7 +70,6 @@ def seats_agree(gains, lows, highs, alpha: float = 0.05, z: float = Z95) -> dict
     partner: a pooled +0.19 is wrong advice for two seats). Cells without an
     interval (one hand, or every deal the same) are left out.
     """
-    from statistics import NormalDist
     g = np.asarray(gains, float)
     se = (np.asarray(highs, float) - np.asarray(lows, float)) / (2 * z)
     ok = np.isfinite(g) & np.isfinite(se) & (se > 0)
@@ -83,6 +82,19 @@ def seats_agree(gains, lows, highs, alpha: float = 0.05, z: float = Z95) -> dict
     q = float((w * (g - mean) ** 2).sum())
     p = _chi2_sf(q, k - 1)
     return {"q": q, "df": k - 1, "p": p, "agree": bool(p >= alpha), "mean": mean}
+
+
+def seats_split(gains, lows, highs, alpha: float = 0.05, z: float = Z95) -> bool:
+    """Whether some cell's gain lies above 0 and another's below: each cell's one-sided test against 0 each way,
+    corrected by Holm over all of them (two a cell, family-wise ``alpha``), so with eight cells a cell on the far
+    side of 0 by chance at 95% is no split.  Where the seats split, a pooled answer ("pays") is no seat's."""
+    from euchresim.analysis.call_stats import beyond_zero_p
+    from euchresim.stats import holm
+    g = np.asarray(gains, float)
+    se = (np.asarray(highs, float) - np.asarray(lows, float)) / (2 * z)
+    p = [beyond_zero_p(x, e) for x, e in zip(g, se)] + [beyond_zero_p(-x, e) for x, e in zip(g, se)]
+    no = holm(p, alpha)
+    return bool(any(no[:len(g)]) and any(no[len(g):]))
 
 
 def rates_agree(successes, totals, alpha: float = 0.05) -> dict:

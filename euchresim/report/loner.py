@@ -454,31 +454,17 @@ def _models_text(models: pd.DataFrame, policies: list) -> list[str]:
 def _with_seats_test(by_class: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
     """``by_class`` (pooled over seats and rounds) with whether its cells per seat and round (``cells``, 30 or
     more hands each) share one gain, Cochran's Q (``seats_q``, ``seats_p``; NaN under two such cells), and
-    whether they give opposite answers (``seats_split``: a cell above 0 and another below, Holm-corrected,
-    ``_split``).  A
-    pooled figure is every seat's only where Q does not reject; a pooled answer is none where they split:
-    three trumps with both bowers pooled to "pays" where it costs at the dealer's partner and right."""
-    from euchresim.analysis.targeted_stats import seats_agree
+    whether they give opposite answers (``seats_split``, Holm-corrected).  A pooled figure is every seat's only
+    where Q does not reject; a pooled answer is none where they split: three trumps with both bowers pooled to
+    "pays" where it costs at the dealer's partner and right."""
+    from euchresim.analysis.targeted_stats import seats_agree, seats_split
     cells = cells[cells["n"] >= MIN_INTERVAL_HANDS]
     groups = {k: g for k, g in cells.groupby(["policy", "who", "hand_class"], observed=True)}
     found = [groups.get(key) for key in zip(by_class["policy"], by_class["who"], by_class["hand_class"])]
-    tests = [seats_agree(g["gain"], g["ci_low"], g["ci_high"]) if g is not None else {"q": np.nan, "p": np.nan}
-             for g in found]
+    cols = [(g["gain"], g["ci_low"], g["ci_high"]) if g is not None else None for g in found]
+    tests = [seats_agree(*c) if c is not None else {"q": np.nan, "p": np.nan} for c in cols]
     return by_class.assign(seats_q=[t["q"] for t in tests], seats_p=[t["p"] for t in tests],
-                           seats_split=[g is not None and _split(g) for g in found])
-
-
-def _split(cells: pd.DataFrame, alpha: float = 0.05) -> bool:
-    """Whether some cell's gain lies above 0 and another's below, each one-sided test against 0 corrected by Holm
-    over all of them (two a cell, family-wise ``alpha``): with up to eight cells a class, a cell on the far side
-    of 0 by chance at 95% each is no split."""
-    from euchresim.analysis.call_stats import beyond_zero_p
-    from euchresim.stats import Z95, holm
-    se = ((cells["ci_high"] - cells["ci_low"]) / (2 * Z95)).to_numpy(float)
-    g = cells["gain"].to_numpy(float)
-    p = [beyond_zero_p(x, e) for x, e in zip(g, se)] + [beyond_zero_p(-x, e) for x, e in zip(g, se)]
-    no = holm(p, alpha)
-    return bool(any(no[:len(g)]) and any(no[len(g):]))
+                           seats_split=[c is not None and seats_split(*c) for c in cols])
 
 
 def _alone_where_it_pays(by_class: pd.DataFrame, cheats, min_deals: int = 200) -> pd.DataFrame:
