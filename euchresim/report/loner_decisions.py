@@ -81,7 +81,7 @@ def flip_table(calls: pd.DataFrame, df: pd.DataFrame | None, human: str, who: st
     """The cells of one who and round where the people-like table gives the opposite answer
     (``analysis.call_stats.answer_flips`` over all of them, Holm-corrected), with both tables' gains: the
     decision table's lines and the card take them from here, so they mark the same cells."""
-    people = _people_calls(df, human, who, rnd) if df is not None else pd.DataFrame()
+    people = _model_cells(df, human, who, rnd) if df is not None else pd.DataFrame()
     if not len(people):
         return pd.DataFrame(columns=["position", "hand_class"])
     flips = answer_flips(calls.assign(position=calls["position"].astype(str)), people, ["position", "hand_class"])
@@ -121,8 +121,8 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
     answer that rests on how the table calls."""
     from euchresim.analysis import speaking_order
     from euchresim.analysis.call_stats import decision_table, table_calls
-    from euchresim.report.order_up_text import (answered, beside_bot, bot_of, people_line, people_model,
-                                                seat_cells)
+    from euchresim.report.order_up_text import (answered, beside_bot, bot_of, by_seat_class, people_line,
+                                                people_model, seat_cells)
     main = policies[0]
     order = [position_names(players)[p] for p in speaking_order(players)]
     human = people_model(policies[1:], canonical) if canonical is not None and df is not None else None
@@ -151,10 +151,10 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
         text.append(f"{what}, trump made in round {'one' if rnd == 1 else 'two'}:\n")
         table = decision_table(calls, order)
         flipped = flip_table(calls, df, human, who, rnd) if human else pd.DataFrame()
-        people = _people_calls(df, human, who, rnd) if human else pd.DataFrame()
+        people = _model_cells(df, human, who, rnd) if human else pd.DataFrame()
         people = decision_table(table_calls(people.assign(policy=human, round=rnd), [human], rnd), order) \
             if len(people) else table.iloc[:0]
-        plain = _cells(df, bot, who, rnd) if bot else {}
+        plain = by_seat_class(_model_cells(df, bot, who, rnd)) if bot else {}
         for pos in order:
             seat = table[table["position"] == pos]
             if not len(seat):
@@ -172,18 +172,10 @@ def decision_text(decisions: list[tuple], policies: list, players: int, df: pd.D
     return text
 
 
-def _cells(df: pd.DataFrame, policy: str, who: str, rnd: int) -> dict:
-    """A model's cells of one who and round by (seat, class), its gains and intervals."""
+def _model_cells(df: pd.DataFrame, policy: str, who: str, rnd: int) -> pd.DataFrame:
+    """A model's cells per seat and class for one who and round (their gains and intervals): the people-like
+    table's, or heuristic's beside a flip."""
     sub = df[(df["policy"] == policy) & (df["who"] == who) & (df["round"] == rnd)]
-    if not len(sub):
-        return {}
-    cells = gain_table(sub, ["position", "hand_class"])
-    return {(str(p), c): r for p, c, (_, r) in zip(cells["position"], cells["hand_class"], cells.iterrows())}
-
-
-def _people_calls(df: pd.DataFrame, human: str, who: str, rnd: int) -> pd.DataFrame:
-    """The people-like table's cells per seat and class for one who and round (their gains and intervals)."""
-    sub = df[(df["policy"] == human) & (df["who"] == who) & (df["round"] == rnd)]
     if not len(sub):
         return pd.DataFrame()
     cells = gain_table(sub, ["position", "hand_class"])

@@ -140,8 +140,14 @@ def _plain_cells(by_class: pd.DataFrame, policies: list, canonical, rnd: int):
     bot = bot_of(policies, canonical)
     if bot is None:
         return None, {}
-    mine = by_class[(by_class["policy"] == bot) & (by_class["round"] == rnd)]
-    return bot, {(str(p), c): r for p, c, (_, r) in zip(mine["position"], mine["hand_class"], mine.iterrows())}
+    return bot, by_seat_class(by_class[(by_class["policy"] == bot) & (by_class["round"] == rnd)])
+
+
+def by_seat_class(cells: pd.DataFrame) -> dict:
+    """A model's cells (gain, interval, hands) by (seat, hand class): what ``beside_bot`` looks a cell up in."""
+    if not len(cells):
+        return {}
+    return {(str(p), c): r for p, c, (_, r) in zip(cells["position"], cells["hand_class"], cells.iterrows())}
 
 
 def bot_of(policies: list, canonical) -> str | None:
